@@ -1,0 +1,58 @@
+import struct Foundation.Data
+
+/// Normalises raw input before decoding: contiguous storage, base64 with whitespace, format sniffing.
+public enum ReceiptInput {
+    static func contiguous(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        if let array = bytes as? [UInt8] { return array }
+        return Array(bytes)
+    }
+
+    /// Decodes base64 text, ignoring ASCII whitespace, after checking the size cap on the text itself.
+    static func decodeBase64(
+        _ text: some Collection<UInt8>,
+        configuration: ReceiptDecodingConfiguration
+    ) throws(ReceiptError) -> [UInt8] {
+        let (limit, overflow) = configuration.maximumInputSize.multipliedReportingOverflow(by: 2)
+        guard overflow || text.count <= limit else {
+            throw ReceiptError(.inputTooLarge, "base64 input of \(text.count) bytes is too large")
+        }
+        var compact: [UInt8] = []
+        compact.reserveCapacity(text.count)
+        for byte in text where !Self.isWhitespace(byte) {
+            compact.append(byte)
+        }
+        guard !compact.isEmpty, let data = Data(base64Encoded: Data(compact)) else {
+            throw ReceiptError(.invalidBase64, "the input is not valid base64")
+        }
+        guard data.count <= configuration.maximumInputSize else {
+            throw ReceiptError(
+                .inputTooLarge,
+                "input of \(data.count) bytes exceeds the limit of \(configuration.maximumInputSize)"
+            )
+        }
+        return [UInt8](data)
+    }
+
+    /// Whether `bytes` look like base64 text rather than binary DER: a DER receipt starts with a SEQUENCE tag
+    /// (0x30), base64 of one starts with `M`.
+    public static func looksLikeBase64(_ bytes: some Collection<UInt8>) -> Bool {
+        guard let first = bytes.first(where: { !Self.isWhitespace($0) }) else { return false }
+        return first != 0x30 && first < 0x80
+    }
+
+    /// Decodes `bytes` as base64 when they look like it, otherwise returns them as they are.
+    public static func normalized(
+        _ bytes: [UInt8],
+        base64: Bool? = nil,
+        configuration: ReceiptDecodingConfiguration = .default
+    ) throws(ReceiptError) -> [UInt8] {
+        if base64 ?? Self.looksLikeBase64(bytes) {
+            return try Self.decodeBase64(bytes, configuration: configuration)
+        }
+        return bytes
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0C || byte == 0x0B
+    }
+}

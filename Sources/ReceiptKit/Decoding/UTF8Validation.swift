@@ -1,0 +1,20 @@
+/// Strict UTF-8 decoding that rejects, instead of repairing, invalid byte sequences.
+enum UTF8Validation {
+    /// The string the bytes encode, or `nil` when they are not valid UTF-8.
+    static func string(_ bytes: ArraySlice<UInt8>) -> String? {
+        // Fast path: pure ASCII, which is every identifier Apple writes.
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var scalars = String.UnicodeScalarView()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): scalars.append(scalar)
+            case .emptyInput: return String(scalars)
+            case .error: return nil
+            }
+        }
+    }
+}
