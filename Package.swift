@@ -49,6 +49,7 @@ let package = Package(
                 "ReceiptKit",
                 "ReceiptKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strictSettings
         ),

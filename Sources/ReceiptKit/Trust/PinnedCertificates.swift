@@ -1,0 +1,54 @@
+/// SHA-256 fingerprints of the certificates ReceiptKit can trust without being handed them.
+///
+/// Every App Store receipt carries Apple's root certificate itself. ReceiptKit never ships or loads a copy: it
+/// accepts the receipt's own copy as a trust anchor only when its SHA-256 equals the pinned fingerprint below.
+public enum PinnedCertificates {
+    /// Apple Inc. Root CA (2006–2035), which anchors every App Store receipt chain.
+    public static let appleIncRootCA = Fingerprint(
+        hex: "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024"
+    )
+    /// The self-signed "StoreKit" certificate with which Xcode's StoreKit testing signs local receipts (2020–2040).
+    /// Trusted only when a policy opts in with ``ReceiptValidationPolicy/allowsXcodeReceipts``.
+    public static let xcodeStoreKitTesting = Fingerprint(
+        hex: "ff0ba36e721d2db741d2aa11e6112ef78bf7131b46c7f035b00891d045c864fe"
+    )
+
+    /// A SHA-256 certificate fingerprint.
+    public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
+        /// The 32 digest bytes.
+        public let bytes: [UInt8]
+
+        /// Creates a fingerprint from 32 digest bytes.
+        public init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        /// Creates a fingerprint from 64 hex digits; invalid digits read as zero (used only for constants above).
+        init(hex: String) {
+            var bytes: [UInt8] = []
+            var high: UInt8?
+            for character in hex.utf8 {
+                let nibble: UInt8
+                switch character {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+                default: nibble = 0
+                }
+                if let value = high {
+                    bytes.append(value << 4 | nibble)
+                    high = nil
+                } else {
+                    high = nibble
+                }
+            }
+            self.bytes = bytes
+        }
+
+        public var description: String {
+            self.bytes.map { byte in
+                let digits = String(byte, radix: 16)
+                return byte < 16 ? "0" + digits : digits
+            }.joined()
+        }
+    }
+}

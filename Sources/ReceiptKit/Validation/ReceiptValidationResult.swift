@@ -1,0 +1,20 @@
+public import struct Foundation.Date
+public import X509
+
+/// The verdict on a well-formed receipt: valid, or the list of every check it failed.
+public struct ReceiptValidationResult: Sendable {
+    /// The decoded receipt (decoded whether or not it is valid; believe its contents only when ``isValid``).
+    public let receipt: AppReceipt
+    /// Every failed check, in the order the checks ran. Empty when the receipt is valid.
+    public let failures: [ReceiptValidationFailure]
+    /// The validated certificate path, signer first, when one was found.
+    public let certificatePath: [Certificate]
+    /// The instant at which the chain was validated.
+    public let trustEvaluationTime: Date
+
+    /// Whether every check passed.
+    public var isValid: Bool { self.failures.isEmpty }
+
+    /// The environment the receipt names, if any.
+    public var environment: ReceiptEnvironment? { self.receipt.environment }
+}

@@ -1,0 +1,158 @@
+public import struct Foundation.Date
+import Crypto
+import X509
+
+/// Validates App Store receipts: decodes them, verifies the signature and the certificate chain to a trusted
+/// anchor, and checks app identity, device and expiration.
+///
+/// ```swift
+/// let validator = ReceiptValidator(policy: ReceiptValidationPolicy(bundleIdentifier: "com.example.app"))
+/// let result = try await validator.validate(receiptBytes)
+/// if !result.isValid { print(result.failures) }   // e.g. [bundle_id_mismatch]
+/// ```
+///
+/// Malformed input throws a ``ReceiptError``; a well-formed receipt that fails checks returns a
+/// ``ReceiptValidationResult`` listing every failure. Checks run cheapest first — identity fields, expiration,
+/// device hash, content signature, then the chain (cached, see ``ReceiptTrustCache``) — and all of them run, so the
+/// result names every problem, not just the first.
+public struct ReceiptValidator: Sendable {
+    /// What the validator requires.
+    public var policy: ReceiptValidationPolicy
+    /// Resource limits for decoding.
+    public var decodingConfiguration: ReceiptDecodingConfiguration
+    /// The cache of parsed certificates and chain outcomes, or `nil` for none.
+    public var cache: ReceiptTrustCache?
+
+    /// Creates a validator.
+    /// - Parameters:
+    ///   - policy: What to require of receipts.
+    ///   - cache: Shared certificate and chain cache; `nil` validates every chain from scratch.
+    ///   - decodingConfiguration: Resource limits for hostile input.
+    public init(
+        policy: ReceiptValidationPolicy = ReceiptValidationPolicy(),
+        cache: ReceiptTrustCache? = .shared,
+        decodingConfiguration: ReceiptDecodingConfiguration = .default
+    ) {
+        self.policy = policy
+        self.cache = cache
+        self.decodingConfiguration = decodingConfiguration
+    }
+
+    /// Decodes and validates a DER or BER encoded receipt.
+    ///
+    /// - Parameters:
+    ///   - bytes: The receipt file's bytes (decode base64 first with ``ReceiptInput/normalized(_:base64:configuration:)``).
+    ///   - now: The current time, used for the VPP expiration check and when the policy validates the chain "now".
+    /// - Returns: The verdict with every failed check.
+    /// - Throws: ``ReceiptError`` when the bytes are not a well-formed receipt.
+    public func validate(_ bytes: [UInt8], now: Date = Date()) async throws(ReceiptError) -> ReceiptValidationResult {
+        let container = try ReceiptContainer.decode(bytes[...], configuration: self.decodingConfiguration)
+        return try await self.validate(container, now: now)
+    }
+
+    func validate(_ container: ReceiptContainer, now: Date) async throws(ReceiptError) -> ReceiptValidationResult {
+        let receipt = container.receipt
+        let policy = self.policy
+        var failures: [ReceiptValidationFailure] = []
+
+        // 1. Identity and expiry: string and date comparisons.
+        if let expected = policy.bundleIdentifier, receipt.bundleIdentifier != expected {
+            failures.append(.bundleIDMismatch)
+        }
+        if let expected = policy.appVersion, receipt.appVersion != expected {
+            failures.append(.appVersionMismatch)
+        }
+        if let expiration = receipt.expirationDate, expiration < now {
+            failures.append(.receiptExpired)
+        }
+
+        // 2. Device hash: one SHA-1.
+        if let device = policy.device, !Self.deviceHashMatches(receipt, device) {
+            failures.append(.deviceHashMismatch)
+        }
+
+        // 3. Parse (or fetch) the certificates; malformed certificates make the container malformed.
+        var certificates: [ParsedCertificate] = []
+        certificates.reserveCapacity(container.certificates.count)
+        for der in container.certificates {
+            if let cache = self.cache {
+                certificates.append(try cache.certificate(der))
+            } else {
+                certificates.append(try ParsedCertificate(derEncoded: der, identity: 0))
+            }
+        }
+        let signerIndex = certificates.firstIndex { $0.matches(container.signer.signerIdentifier) }
+
+        // 4. Content signature: one RSA verification.
+        let signatureValid: Bool
+        if let signerIndex, let key = certificates[signerIndex].rsaKey {
+            signatureValid = ContentSignature.isValid(signer: container.signer, content: container.content, key: key)
+        } else {
+            signatureValid = false
+        }
+        if !signatureValid {
+            failures.append(.signatureInvalid)
+        }
+
+        // 5. Chain: cached path, or swift-certificates' Verifier.
+        let trustTime = policy.trustEvaluationTime.resolve(receipt: receipt, now: now)
+        let isXcodeReceipt =
+            receipt.environment == .xcode
+            || (signerIndex.map { certificates[$0].fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes }
+                ?? false)
+        let xcodeAnchoredByCaller = certificates.contains { parsed in
+            parsed.fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes
+                && policy.anchors.fingerprints.contains(parsed.fingerprint)
+        }
+        var path: [Certificate] = []
+        if isXcodeReceipt, !policy.allowsXcodeReceipts, !xcodeAnchoredByCaller {
+            failures.append(.xcodeReceiptNotAllowed)
+        } else if let signerIndex {
+            let evaluator = ChainEvaluator(
+                anchors: policy.anchors,
+                allowsXcodeStoreKit: policy.allowsXcodeReceipts,
+                cache: self.cache
+            )
+            let evaluation = await evaluator.evaluate(
+                certificates: certificates,
+                signerIndex: signerIndex,
+                at: trustTime
+            )
+            switch evaluation.outcome {
+            case .untrusted:
+                failures.append(.certificateUntrusted)
+            case .trusted(let found, _, let markers):
+                path = found
+                switch markers {
+                case .satisfied: break
+                case .leafNotReceiptSigning: failures.append(.signerNotReceiptSigning)
+                case .intermediateNotWWDR: failures.append(.certificateUntrusted)
+                }
+                if !evaluation.isWithinValidity {
+                    failures.append(.certificateExpired)
+                }
+            }
+        } else {
+            failures.append(.certificateUntrusted)
+        }
+
+        return ReceiptValidationResult(
+            receipt: receipt,
+            failures: failures,
+            certificatePath: path,
+            trustEvaluationTime: trustTime
+        )
+    }
+
+    /// SHA-1(device ‖ opaque value ‖ raw bundle identifier bytes) compared in constant time with attribute 5.
+    static func deviceHashMatches(_ receipt: AppReceipt, _ device: DeviceIdentifier) -> Bool {
+        guard let opaque = receipt.opaqueValue, let bundle = receipt.bundleIdentifierData,
+            let expected = receipt.sha1Hash
+        else { return false }
+        var hasher = Insecure.SHA1()
+        hasher.update(data: device.bytes)
+        hasher.update(data: opaque)
+        hasher.update(data: bundle)
+        return constantTimeEquals(Array(hasher.finalize()), expected)
+    }
+}

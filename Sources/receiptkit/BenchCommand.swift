@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import ReceiptKit
+import X509
+
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure receipts per second on one core: parse only, and full validation with and without the chain cache.",
+        discussion: """
+            Each measurement is a warm loop in this process for --seconds. Full validation trusts Apple's root, \
+            the given anchors and Xcode's StoreKit certificate, at each receipt's creation date. Build with \
+            -c release for meaningful numbers.
+            """
+    )
+
+    @Option(help: "Seconds per measurement.")
+    var seconds: Double = 2
+
+    @Option(name: .customLong("anchor"), help: "An extra trusted anchor (DER or PEM; repeatable).")
+    var anchors: [String] = []
+
+    @Argument(help: "Receipt files.")
+    var inputs: [String]
+
+    func validate() throws {
+        guard self.seconds > 0, self.seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
+    }
+
+    func run() async throws {
+        var anchorCertificates: [Certificate] = []
+        for path in self.anchors {
+            anchorCertificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
+        }
+        let policy = ReceiptValidationPolicy(
+            anchors: ReceiptTrustAnchors(anchorCertificates),
+            allowsXcodeReceipts: true
+        )
+        let cached = ReceiptValidator(policy: policy, cache: ReceiptTrustCache())
+        let uncached = ReceiptValidator(policy: policy, cache: nil)
+        let now = Date()
+        print("file\tparse/s\tvalidate(cache)/s\tvalidate(no cache)/s\tverdict")
+        for path in self.inputs {
+            let bytes = try ReceiptInput.normalized(ReceiptFile.contents(atPath: path))
+            let verdict = try await cached.validate(bytes, now: now)
+            let parse = try Self.rate(seconds: self.seconds) { _ = try AppReceipt(berEncoded: bytes) }
+            let full = try await Self.rate(seconds: self.seconds) { _ = try await cached.validate(bytes, now: now) }
+            let cold = try await Self.rate(seconds: self.seconds) { _ = try await uncached.validate(bytes, now: now) }
+            let name = (path as NSString).lastPathComponent
+            let label = verdict.isValid ? "valid" : verdict.failures.map(\.code).joined(separator: ",")
+            print("\(name)\t\(Int(parse))\t\(Int(full))\t\(Int(cold))\t\(label)")
+        }
+    }
+
+    static func rate(seconds: Double, _ body: () throws -> Void) throws -> Double {
+        let clock = ContinuousClock()
+        let budget = Duration.milliseconds(Int64(seconds * 1000))
+        let start = clock.now
+        var iterations = 0
+        while clock.now - start < budget {
+            for _ in 0..<16 { try body() }
+            iterations += 16
+        }
+        return Double(iterations) / Self.seconds(clock.now - start)
+    }
+
+    static func rate(seconds: Double, _ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        let budget = Duration.milliseconds(Int64(seconds * 1000))
+        let start = clock.now
+        var iterations = 0
+        while clock.now - start < budget {
+            for _ in 0..<16 { try await body() }
+            iterations += 16
+        }
+        return Double(iterations) / Self.seconds(clock.now - start)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import ReceiptKit
+
+/// What validating one input produced: a verdict, or an error before any verdict.
+enum Outcome: Sendable {
+    case validated(ReceiptValidationResult)
+    case failed(ReceiptError)
+
+    var status: ExitStatus {
+        switch self {
+        case .validated(let result): return result.isValid ? .valid : .invalid
+        case .failed(let error): return error.code == .unreadableFile ? .unreadable : .malformed
+        }
+    }
+
+    struct Report: Encodable {
+        struct ErrorInfo: Encodable {
+            var code: String
+            var reason: String
+        }
+        var file: String?
+        var valid: Bool
+        var reasons: [String]
+        var environment: String?
+        var receipt: AppReceipt?
+        var error: ErrorInfo?
+    }
+
+    func report(file: String?) -> Report {
+        switch self {
+        case .validated(let result):
+            return Report(
+                file: file,
+                valid: result.isValid,
+                reasons: result.failures.map(\.code),
+                environment: result.environment?.rawValue,
+                receipt: result.receipt
+            )
+        case .failed(let error):
+            return Report(
+                file: file,
+                valid: false,
+                reasons: [error.code == .unreadableFile ? "unreadable" : "malformed"],
+                error: .init(code: error.code.rawValue, reason: error.reason)
+            )
+        }
+    }
+
+    func printText(path: String) {
+        switch self {
+        case .validated(let result):
+            print(result.isValid ? "VALID" : "INVALID: " + result.failures.map(\.code).joined(separator: " "))
+        case .failed(let error):
+            StandardError.write("receiptkit: \(path): \(error.code): \(error.reason)\n")
+        }
+    }
+}
