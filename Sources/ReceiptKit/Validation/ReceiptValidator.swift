@@ -100,10 +100,9 @@ public struct ReceiptValidator: Sendable {
             receipt.environment == .xcode
             || (signerIndex.map { certificates[$0].fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes }
                 ?? false)
-        let xcodeAnchoredByCaller = certificates.contains { parsed in
-            parsed.fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes
-                && policy.anchors.fingerprints.contains(parsed.fingerprint)
-        }
+        // Passing the (self-signed) signing certificate itself as an anchor is an explicit opt-in.
+        let xcodeAnchoredByCaller =
+            signerIndex.map { policy.anchors.fingerprints.contains(certificates[$0].fingerprint) } ?? false
         var path: [Certificate] = []
         if isXcodeReceipt, !policy.allowsXcodeReceipts, !xcodeAnchoredByCaller {
             failures.append(.xcodeReceiptNotAllowed)

@@ -1,0 +1,175 @@
+public import ReceiptKit
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+import _CryptoExtras
+
+/// Creates complete, correctly signed PKCS#7 receipts with any content, for tests.
+///
+/// ```swift
+/// let ca = try TestCertificateAuthority()
+/// var receipt = AppReceipt(bundleIdentifier: "com.example.app", appVersion: "1", opaqueValue: [1, 2, 3, 4])
+/// receipt = ReceiptMinter.settingDeviceHash(of: receipt, for: device)
+/// let bytes = try ReceiptMinter.mint(receipt, signer: ca.receiptSigner)
+/// ```
+public enum ReceiptMinter {
+    /// How the container is encoded and signed.
+    public struct Options: Sendable {
+        /// The wire layout: App Store DER, or Xcode's BER with indefinite lengths and a constructed payload.
+        public var style: Style
+        /// The digest named in the SignerInfo.
+        public var digest: Digest
+        /// Whether to add signed attributes (content-type and message-digest; RFC 5652 §5.3).
+        public var signedAttributes: Bool
+        /// A deliberate defect, for negative tests.
+        public var fault: Fault?
+
+        public init(style: Style = .appStore, digest: Digest = .sha256, signedAttributes: Bool = false, fault: Fault? = nil) {
+            self.style = style
+            self.digest = digest
+            self.signedAttributes = signedAttributes
+            self.fault = fault
+        }
+    }
+
+    /// The wire layout of a minted receipt.
+    public struct Style: Sendable, Hashable {
+        let isXcode: Bool
+        /// DER definite lengths, SignerInfo naming plain `rsaEncryption`, as the App Store writes.
+        public static let appStore = Style(isXcode: false)
+        /// BER indefinite lengths, the payload OCTET STRING wrapped twice, `sha256WithRSAEncryption`, as Xcode writes.
+        public static let xcode = Style(isXcode: true)
+    }
+
+    /// The content digest of a minted receipt.
+    public struct Digest: Sendable, Hashable {
+        let isSHA1: Bool
+        public static let sha1 = Digest(isSHA1: true)
+        public static let sha256 = Digest(isSHA1: false)
+    }
+
+    /// A defect introduced on purpose.
+    public struct Fault: Sendable, Hashable {
+        let kind: Int
+        /// The signature bytes are altered after signing.
+        public static let corruptSignature = Fault(kind: 1)
+        /// One byte of the payload is altered after signing.
+        public static let alterContentAfterSigning = Fault(kind: 2)
+    }
+
+    /// Returns `receipt` with attribute 5 set to SHA-1(device ‖ opaque value ‖ bundle id bytes), as Apple computes it.
+    /// The receipt needs an opaque value and a bundle identifier; without them it is returned unchanged.
+    public static func settingDeviceHash(of receipt: AppReceipt, for device: DeviceIdentifier) -> AppReceipt {
+        var receipt = receipt
+        guard let opaque = receipt.opaqueValue else { return receipt }
+        let bundle = receipt.bundleIdentifierData ?? receipt.bundleIdentifier.map(ReceiptPayloadEncoder.utf8)
+        guard let bundle else { return receipt }
+        var hasher = Insecure.SHA1()
+        hasher.update(data: device.bytes)
+        hasher.update(data: opaque)
+        hasher.update(data: bundle)
+        receipt.sha1Hash = Array(hasher.finalize())
+        return receipt
+    }
+
+    /// The DER payload (`SET OF ReceiptAttribute`) of `receipt`, unsigned.
+    public static func payload(_ receipt: AppReceipt) -> [UInt8] {
+        ReceiptPayloadEncoder.encode(receipt)
+    }
+
+    /// Signs `receipt` and wraps it in a CMS `SignedData` container.
+    public static func mint(_ receipt: AppReceipt, signer: ReceiptSigner, options: Options = Options()) throws -> [UInt8] {
+        var payload = Self.payload(receipt)
+        let digestOID: [UInt64] = options.digest.isSHA1 ? [1, 3, 14, 3, 2, 26] : [2, 16, 840, 1, 101, 3, 4, 2, 1]
+        let signatureOID: [UInt64] =
+            options.style.isXcode
+            ? (options.digest.isSHA1 ? [1, 2, 840, 113_549, 1, 1, 5] : [1, 2, 840, 113_549, 1, 1, 11])
+            : [1, 2, 840, 113_549, 1, 1, 1]
+        let dataOID = DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 7, 1])
+
+        var signedAttributes: [UInt8]?
+        var signedBytes = payload
+        if options.signedAttributes {
+            let digest = Self.digest(payload, options.digest)
+            let contentType = DERWriter.definite(
+                0x30,
+                DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 9, 3]) + DERWriter.definite(0x31, dataOID)
+            )
+            let messageDigest = DERWriter.definite(
+                0x30,
+                DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 9, 4])
+                    + DERWriter.definite(0x31, DERWriter.definite(0x04, digest))
+            )
+            let set = DERWriter.definite(0x31, contentType + messageDigest)
+            signedBytes = set
+            signedAttributes = [0xA0] + set.dropFirst()
+        }
+        var signature = try Self.sign(signedBytes, options.digest, signer.identity.privateKey)
+
+        switch options.fault {
+        case Fault.corruptSignature?:
+            signature[signature.count / 2] ^= 0x01
+        case Fault.alterContentAfterSigning?:
+            payload[payload.count - 1] ^= 0x01
+        default:
+            break
+        }
+
+        var issuer = DER.Serializer()
+        try issuer.serialize(signer.identity.certificate.issuer)
+        var serialBytes = Array(signer.identity.certificate.serialNumber.bytes)
+        if let first = serialBytes.first, first & 0x80 != 0 { serialBytes.insert(0, at: 0) }
+        let serial = DERWriter.definite(0x02, serialBytes)
+        let signerInfo = DERWriter.definite(
+            0x30,
+            DERWriter.integer(1)
+                + DERWriter.definite(0x30, issuer.serializedBytes + serial)
+                + DERWriter.algorithm(digestOID)
+                + (signedAttributes ?? [])
+                + DERWriter.algorithm(signatureOID)
+                + DERWriter.definite(0x04, signature)
+        )
+        var certificates: [UInt8] = []
+        for certificate in signer.certificates {
+            var serializer = DER.Serializer()
+            try serializer.serialize(certificate)
+            certificates += serializer.serializedBytes
+        }
+
+        let x = options.style.isXcode
+        func constructed(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
+            x ? DERWriter.indefinite(tag, content) : DERWriter.definite(tag, content)
+        }
+        let eContent =
+            x
+            ? DERWriter.indefinite(0x24, DERWriter.definite(0x04, payload))
+            : DERWriter.definite(0x04, payload)
+        let encapsulated = constructed(0x30, dataOID + constructed(0xA0, eContent))
+        let signedData = constructed(
+            0x30,
+            DERWriter.integer(1)
+                + DERWriter.definite(0x31, DERWriter.algorithm(digestOID))
+                + encapsulated
+                + (certificates.isEmpty ? [] : DERWriter.definite(0xA0, certificates))
+                + DERWriter.definite(0x31, signerInfo)
+        )
+        return constructed(
+            0x30,
+            DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 7, 2]) + constructed(0xA0, signedData)
+        )
+    }
+
+    private static func digest(_ bytes: [UInt8], _ digest: Digest) -> [UInt8] {
+        digest.isSHA1 ? Array(Insecure.SHA1.hash(data: bytes)) : Array(SHA256.hash(data: bytes))
+    }
+
+    private static func sign(_ bytes: [UInt8], _ digest: Digest, _ key: _RSA.Signing.PrivateKey) throws -> [UInt8] {
+        let padding = _RSA.Signing.Padding.insecurePKCS1v1_5
+        let signature =
+            digest.isSHA1
+            ? try key.signature(for: Insecure.SHA1.hash(data: bytes), padding: padding)
+            : try key.signature(for: SHA256.hash(data: bytes), padding: padding)
+        return Array(signature.rawRepresentation)
+    }
+}
