@@ -80,7 +80,13 @@ public enum ReceiptMinter {
 
     /// Signs `receipt` and wraps it in a CMS `SignedData` container.
     public static func mint(_ receipt: AppReceipt, signer: ReceiptSigner, options: Options = Options()) throws -> [UInt8] {
-        var payload = Self.payload(receipt)
+        try Self.wrap(payload: Self.payload(receipt), signer: signer, options: options)
+    }
+
+    /// Signs arbitrary payload bytes and wraps them in a CMS `SignedData` container — for tests of payloads the
+    /// model cannot express (malformed attributes, hostile lengths).
+    public static func wrap(payload: [UInt8], signer: ReceiptSigner, options: Options = Options()) throws -> [UInt8] {
+        var payload = payload
         let digestOID: [UInt64] = options.digest.isSHA1 ? [1, 3, 14, 3, 2, 26] : [2, 16, 840, 1, 101, 3, 4, 2, 1]
         let signatureOID: [UInt64] =
             options.style.isXcode

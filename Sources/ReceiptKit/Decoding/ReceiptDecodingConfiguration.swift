@@ -8,14 +8,14 @@ public struct ReceiptDecodingConfiguration: Sendable, Hashable {
     public var maximumInputSize: Int
     /// The largest number of in-app purchase records (attribute 17). Default 100,000.
     public var maximumPurchaseCount: Int
-    /// The largest number of attributes in the app payload and in each purchase payload. Default 100,000.
+    /// The largest number of attributes in the app payload and in each purchase payload. Default 1,000,000.
     public var maximumAttributeCount: Int
 
     /// Creates a configuration; omitted limits take their defaults.
     public init(
         maximumInputSize: Int = 16 * 1024 * 1024,
         maximumPurchaseCount: Int = 100_000,
-        maximumAttributeCount: Int = 100_000
+        maximumAttributeCount: Int = 1_000_000
     ) {
         self.maximumInputSize = maximumInputSize
         self.maximumPurchaseCount = maximumPurchaseCount
