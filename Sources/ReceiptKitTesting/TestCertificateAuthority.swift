@@ -173,6 +173,13 @@ public struct TestCertificateAuthority: Sendable {
         self.leaf = Identity(certificate: leaf, privateKey: leafKey)
     }
 
+    /// Assembles an authority from existing identities.
+    public init(root: Identity, intermediate: Identity, leaf: Identity) {
+        self.root = root
+        self.intermediate = intermediate
+        self.leaf = leaf
+    }
+
     /// The signer and the certificates a receipt minted by this authority carries, in App Store order.
     public var receiptSigner: ReceiptSigner {
         ReceiptSigner(

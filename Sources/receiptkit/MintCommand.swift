@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import ReceiptKit
+import ReceiptKitTesting
+
+struct MintCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mint",
+        abstract: "Create test certificate authorities and signed test receipts.",
+        subcommands: [MintCA.self, MintReceipt.self]
+    )
+}
+
+struct MintCA: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ca",
+        abstract: "Create a test PKI shaped like Apple's (root → WWDR-marked intermediate → receipt-signing leaf)."
+    )
+
+    @Option(help: "The folder to write root/intermediate/leaf .cer, .pem and .key.pem into.")
+    var out: String
+
+    func run() throws {
+        let ca = try TestCertificateAuthority()
+        try ca.save(to: URL(fileURLWithPath: self.out))
+        print("wrote \(self.out)/root.cer (the anchor), intermediate, leaf and their keys")
+    }
+}
+
+struct MintReceipt: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receipt",
+        abstract: "Sign a receipt with a test CA created by `receiptkit mint ca`.",
+        discussion: "--from reads the verifyReceipt JSON that `receiptkit inspect --json` prints; flags override it."
+    )
+
+    @Option(help: "The folder written by `receiptkit mint ca`.")
+    var ca: String
+
+    @Option(help: "A verifyReceipt-shaped JSON receipt to start from.")
+    var from: String?
+
+    @Option(name: .customLong("bundle-id"))
+    var bundleID: String?
+
+    @Option(name: .customLong("app-version"))
+    var appVersion: String?
+
+    @Option(name: .customLong("device-id"), help: "Compute the device hash for this device (UUID, MAC, hex:…, base64:…).")
+    var deviceID: String?
+
+    @Option(help: "The receipt creation date (RFC 3339); default: now.")
+    var created: String?
+
+    @Option(name: .customLong("purchase"), help: "product_id[,transaction_id[,quantity]] (repeatable).")
+    var purchases: [String] = []
+
+    @Option(help: "appstore (DER) or xcode (BER, indefinite lengths).")
+    var style: String = "appstore"
+
+    @Option(help: "sha1 or sha256.")
+    var digest: String = "sha256"
+
+    @Option(help: "The receipt file to write.")
+    var out: String
+
+    func validate() throws {
+        guard ["appstore", "xcode"].contains(self.style) else { throw ValidationError("--style is appstore or xcode") }
+        guard ["sha1", "sha256"].contains(self.digest) else { throw ValidationError("--digest is sha1 or sha256") }
+        if let created, RFC3339.date(created) == nil { throw ValidationError("--created takes an RFC 3339 time") }
+    }
+
+    func run() throws {
+        let authority = try TestCertificateAuthority(contentsOf: URL(fileURLWithPath: self.ca))
+        var receipt = AppReceipt(environment: .production)
+        if let from = self.from {
+            receipt = try JSONDecoder().decode(AppReceipt.self, from: Data(ReceiptFile.contents(atPath: from)))
+        }
+        if let bundleID { receipt.bundleIdentifier = bundleID; receipt.bundleIdentifierData = nil }
+        if let appVersion { receipt.appVersion = appVersion }
+        receipt.creationDate = self.created.flatMap(RFC3339.date) ?? receipt.creationDate ?? Date()
+        for spec in self.purchases {
+            let parts = spec.split(separator: ",").map(String.init)
+            receipt.inAppPurchases.append(
+                InAppPurchase(
+                    quantity: parts.count > 2 ? Int64(parts[2]) : 1,
+                    productIdentifier: parts.first,
+                    transactionIdentifier: parts.count > 1 ? parts[1] : nil,
+                    purchaseDate: receipt.creationDate,
+                    originalTransactionIdentifier: parts.count > 1 ? parts[1] : nil,
+                    originalPurchaseDate: receipt.creationDate
+                )
+            )
+        }
+        if let deviceID {
+            if receipt.opaqueValue == nil { receipt.opaqueValue = (0..<16).map { _ in UInt8.random(in: 0...255) } }
+            receipt = ReceiptMinter.settingDeviceHash(of: receipt, for: try DeviceIdentifier(parsing: deviceID))
+        }
+        let options = ReceiptMinter.Options(
+            style: self.style == "xcode" ? .xcode : .appStore,
+            digest: self.digest == "sha1" ? .sha1 : .sha256
+        )
+        let bytes = try ReceiptMinter.mint(receipt, signer: authority.receiptSigner, options: options)
+        try Data(bytes).write(to: URL(fileURLWithPath: self.out))
+        print("wrote \(self.out) (\(bytes.count) bytes)")
+    }
+}
