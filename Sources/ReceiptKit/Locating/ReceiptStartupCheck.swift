@@ -1,0 +1,58 @@
+public import struct Foundation.Date
+
+/// The check a Mac App Store app runs at launch: validate the bundle's receipt against the bundle itself and this
+/// Mac, and exit with status 173 when it fails, so macOS asks the App Store for a fresh receipt and relaunches.
+///
+/// The decision is platform-independent and testable (``evaluate(bundle:device:anchors:now:)``); only
+/// ``validateMainBundleOrExit(now:)`` touches the process, and it exists on macOS only.
+public enum ReceiptStartupCheck {
+    /// The exit status that makes macOS fetch a receipt from the App Store.
+    public static let receiptRefreshExitStatus: Int32 = 173
+
+    /// Validates `bundle`'s receipt: Apple's chain, the bundle's identifier and `CFBundleShortVersionString`, and the
+    /// device hash for `device`.
+    ///
+    /// - Returns: The validation result, or the ``ReceiptError`` that prevented one (a missing or malformed
+    ///   receipt). Either way, anything but a valid result means "exit with 173".
+    public static func evaluate(
+        bundle: ApplicationBundle,
+        device: DeviceIdentifier?,
+        anchors: ReceiptTrustAnchors = .apple,
+        now: Date
+    ) async -> Result<ReceiptValidationResult, ReceiptError> {
+        let policy = ReceiptValidationPolicy(
+            anchors: anchors,
+            bundleIdentifier: bundle.bundleIdentifier,
+            appVersion: bundle.shortVersion,
+            device: device
+        )
+        do {
+            let bytes = try bundle.receipt()
+            return .success(try await ReceiptValidator(policy: policy).validate(bytes, now: now))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+#if os(macOS)
+import Foundation
+
+extension ReceiptStartupCheck {
+    /// Validates the running app's receipt and exits the process with status 173 unless it is valid.
+    ///
+    /// Call early in `main` or `applicationWillFinishLaunching`. For resistance to patching, also repeat
+    /// validation elsewhere in the app (see the threat model).
+    public static func validateMainBundleOrExit(now: Date = Date()) async {
+        guard let bundle = try? ApplicationBundle(path: Bundle.main.bundlePath) else {
+            exit(Self.receiptRefreshExitStatus)
+        }
+        switch await Self.evaluate(bundle: bundle, device: DeviceIdentifier.current, now: now) {
+        case .success(let result) where result.isValid:
+            return
+        default:
+            exit(Self.receiptRefreshExitStatus)
+        }
+    }
+}
+#endif
