@@ -36,7 +36,7 @@ enum ReceiptPayloadEncoder {
                 DERWriter.definite(
                     0x30,
                     DERWriter.integer(attribute.type) + DERWriter.integer(attribute.version)
-                        + DERWriter.definite(0x04, attribute.value)
+                        + DERWriter.definite(0x04, Array(attribute.value))
                 )
             )
         }
@@ -72,7 +72,7 @@ enum ReceiptPayloadEncoder {
                 DERWriter.definite(
                     0x30,
                     DERWriter.integer(attribute.type) + DERWriter.integer(attribute.version)
-                        + DERWriter.definite(0x04, attribute.value)
+                        + DERWriter.definite(0x04, Array(attribute.value))
                 )
             )
         }

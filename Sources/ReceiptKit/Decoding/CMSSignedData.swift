@@ -12,10 +12,12 @@ import SwiftASN1
 /// SignerInfos ::= SET OF SignerInfo
 /// ```
 ///
-/// Unlike swift-certificates' own CMS types, this reader does not require the certificate SET to be sorted (Apple's
-/// is not — a DER violation every real receipt has) and keeps each certificate as its exact encoded bytes, to be
-/// parsed by swift-certificates only when trust is evaluated. Certificate choices other than a plain
-/// `Certificate` (attribute certificates, `other`) are ignored, as RFC 5652 allows.
+/// The fields are delimited with ``BERSkeletonReader``; `digestAlgorithms`, `encapContentInfo` and each
+/// `SignerInfo` are then parsed by swift-asn1. Certificates are kept as their exact encoded bytes and parsed by
+/// swift-certificates only when trust is evaluated — at most once per process with the trust cache — instead of
+/// being taken apart on every decode. Unlike swift-certificates' own CMS types, the certificate SET need not be
+/// sorted (Apple's is not). Certificate choices other than a plain `Certificate` (tagged alternatives) are
+/// ignored, as RFC 5652 allows.
 struct CMSSignedData: Sendable {
     var version: Int
     var digestAlgorithms: [CMSAlgorithmIdentifier]
@@ -23,64 +25,44 @@ struct CMSSignedData: Sendable {
     var certificates: [ArraySlice<UInt8>]
     var signerInfos: [CMSSignerInfo]
 
-    init(berEncoded node: ASN1Node) throws {
-        self = try BER.sequence(node, identifier: .sequence) { nodes in
-            let version = try Int(berEncoded: &nodes)
-            guard let digestSet = nodes.next(), digestSet.identifier == .set,
-                case .constructed(let digestNodes) = digestSet.content
-            else {
-                throw ASN1Error.invalidASN1Object(reason: "SignedData without digestAlgorithms")
-            }
-            var digestAlgorithms: [CMSAlgorithmIdentifier] = []
-            for digest in digestNodes {
-                digestAlgorithms.append(try CMSAlgorithmIdentifier(berEncoded: digest))
-            }
-            guard let encapNode = nodes.next() else {
-                throw ASN1Error.invalidASN1Object(reason: "SignedData without encapContentInfo")
-            }
-            let encap = try CMSEncapsulatedContentInfo(berEncoded: encapNode)
-
-            var certificates: [ArraySlice<UInt8>] = []
-            if let set = BER.optionalImplicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific, { $0 }) {
-                guard case .constructed(let children) = set.content else {
-                    throw ASN1Error.invalidASN1Object(reason: "certificates is not a SET")
-                }
-                for child in children where child.identifier == .sequence {
-                    certificates.append(child.encodedBytes)
-                }
-            }
-            _ = BER.optionalImplicitlyTagged(&nodes, tagNumber: 1, tagClass: .contextSpecific) { $0 }
-
-            guard let signerSet = nodes.next(), signerSet.identifier == .set,
-                case .constructed(let signerNodes) = signerSet.content
-            else {
-                throw ASN1Error.invalidASN1Object(reason: "SignedData without signerInfos")
-            }
-            var signerInfos: [CMSSignerInfo] = []
-            for signer in signerNodes {
-                signerInfos.append(try CMSSignerInfo(berEncoded: signer))
-            }
-            return Self(
-                version: version,
-                digestAlgorithms: digestAlgorithms,
-                encapContentInfo: encap,
-                certificates: certificates,
-                signerInfos: signerInfos
-            )
+    init(_ input: BERInput, _ element: BERSkeletonReader.Element) throws(ReceiptError) {
+        var fields = input.reader(element.content)
+        let versionField = try fields.next(expecting: 0x02, "SignedData version")
+        let versionBytes = input.bytes(versionField.content)
+        guard versionBytes.count == 1, let version = versionBytes.first, version <= 5 else {
+            throw ReceiptError(.malformedContainer, "unsupported SignedData version")
         }
-    }
+        self.version = Int(version)
 
-    init(
-        version: Int,
-        digestAlgorithms: [CMSAlgorithmIdentifier],
-        encapContentInfo: CMSEncapsulatedContentInfo,
-        certificates: [ArraySlice<UInt8>],
-        signerInfos: [CMSSignerInfo]
-    ) {
-        self.version = version
-        self.digestAlgorithms = digestAlgorithms
-        self.encapContentInfo = encapContentInfo
+        let digestSet = try fields.next(expecting: 0x31, "digestAlgorithms SET")
+        let encap = try fields.next(expecting: 0x30, "encapContentInfo SEQUENCE")
+        var certificates: [ArraySlice<UInt8>] = []
+        if let set = try fields.next(ifTagged: 0xA0) {
+            var children = input.reader(set.content)
+            while let child = try children.next() {
+                if child.tag == 0x30 { certificates.append(input.bytes(child.encoded)) }
+            }
+        }
+        _ = try fields.next(ifTagged: 0xA1)
+        let signerSet = try fields.next(expecting: 0x31, "signerInfos SET")
+        guard fields.isAtEnd else {
+            throw ReceiptError(.malformedContainer, "trailing fields in the SignedData")
+        }
         self.certificates = certificates
-        self.signerInfos = signerInfos
+
+        do {
+            guard case .constructed(let digestNodes) = try input.node(digestSet).content,
+                case .constructed(let signerNodes) = try input.node(signerSet).content
+            else {
+                throw ReceiptError(.malformedContainer, "SignedData SETs are not constructed")
+            }
+            self.digestAlgorithms = try digestNodes.map { try CMSAlgorithmIdentifier(berEncoded: $0) }
+            self.encapContentInfo = try CMSEncapsulatedContentInfo(berEncoded: try input.node(encap))
+            self.signerInfos = try signerNodes.map { try CMSSignerInfo(berEncoded: $0) }
+        } catch let error as ReceiptError {
+            throw error
+        } catch {
+            throw ReceiptError(.malformedContainer, "\(error)")
+        }
     }
 }

@@ -4,6 +4,6 @@ public import struct Foundation.Date
 public enum RFC3339 {
     /// The instant `text` names, or `nil` when it is not an RFC 3339 timestamp.
     public static func date(_ text: String) -> Date? {
-        ReceiptDateParser.epochMilliseconds(Array(text.utf8)[...]).map(Date.init(epochMilliseconds:))
+        ReceiptDateParser.epochMilliseconds(text).map(Date.init(epochMilliseconds:))
     }
 }

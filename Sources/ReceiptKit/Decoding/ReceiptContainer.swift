@@ -1,5 +1,3 @@
-import SwiftASN1
-
 /// A receipt taken apart but not yet trusted: the signed content bytes, the embedded certificates, the single
 /// signer, and the decoded payload.
 ///
@@ -13,8 +11,8 @@ struct ReceiptContainer: Sendable {
 
     /// Decodes a DER or BER encoded receipt.
     ///
-    /// Checks run cheap to expensive: the size cap first, then the CMS structure (swift-asn1's BER parser, which
-    /// bounds nesting depth and rejects truncated or overlong fields), then the payload walk.
+    /// Checks run cheap to expensive: the size cap first, then the CMS structure (a bounded skeleton walk, with
+    /// swift-asn1 parsing the small productions), then the payload walk.
     static func decode(
         _ bytes: ArraySlice<UInt8>,
         configuration: ReceiptDecodingConfiguration
@@ -25,12 +23,7 @@ struct ReceiptContainer: Sendable {
                 "input of \(bytes.count) bytes exceeds the limit of \(configuration.maximumInputSize)"
             )
         }
-        let signedData: CMSSignedData
-        do {
-            signedData = try CMSContentInfo(berEncoded: try BER.parse(bytes)).signedData
-        } catch {
-            throw ReceiptError(.malformedContainer, "not a CMS SignedData structure: \(error)")
-        }
+        let signedData = try CMSContentInfo(berEncoded: bytes).signedData
         guard signedData.encapContentInfo.contentType == CMSObjectIdentifiers.data else {
             throw ReceiptError(.malformedContainer, "encapsulated content type is not id-data")
         }

@@ -12,126 +12,36 @@ import struct Foundation.Date
 ///
 /// Attribute 17 (in-app purchase) holds another `Payload` whose attributes use types 1701 and up; it is read by the
 /// same walk one level down, never recursively. Rules, each covered by tests:
-/// - every attribute must have exactly the three fields above; trailing bytes anywhere are malformed;
+/// - every attribute must have exactly the three fields above, DER encoded; trailing bytes anywhere are malformed;
 /// - a documented attribute must hold its documented ASN.1 type (UTF8String / IA5String / INTEGER), and strings
 ///   must be valid UTF-8; an empty date string means "absent";
 /// - a documented attribute that appears twice is malformed (Apple never repeats one, and a second bundle
 ///   identifier is exactly what a confused-deputy attack would add); undocumented attributes may repeat and are kept
-///   raw, in order.
+///   raw, in order, as slices of the input.
+///
+/// The walk reads a raw buffer with explicit bounds checks (see ``TLVHeader``): it is the hot path of decoding,
+/// about 20 attributes per purchase and up to hundreds of purchases per receipt.
 enum ReceiptPayloadDecoder {
     static func decode(
         _ bytes: ArraySlice<UInt8>,
         configuration: ReceiptDecodingConfiguration
     ) throws(ReceiptError) -> AppReceipt {
-        var outer = PayloadTLVReader(bytes)
-        let set = try outer.next(expecting: 0x31, "receipt payload SET")
-        guard outer.isAtEnd else {
-            throw ReceiptError(.malformedPayload, "trailing bytes after the receipt payload")
-        }
-
-        var receipt = AppReceipt()
-        var seen = Set<Int64>()
-        var attributeCount = 0
-        var reader = PayloadTLVReader(bytes, range: set.content)
-        while let attribute = try Self.nextAttribute(&reader, in: bytes) {
-            attributeCount += 1
-            guard attributeCount <= configuration.maximumAttributeCount else {
-                throw ReceiptError(.tooManyAttributes, "more than \(configuration.maximumAttributeCount) attributes")
-            }
-            let type = attribute.type
-            let value = attribute.value
-            if type != 17, Self.appAttributeTypes.contains(type) {
-                guard seen.insert(type).inserted else {
-                    throw ReceiptError(.malformedPayload, "attribute \(type) appears more than once")
-                }
-            }
-            switch type {
-            case 0: receipt.environment = ReceiptEnvironment(rawValue: try Self.string(value, in: bytes, type))
-            case 1: receipt.appItemIdentifier = try Self.integer(value, in: bytes, type)
-            case 2:
-                receipt.bundleIdentifier = try Self.string(value, in: bytes, type)
-                receipt.bundleIdentifierData = Array(bytes[value])
-            case 3: receipt.appVersion = try Self.string(value, in: bytes, type)
-            case 4: receipt.opaqueValue = Array(bytes[value])
-            case 5: receipt.sha1Hash = Array(bytes[value])
-            case 10: receipt.ageRating = try Self.string(value, in: bytes, type)
-            case 12: receipt.creationDate = try Self.date(value, in: bytes, type)
-            case 15: receipt.downloadIdentifier = try Self.integer(value, in: bytes, type)
-            case 16: receipt.versionExternalIdentifier = try Self.integer(value, in: bytes, type)
-            case 17:
-                guard receipt.inAppPurchases.count < configuration.maximumPurchaseCount else {
-                    throw ReceiptError(
-                        .tooManyPurchases,
-                        "more than \(configuration.maximumPurchaseCount) in-app purchases"
-                    )
-                }
-                receipt.inAppPurchases.append(
-                    try Self.decodePurchase(bytes, range: value, configuration: configuration)
-                )
-            case 18: receipt.originalPurchaseDate = try Self.date(value, in: bytes, type)
-            case 19: receipt.originalAppVersion = try Self.string(value, in: bytes, type)
-            case 21: receipt.expirationDate = try Self.date(value, in: bytes, type)
-            default:
-                receipt.otherAttributes.append(
-                    ReceiptAttribute(type: type, version: attribute.version, value: Array(bytes[value]))
-                )
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ReceiptError) -> AppReceipt in
+                try Self.decode(Input(buffer: buffer, source: bytes), configuration: configuration)
             }
         }
-        return receipt
+        return try result.get()
     }
 
-    private static let appAttributeTypes: Set<Int64> = [0, 1, 2, 3, 4, 5, 10, 12, 15, 16, 18, 19, 21]
-    private static let purchaseAttributeTypes: Set<Int64> = [
-        1701, 1702, 1703, 1704, 1705, 1706, 1707, 1708, 1711, 1712, 1713, 1719, 1721,
-    ]
+    /// The payload as a raw buffer, and as the caller's slice from which raw values are sliced without copying.
+    private struct Input {
+        let buffer: UnsafeRawBufferPointer
+        let source: ArraySlice<UInt8>
 
-    private static func decodePurchase(
-        _ bytes: ArraySlice<UInt8>,
-        range: Range<Int>,
-        configuration: ReceiptDecodingConfiguration
-    ) throws(ReceiptError) -> InAppPurchase {
-        var outer = PayloadTLVReader(bytes, range: range)
-        let set = try outer.next(expecting: 0x31, "in-app purchase SET")
-        guard outer.isAtEnd else {
-            throw ReceiptError(.malformedPayload, "trailing bytes after an in-app purchase")
+        func slice(_ range: Range<Int>) -> ArraySlice<UInt8> {
+            self.source[(self.source.startIndex + range.lowerBound)..<(self.source.startIndex + range.upperBound)]
         }
-        var purchase = InAppPurchase()
-        var seen = Set<Int64>()
-        var attributeCount = 0
-        var reader = PayloadTLVReader(bytes, range: set.content)
-        while let attribute = try Self.nextAttribute(&reader, in: bytes) {
-            attributeCount += 1
-            guard attributeCount <= configuration.maximumAttributeCount else {
-                throw ReceiptError(.tooManyAttributes, "more than \(configuration.maximumAttributeCount) attributes")
-            }
-            let type = attribute.type
-            let value = attribute.value
-            if Self.purchaseAttributeTypes.contains(type) {
-                guard seen.insert(type).inserted else {
-                    throw ReceiptError(.malformedPayload, "in-app attribute \(type) appears more than once")
-                }
-            }
-            switch type {
-            case 1701: purchase.quantity = try Self.integer(value, in: bytes, type)
-            case 1702: purchase.productIdentifier = try Self.string(value, in: bytes, type)
-            case 1703: purchase.transactionIdentifier = try Self.string(value, in: bytes, type)
-            case 1704: purchase.purchaseDate = try Self.date(value, in: bytes, type)
-            case 1705: purchase.originalTransactionIdentifier = try Self.string(value, in: bytes, type)
-            case 1706: purchase.originalPurchaseDate = try Self.date(value, in: bytes, type)
-            case 1707: purchase.productType = try Self.integer(value, in: bytes, type)
-            case 1708: purchase.expiresDate = try Self.date(value, in: bytes, type)
-            case 1711: purchase.webOrderLineItemIdentifier = try Self.integer(value, in: bytes, type)
-            case 1712: purchase.cancellationDate = try Self.date(value, in: bytes, type)
-            case 1713: purchase.isTrialPeriod = try Self.integer(value, in: bytes, type) != 0
-            case 1719: purchase.isInIntroOfferPeriod = try Self.integer(value, in: bytes, type) != 0
-            case 1721: purchase.promotionalOfferIdentifier = try Self.string(value, in: bytes, type)
-            default:
-                purchase.otherAttributes.append(
-                    ReceiptAttribute(type: type, version: attribute.version, value: Array(bytes[value]))
-                )
-            }
-        }
-        return purchase
     }
 
     private struct RawAttribute {
@@ -140,98 +50,280 @@ enum ReceiptPayloadDecoder {
         var value: Range<Int>
     }
 
-    private static func nextAttribute(
-        _ reader: inout PayloadTLVReader,
-        in bytes: ArraySlice<UInt8>
-    ) throws(ReceiptError) -> RawAttribute? {
-        guard let sequence = try reader.next() else { return nil }
-        guard sequence.tag == 0x30 else {
-            throw ReceiptError(.malformedPayload, "receipt attribute is not a SEQUENCE")
+    /// Bit `t` is set for each documented app attribute type `t` (which must not repeat): 0–5, 10, 12, 15, 16,
+    /// 18, 19 and 21.
+    private static var appAttributeTypes: UInt64 { 0x2D943F }
+    /// Bit `t - 1700` is set for each documented purchase attribute type `t`: 1701–1708, 1711–1713, 1719, 1721.
+    private static var purchaseAttributeTypes: UInt64 { 0x2839FE }
+
+    private static func decode(
+        _ input: Input,
+        configuration: ReceiptDecodingConfiguration
+    ) throws(ReceiptError) -> AppReceipt {
+        let set = try Self.payloadSet(input.buffer, 0..<input.buffer.count, "receipt payload")
+        var receipt = AppReceipt()
+        receipt.inAppPurchases.reserveCapacity(
+            min(Self.countPurchases(input.buffer, set), configuration.maximumPurchaseCount)
+        )
+        var seen: UInt64 = 0
+        var attributeCount = 0
+        var position = set.lowerBound
+        while position < set.upperBound {
+            let attribute = try Self.readAttribute(input.buffer, &position, set.upperBound)
+            attributeCount += 1
+            guard attributeCount <= configuration.maximumAttributeCount else {
+                throw ReceiptError(.tooManyAttributes, "more than \(configuration.maximumAttributeCount) attributes")
+            }
+            let type = attribute.type
+            let value = attribute.value
+            if type != 17, type >= 0, type < 64, Self.appAttributeTypes & (1 << type) != 0 {
+                guard seen & (1 << type) == 0 else {
+                    throw ReceiptError(.malformedPayload, "attribute \(type) appears more than once")
+                }
+                seen |= 1 << type
+            }
+            let b = input.buffer
+            switch type {
+            case 0: receipt.environment = ReceiptEnvironment(rawValue: try Self.string(b, value, type))
+            case 1: receipt.appItemIdentifier = try Self.integer(b, value, type)
+            case 2:
+                receipt.bundleIdentifier = try Self.string(b, value, type)
+                receipt.bundleIdentifierData = Array(input.slice(value))
+            case 3: receipt.appVersion = try Self.string(b, value, type)
+            case 4: receipt.opaqueValue = Array(input.slice(value))
+            case 5: receipt.sha1Hash = Array(input.slice(value))
+            case 10: receipt.ageRating = try Self.string(b, value, type)
+            case 12: receipt.creationDate = try Self.date(b, value, type)
+            case 15: receipt.downloadIdentifier = try Self.integer(b, value, type)
+            case 16: receipt.versionExternalIdentifier = try Self.integer(b, value, type)
+            case 17:
+                guard receipt.inAppPurchases.count < configuration.maximumPurchaseCount else {
+                    throw ReceiptError(
+                        .tooManyPurchases,
+                        "more than \(configuration.maximumPurchaseCount) in-app purchases"
+                    )
+                }
+                receipt.inAppPurchases.append(try Self.decodePurchase(input, value, configuration: configuration))
+            case 18: receipt.originalPurchaseDate = try Self.date(b, value, type)
+            case 19: receipt.originalAppVersion = try Self.string(b, value, type)
+            case 21: receipt.expirationDate = try Self.date(b, value, type)
+            default:
+                receipt.otherAttributes.append(
+                    ReceiptAttribute(type: type, version: attribute.version, value: input.slice(value))
+                )
+            }
         }
-        var fields = PayloadTLVReader(bytes, range: sequence.content)
-        let type = try Self.integerContent(bytes, fields.next(expecting: 0x02, "attribute type"))
-        let version = try Self.integerContent(bytes, fields.next(expecting: 0x02, "attribute version"))
-        let value = try fields.next(expecting: 0x04, "attribute value")
-        guard fields.isAtEnd else {
-            throw ReceiptError(.malformedPayload, "attribute \(type) has trailing fields")
-        }
-        return RawAttribute(type: type, version: version, value: value.content)
+        return receipt
     }
 
-    /// Reads a two's-complement INTEGER content of one to eight octets.
-    private static func integerContent(
-        _ bytes: ArraySlice<UInt8>,
-        _ element: PayloadTLVReader.Element
+    /// Counts the attributes of type 17 with a header-only pass, so the purchase array is allocated once. Stops
+    /// quietly at the first malformed attribute: the full walk that follows reports it.
+    private static func countPurchases(_ b: UnsafeRawBufferPointer, _ set: Range<Int>) -> Int {
+        var count = 0
+        var position = set.lowerBound
+        while position < set.upperBound {
+            guard let attribute = try? Self.readAttribute(b, &position, set.upperBound) else { break }
+            if attribute.type == 17 { count += 1 }
+        }
+        return count
+    }
+
+    private static func decodePurchase(
+        _ input: Input,
+        _ range: Range<Int>,
+        configuration: ReceiptDecodingConfiguration
+    ) throws(ReceiptError) -> InAppPurchase {
+        let b = input.buffer
+        let set = try Self.payloadSet(b, range, "in-app purchase")
+        var purchase = InAppPurchase()
+        var seen: UInt64 = 0
+        var attributeCount = 0
+        var position = set.lowerBound
+        while position < set.upperBound {
+            let attribute = try Self.readAttribute(b, &position, set.upperBound)
+            attributeCount += 1
+            guard attributeCount <= configuration.maximumAttributeCount else {
+                throw ReceiptError(.tooManyAttributes, "more than \(configuration.maximumAttributeCount) attributes")
+            }
+            let type = attribute.type
+            let value = attribute.value
+            let bit = type &- 1700
+            if bit >= 0, bit < 64, Self.purchaseAttributeTypes & (1 << bit) != 0 {
+                guard seen & (1 << bit) == 0 else {
+                    throw ReceiptError(.malformedPayload, "in-app attribute \(type) appears more than once")
+                }
+                seen |= 1 << bit
+            }
+            switch type {
+            case 1701: purchase.quantity = try Self.integer(b, value, type)
+            case 1702: purchase.productIdentifier = try Self.string(b, value, type)
+            case 1703: purchase.transactionIdentifier = try Self.string(b, value, type)
+            case 1704: purchase.purchaseDate = try Self.date(b, value, type)
+            case 1705: purchase.originalTransactionIdentifier = try Self.string(b, value, type)
+            case 1706: purchase.originalPurchaseDate = try Self.date(b, value, type)
+            case 1707: purchase.productType = try Self.integer(b, value, type)
+            case 1708: purchase.expiresDate = try Self.date(b, value, type)
+            case 1711: purchase.webOrderLineItemIdentifier = try Self.integer(b, value, type)
+            case 1712: purchase.cancellationDate = try Self.date(b, value, type)
+            case 1713: purchase.isTrialPeriod = try Self.integer(b, value, type) != 0
+            case 1719: purchase.isInIntroOfferPeriod = try Self.integer(b, value, type) != 0
+            case 1721: purchase.promotionalOfferIdentifier = try Self.string(b, value, type)
+            default:
+                if purchase.otherAttributes.isEmpty { purchase.otherAttributes.reserveCapacity(8) }
+                purchase.otherAttributes.append(
+                    ReceiptAttribute(type: type, version: attribute.version, value: input.slice(value))
+                )
+            }
+        }
+        return purchase
+    }
+
+    /// Reads the `SET` that must fill `range` exactly and returns its content range.
+    private static func payloadSet(
+        _ b: UnsafeRawBufferPointer,
+        _ range: Range<Int>,
+        _ what: StaticString
+    ) throws(ReceiptError) -> Range<Int> {
+        let header = try Self.header(b, range.lowerBound, range.upperBound)
+        guard header.tag == 0x31, let length = header.length, header.contentStart + length == range.upperBound else {
+            throw ReceiptError(.malformedPayload, "\(what) is not a SET filling its value")
+        }
+        return header.contentStart..<range.upperBound
+    }
+
+    @inline(__always)
+    private static func header(
+        _ b: UnsafeRawBufferPointer,
+        _ position: Int,
+        _ end: Int
+    ) throws(ReceiptError) -> TLVHeader {
+        switch TLVHeader.read(b, at: position, end: end) {
+        case .success(let header):
+            guard header.length != nil else {
+                throw ReceiptError(.malformedPayload, "indefinite length inside the receipt payload")
+            }
+            return header
+        case .failure(let failure):
+            throw ReceiptError(.malformedPayload, failure.description)
+        }
+    }
+
+    /// Reads one `ReceiptAttribute` at `position` (which must be below `end`) and advances past it.
+    @inline(__always)
+    private static func readAttribute(
+        _ b: UnsafeRawBufferPointer,
+        _ position: inout Int,
+        _ end: Int
+    ) throws(ReceiptError) -> RawAttribute {
+        let sequence = try Self.header(b, position, end)
+        guard sequence.tag == 0x30, let sequenceLength = sequence.length else {
+            throw ReceiptError(.malformedPayload, "receipt attribute is not a SEQUENCE")
+        }
+        let fieldsEnd = sequence.contentStart + sequenceLength
+        var cursor = sequence.contentStart
+        let type = try Self.smallInteger(b, &cursor, fieldsEnd, "attribute type")
+        let version = try Self.smallInteger(b, &cursor, fieldsEnd, "attribute version")
+        let value = try Self.header(b, cursor, fieldsEnd)
+        guard value.tag == 0x04, let valueLength = value.length else {
+            throw ReceiptError(.malformedPayload, "attribute \(type) value is not an OCTET STRING")
+        }
+        guard value.contentStart + valueLength == fieldsEnd else {
+            throw ReceiptError(.malformedPayload, "attribute \(type) has trailing fields")
+        }
+        position = fieldsEnd
+        return RawAttribute(type: type, version: version, value: value.contentStart..<fieldsEnd)
+    }
+
+    /// Reads a DER INTEGER of one to eight content octets (short-form length) at `cursor`.
+    @inline(__always)
+    private static func smallInteger(
+        _ b: UnsafeRawBufferPointer,
+        _ cursor: inout Int,
+        _ end: Int,
+        _ what: StaticString
     ) throws(ReceiptError) -> Int64 {
-        let content = element.content
-        guard !content.isEmpty, content.count <= 8 else {
-            throw ReceiptError(.malformedPayload, "INTEGER of \(content.count) octets")
+        guard cursor >= 0, end <= b.count, end - cursor >= 3, b[cursor] == 0x02 else {
+            throw ReceiptError(.malformedPayload, "missing or mistyped \(what)")
         }
-        var value = Int64(Int8(bitPattern: bytes[content.lowerBound]))
-        for index in (content.lowerBound + 1)..<content.upperBound {
-            value = (value << 8) | Int64(bytes[index])
+        let count = Int(b[cursor + 1])
+        guard count >= 1, count <= 8, count <= end - cursor - 2 else {
+            throw ReceiptError(.malformedPayload, "\(what) is an INTEGER of \(count) octets")
         }
+        let start = cursor + 2
+        var value = Int64(Int8(bitPattern: b[start]))
+        var index = start + 1
+        while index < start + count {
+            value = (value << 8) | Int64(b[index])
+            index += 1
+        }
+        cursor = start + count
         return value
     }
 
+    /// The single ASN.1 value that must fill an attribute's OCTET STRING.
+    @inline(__always)
     private static func inner(
+        _ b: UnsafeRawBufferPointer,
         _ value: Range<Int>,
-        in bytes: ArraySlice<UInt8>,
         _ type: Int64
-    ) throws(ReceiptError) -> PayloadTLVReader.Element {
-        var reader = PayloadTLVReader(bytes, range: value)
-        guard let element = try reader.next(), reader.isAtEnd else {
+    ) throws(ReceiptError) -> TLVHeader {
+        let header = try Self.header(b, value.lowerBound, value.upperBound)
+        guard let length = header.length, header.contentStart + length == value.upperBound else {
             throw ReceiptError(.malformedPayload, "attribute \(type) does not hold exactly one ASN.1 value")
         }
-        return element
+        return header
     }
 
+    @inline(__always)
     private static func integer(
+        _ b: UnsafeRawBufferPointer,
         _ value: Range<Int>,
-        in bytes: ArraySlice<UInt8>,
         _ type: Int64
     ) throws(ReceiptError) -> Int64 {
-        let element = try Self.inner(value, in: bytes, type)
-        guard element.tag == 0x02 else {
-            throw ReceiptError(.malformedPayload, "attribute \(type) is not an INTEGER")
+        var cursor = value.lowerBound
+        let integer = try Self.smallInteger(b, &cursor, value.upperBound, "INTEGER value")
+        guard cursor == value.upperBound else {
+            throw ReceiptError(.malformedPayload, "attribute \(type) does not hold exactly one INTEGER")
         }
-        return try Self.integerContent(bytes, element)
+        return integer
     }
 
+    @inline(__always)
     private static func stringContent(
+        _ b: UnsafeRawBufferPointer,
         _ value: Range<Int>,
-        in bytes: ArraySlice<UInt8>,
         _ type: Int64
-    ) throws(ReceiptError) -> Range<Int> {
-        let element = try Self.inner(value, in: bytes, type)
-        switch element.tag {
+    ) throws(ReceiptError) -> UnsafeRawBufferPointer {
+        let header = try Self.inner(b, value, type)
+        switch header.tag {
         case 0x0C, 0x16, 0x13:  // UTF8String, IA5String, PrintableString
-            return element.content
+            return UnsafeRawBufferPointer(rebasing: b[header.contentStart..<value.upperBound])
         default:
             throw ReceiptError(.malformedPayload, "attribute \(type) is not a string")
         }
     }
 
+    @inline(__always)
     private static func string(
+        _ b: UnsafeRawBufferPointer,
         _ value: Range<Int>,
-        in bytes: ArraySlice<UInt8>,
         _ type: Int64
     ) throws(ReceiptError) -> String {
-        let content = try Self.stringContent(value, in: bytes, type)
-        guard let string = UTF8Validation.string(bytes[content]) else {
+        guard let string = UTF8Validation.string(try Self.stringContent(b, value, type)) else {
             throw ReceiptError(.malformedPayload, "attribute \(type) is not valid UTF-8")
         }
         return string
     }
 
+    @inline(__always)
     private static func date(
+        _ b: UnsafeRawBufferPointer,
         _ value: Range<Int>,
-        in bytes: ArraySlice<UInt8>,
         _ type: Int64
     ) throws(ReceiptError) -> Date? {
-        let content = try Self.stringContent(value, in: bytes, type)
+        let content = try Self.stringContent(b, value, type)
         if content.isEmpty { return nil }
-        guard let milliseconds = ReceiptDateParser.epochMilliseconds(bytes[content]) else {
+        guard let milliseconds = ReceiptDateParser.epochMilliseconds(content) else {
             throw ReceiptError(.malformedPayload, "attribute \(type) is not an RFC 3339 date")
         }
         return Date(epochMilliseconds: milliseconds)

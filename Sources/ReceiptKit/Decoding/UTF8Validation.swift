@@ -1,7 +1,7 @@
 /// Strict UTF-8 decoding that rejects, instead of repairing, invalid byte sequences.
 enum UTF8Validation {
     /// The string the bytes encode, or `nil` when they are not valid UTF-8.
-    static func string(_ bytes: ArraySlice<UInt8>) -> String? {
+    static func string(_ bytes: some Collection<UInt8>) -> String? {
         // Fast path: pure ASCII, which is every identifier Apple writes.
         if bytes.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: bytes, as: UTF8.self)

@@ -7,13 +7,18 @@ public struct ReceiptAttribute: Sendable, Hashable {
     public var type: Int64
     /// The attribute version; Apple does not use it.
     public var version: Int64
-    /// The content octets of the attribute's OCTET STRING, exactly as received.
-    public var value: [UInt8]
+    /// The content octets of the attribute's OCTET STRING, exactly as received: a slice of the decoded input, so
+    /// keeping an attribute costs no copy.
+    public var value: ArraySlice<UInt8>
 
     /// Creates an attribute.
-    public init(type: Int64, version: Int64 = 1, value: [UInt8]) {
+    public init(type: Int64, version: Int64 = 1, value: some Sequence<UInt8>) {
         self.type = type
         self.version = version
-        self.value = value
+        if let slice = value as? ArraySlice<UInt8> {
+            self.value = slice
+        } else {
+            self.value = ArraySlice(value)
+        }
     }
 }

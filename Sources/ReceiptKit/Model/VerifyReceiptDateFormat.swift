@@ -38,7 +38,7 @@ enum VerifyReceiptDateFormat {
         for suffix in [" Etc/GMT", " GMT", " UTC"] where text.hasSuffix(suffix) {
             text = String(text.dropLast(suffix.count)).replacingSpaceWithT() + "Z"
         }
-        return ReceiptDateParser.epochMilliseconds(Array(text.utf8)[...]).map(Date.init(epochMilliseconds:))
+        return ReceiptDateParser.epochMilliseconds(text).map(Date.init(epochMilliseconds:))
     }
 }
 
