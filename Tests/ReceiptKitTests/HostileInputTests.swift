@@ -179,3 +179,69 @@ struct HostileInputTests {
         try AppReceipt(berEncoded: ReceiptMinter.wrap(payload: payload, signer: TestPKI.ca.receiptSigner))
     }
 }
+
+/// Seeded random mutations of payloads and containers. Debug builds bounds-check every raw-buffer read, so an
+/// out-of-bounds read in the readers traps and fails this suite.
+struct MutationTests {
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func mutate(_ bytes: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
+        var out = bytes
+        for _ in 0..<Int.random(in: 1...4, using: &rng) where !out.isEmpty {
+            let index = Int.random(in: 0..<out.count, using: &rng)
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: out[index] = UInt8.random(in: 0...255, using: &rng)
+            case 1: out[index] ^= 1 << UInt8.random(in: 0..<8, using: &rng)
+            case 2: out.remove(at: index)
+            case 3: out.insert(UInt8.random(in: 0...255, using: &rng), at: index)
+            default: out = Array(out[..<index])
+            }
+        }
+        return out
+    }
+
+    @Test func mutatedPayloadsDecodeOrThrowTyped() throws {
+        var rng = SplitMix64(state: 0x5EED)
+        let payload = ReceiptMinter.payload(TestPKI.sampleReceipt)
+        for _ in 0..<20_000 {
+            let mutated = Self.mutate(payload, &rng)
+            do {
+                let receipt = try HostileInputTests.decodePayload(mutated)
+                _ = receipt.inAppPurchases.map { ($0.productIdentifier, $0.otherAttributes) }
+            } catch let error as ReceiptError {
+                #expect([.malformedPayload, .tooManyAttributes].contains(error.code), "\(error)")
+            }
+        }
+    }
+
+    @Test func mutatedContainersDecodeOrThrowTyped() async throws {
+        var rng = SplitMix64(state: 0xC0FFEE)
+        let styles = [
+            try ReceiptMinter.mint(TestPKI.sampleReceipt, signer: TestPKI.ca.receiptSigner),
+            try ReceiptMinter.mint(TestPKI.sampleReceipt, signer: TestPKI.ca.receiptSigner, options: .init(style: .xcode, signedAttributes: true)),
+        ]
+        let validator = try TestPKI.validator()
+        for round in 0..<4_000 {
+            let mutated = Self.mutate(styles[round % 2], &rng)
+            do {
+                let result = try await validator.validate(mutated, now: TestPKI.now)
+                // A mutation may leave the receipt intact only if it did not touch signed bytes.
+                if result.isValid { #expect(try AppReceipt(berEncoded: mutated) == AppReceipt(berEncoded: styles[round % 2])) }
+            } catch {
+                #expect(
+                    [.malformedContainer, .malformedPayload, .malformedCertificate, .tooManyAttributes].contains(error.code),
+                    "\(error)"
+                )
+            }
+        }
+    }
+}

@@ -135,7 +135,7 @@ enum ReceiptPayloadDecoder {
     ) throws(ReceiptError) -> InAppPurchase {
         let b = input.buffer
         let set = try Self.payloadSet(b, range, "in-app purchase")
-        var purchase = InAppPurchase()
+        var purchase = InAppPurchase(raw: input.slice(set))
         var seen: UInt64 = 0
         var attributeCount = 0
         var position = set.lowerBound
@@ -156,10 +156,11 @@ enum ReceiptPayloadDecoder {
             }
             switch type {
             case 1701: purchase.quantity = try Self.integer(b, value, type)
-            case 1702: purchase.productIdentifier = try Self.string(b, value, type)
-            case 1703: purchase.transactionIdentifier = try Self.string(b, value, type)
+            case 1702: purchase.storedProductIdentifier = try Self.deferredText(b, value, type, relativeTo: set)
+            case 1703: purchase.storedTransactionIdentifier = try Self.deferredText(b, value, type, relativeTo: set)
             case 1704: purchase.purchaseDate = try Self.date(b, value, type)
-            case 1705: purchase.originalTransactionIdentifier = try Self.string(b, value, type)
+            case 1705:
+                purchase.storedOriginalTransactionIdentifier = try Self.deferredText(b, value, type, relativeTo: set)
             case 1706: purchase.originalPurchaseDate = try Self.date(b, value, type)
             case 1707: purchase.productType = try Self.integer(b, value, type)
             case 1708: purchase.expiresDate = try Self.date(b, value, type)
@@ -167,12 +168,10 @@ enum ReceiptPayloadDecoder {
             case 1712: purchase.cancellationDate = try Self.date(b, value, type)
             case 1713: purchase.isTrialPeriod = try Self.integer(b, value, type) != 0
             case 1719: purchase.isInIntroOfferPeriod = try Self.integer(b, value, type) != 0
-            case 1721: purchase.promotionalOfferIdentifier = try Self.string(b, value, type)
+            case 1721:
+                purchase.storedPromotionalOfferIdentifier = try Self.deferredText(b, value, type, relativeTo: set)
             default:
-                if purchase.otherAttributes.isEmpty { purchase.otherAttributes.reserveCapacity(8) }
-                purchase.otherAttributes.append(
-                    ReceiptAttribute(type: type, version: attribute.version, value: input.slice(value))
-                )
+                break  // kept in `raw`; InAppPurchase.otherAttributes lists them on demand
             }
         }
         return purchase
@@ -209,8 +208,42 @@ enum ReceiptPayloadDecoder {
     }
 
     /// Reads one `ReceiptAttribute` at `position` (which must be below `end`) and advances past it.
+    ///
+    /// Almost every attribute is short: a SEQUENCE and OCTET STRING with one-byte lengths, type and version
+    /// INTEGERs of one or two octets. That shape is read directly; anything else takes the general path, which
+    /// accepts every DER length form. Both paths apply the same checks.
     @inline(__always)
     private static func readAttribute(
+        _ b: UnsafeRawBufferPointer,
+        _ position: inout Int,
+        _ end: Int
+    ) throws(ReceiptError) -> RawAttribute {
+        let p = position
+        // Fast path. Reads up to p + 3 are below end (end - p >= 10); every later read is below fieldsEnd, which
+        // is at most end (checked), and end is at most b.count (checked).
+        if p >= 0, end <= b.count, end - p >= 10, b[p] == 0x30, b[p + 1] < 0x80, b[p + 2] == 0x02 {
+            let fieldsEnd = p + 2 + Int(b[p + 1])
+            let typeCount = Int(b[p + 3])
+            if fieldsEnd <= end, typeCount >= 1, typeCount <= 2, p + 4 + typeCount + 5 <= fieldsEnd {
+                var type = Int64(Int8(bitPattern: b[p + 4]))
+                if typeCount == 2 { type = (type << 8) | Int64(b[p + 5]) }
+                let v = p + 4 + typeCount
+                if b[v] == 0x02, b[v + 1] == 0x01, b[v + 3] == 0x04, b[v + 4] < 0x80,
+                    v + 5 + Int(b[v + 4]) == fieldsEnd
+                {
+                    position = fieldsEnd
+                    return RawAttribute(
+                        type: type,
+                        version: Int64(Int8(bitPattern: b[v + 2])),
+                        value: (v + 5)..<fieldsEnd
+                    )
+                }
+            }
+        }
+        return try Self.readAttributeGeneral(b, &position, end)
+    }
+
+    private static func readAttributeGeneral(
         _ b: UnsafeRawBufferPointer,
         _ position: inout Int,
         _ end: Int
@@ -294,12 +327,64 @@ enum ReceiptPayloadDecoder {
         _ value: Range<Int>,
         _ type: Int64
     ) throws(ReceiptError) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: b[try Self.stringRange(b, value, type)])
+    }
+
+    @inline(__always)
+    private static func stringRange(
+        _ b: UnsafeRawBufferPointer,
+        _ value: Range<Int>,
+        _ type: Int64
+    ) throws(ReceiptError) -> Range<Int> {
         let header = try Self.inner(b, value, type)
         switch header.tag {
         case 0x0C, 0x16, 0x13:  // UTF8String, IA5String, PrintableString
-            return UnsafeRawBufferPointer(rebasing: b[header.contentStart..<value.upperBound])
+            return header.contentStart..<value.upperBound
         default:
             throw ReceiptError(.malformedPayload, "attribute \(type) is not a string")
+        }
+    }
+
+    /// Validates a string attribute and records where it is, relative to the start of `record`.
+    @inline(__always)
+    private static func deferredText(
+        _ b: UnsafeRawBufferPointer,
+        _ value: Range<Int>,
+        _ type: Int64,
+        relativeTo record: Range<Int>
+    ) throws(ReceiptError) -> DeferredText {
+        let range = try Self.stringRange(b, value, type)
+        let bytes = UnsafeRawBufferPointer(rebasing: b[range])
+        guard UTF8Validation.isValid(bytes) else {
+            throw ReceiptError(.malformedPayload, "attribute \(type) is not valid UTF-8")
+        }
+        guard let offset = UInt32(exactly: range.lowerBound - record.lowerBound), let count = UInt32(exactly: range.count)
+        else {
+            return .text(String(decoding: bytes, as: UTF8.self))
+        }
+        return .span(offset: offset, count: count)
+    }
+
+    /// The undocumented attributes of an in-app purchase record's SET content, in order. The content was
+    /// validated when it was decoded; should it not walk, the list ends where it stops.
+    static func undocumentedPurchaseAttributes(in raw: ArraySlice<UInt8>) -> [ReceiptAttribute] {
+        raw.withUnsafeBytes { b in
+            var attributes: [ReceiptAttribute] = []
+            var position = 0
+            while position < b.count {
+                guard let attribute = try? Self.readAttribute(b, &position, b.count) else { break }
+                let bit = attribute.type &- 1700
+                if bit >= 0, bit < 64, Self.purchaseAttributeTypes & (1 << bit) != 0 { continue }
+                let start = raw.startIndex + attribute.value.lowerBound
+                attributes.append(
+                    ReceiptAttribute(
+                        type: attribute.type,
+                        version: attribute.version,
+                        value: raw[start..<(raw.startIndex + attribute.value.upperBound)]
+                    )
+                )
+            }
+            return attributes
         }
     }
 

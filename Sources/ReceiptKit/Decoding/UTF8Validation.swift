@@ -1,5 +1,19 @@
 /// Strict UTF-8 decoding that rejects, instead of repairing, invalid byte sequences.
 enum UTF8Validation {
+    /// Whether the bytes are valid UTF-8, without building a string.
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
     /// The string the bytes encode, or `nil` when they are not valid UTF-8.
     static func string(_ bytes: some Collection<UInt8>) -> String? {
         // Fast path: pure ASCII, which is every identifier Apple writes.
