@@ -22,15 +22,34 @@ public enum ReceiptMinter {
         public var digest: Digest
         /// Whether to add signed attributes (content-type and message-digest; RFC 5652 §5.3).
         public var signedAttributes: Bool
+        /// The signature algorithm the SignerInfo names; `nil` takes the style's (`rsaEncryption` for the App
+        /// Store, `sha…WithRSAEncryption` for Xcode).
+        public var signerAlgorithm: SignerAlgorithm?
         /// A deliberate defect, for negative tests.
         public var fault: Fault?
 
-        public init(style: Style = .appStore, digest: Digest = .sha256, signedAttributes: Bool = false, fault: Fault? = nil) {
+        public init(
+            style: Style = .appStore,
+            digest: Digest = .sha256,
+            signedAttributes: Bool = false,
+            signerAlgorithm: SignerAlgorithm? = nil,
+            fault: Fault? = nil
+        ) {
             self.style = style
             self.digest = digest
             self.signedAttributes = signedAttributes
+            self.signerAlgorithm = signerAlgorithm
             self.fault = fault
         }
+    }
+
+    /// How the SignerInfo names its signature algorithm.
+    public struct SignerAlgorithm: Sendable, Hashable {
+        let namesDigest: Bool
+        /// Plain `rsaEncryption` (1.2.840.113549.1.1.1), as Apple's receipts do.
+        public static let rsaEncryption = SignerAlgorithm(namesDigest: false)
+        /// `sha1WithRSAEncryption` or `sha256WithRSAEncryption`, matching the digest, as Xcode's receipts do.
+        public static let digestWithRSAEncryption = SignerAlgorithm(namesDigest: true)
     }
 
     /// The wire layout of a minted receipt.
@@ -56,6 +75,8 @@ public enum ReceiptMinter {
         public static let corruptSignature = Fault(kind: 1)
         /// One byte of the payload is altered after signing.
         public static let alterContentAfterSigning = Fault(kind: 2)
+        /// The encoded receipt is cut in half.
+        public static let truncate = Fault(kind: 3)
     }
 
     /// Returns `receipt` with attribute 5 set to SHA-1(device ‖ opaque value ‖ bundle id bytes), as Apple computes it.
@@ -88,8 +109,10 @@ public enum ReceiptMinter {
     public static func wrap(payload: [UInt8], signer: ReceiptSigner, options: Options = Options()) throws -> [UInt8] {
         var payload = payload
         let digestOID: [UInt64] = options.digest.isSHA1 ? [1, 3, 14, 3, 2, 26] : [2, 16, 840, 1, 101, 3, 4, 2, 1]
+        let namesDigest = (options.signerAlgorithm ?? (options.style.isXcode ? .digestWithRSAEncryption : .rsaEncryption))
+            .namesDigest
         let signatureOID: [UInt64] =
-            options.style.isXcode
+            namesDigest
             ? (options.digest.isSHA1 ? [1, 2, 840, 113_549, 1, 1, 5] : [1, 2, 840, 113_549, 1, 1, 11])
             : [1, 2, 840, 113_549, 1, 1, 1]
         let dataOID = DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 7, 1])
@@ -160,10 +183,14 @@ public enum ReceiptMinter {
                 + (certificates.isEmpty ? [] : DERWriter.definite(0xA0, certificates))
                 + DERWriter.definite(0x31, signerInfo)
         )
-        return constructed(
+        let encoded = constructed(
             0x30,
             DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 7, 2]) + constructed(0xA0, signedData)
         )
+        if options.fault == .truncate {
+            return Array(encoded.prefix(encoded.count / 2))
+        }
+        return encoded
     }
 
     private static func digest(_ bytes: [UInt8], _ digest: Digest) -> [UInt8] {
