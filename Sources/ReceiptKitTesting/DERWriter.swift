@@ -1,21 +1,10 @@
+import ReceiptKit
+
 /// Writes ASN.1 tag-length-value encodings for minted receipts: DER definite lengths, or BER indefinite lengths
 /// for the Xcode style.
 enum DERWriter {
     static func definite(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [tag]
-        if content.count < 0x80 {
-            bytes.append(UInt8(content.count))
-        } else {
-            var length = content.count
-            var lengthBytes: [UInt8] = []
-            while length > 0 {
-                lengthBytes.insert(UInt8(truncatingIfNeeded: length), at: 0)
-                length >>= 8
-            }
-            bytes.append(0x80 | UInt8(lengthBytes.count))
-            bytes += lengthBytes
-        }
-        return bytes + content
+        DEREncoding.element(tag, content)
     }
 
     /// A constructed encoding with indefinite length, closed by an end-of-contents marker.

@@ -84,7 +84,7 @@ public enum ReceiptMinter {
     public static func settingDeviceHash(of receipt: AppReceipt, for device: DeviceIdentifier) -> AppReceipt {
         var receipt = receipt
         guard let opaque = receipt.opaqueValue else { return receipt }
-        let bundle = receipt.bundleIdentifierData ?? receipt.bundleIdentifier.map(ReceiptPayloadEncoder.utf8)
+        let bundle = receipt.bundleIdentifierData ?? receipt.bundleIdentifier.map(DEREncoding.utf8String)
         guard let bundle else { return receipt }
         var hasher = Insecure.SHA1()
         hasher.update(data: device.bytes)

@@ -65,24 +65,10 @@ enum ReceiptPayloadDecoder {
         receipt.inAppPurchases.reserveCapacity(
             min(Self.countPurchases(input.buffer, set), configuration.maximumPurchaseCount)
         )
-        var seen: UInt64 = 0
-        var attributeCount = 0
-        var position = set.lowerBound
-        while position < set.upperBound {
-            let attribute = try Self.readAttribute(input.buffer, &position, set.upperBound)
-            attributeCount += 1
-            guard attributeCount <= configuration.maximumAttributeCount else {
-                throw ReceiptError(.tooManyAttributes, "more than \(configuration.maximumAttributeCount) attributes")
-            }
+        let b = input.buffer
+        try Self.walk(b, set, documented: Self.appAttributeTypes, base: 0, configuration) { (attribute) throws(ReceiptError) in
             let type = attribute.type
             let value = attribute.value
-            if type != 17, type >= 0, type < 64, Self.appAttributeTypes & (1 << type) != 0 {
-                guard seen & (1 << type) == 0 else {
-                    throw ReceiptError(.malformedPayload, "attribute \(type) appears more than once")
-                }
-                seen |= 1 << type
-            }
-            let b = input.buffer
             switch type {
             case 0: receipt.environment = ReceiptEnvironment(rawValue: try Self.string(b, value, type))
             case 1: receipt.appItemIdentifier = try Self.integer(b, value, type)
@@ -116,6 +102,37 @@ enum ReceiptPayloadDecoder {
         return receipt
     }
 
+    /// Reads every attribute of the SET content `set`, enforcing the attribute cap and that documented types —
+    /// bit `type - base` of `documented` — appear at most once, and hands each to `body`.
+    @inline(__always)
+    private static func walk(
+        _ b: UnsafeRawBufferPointer,
+        _ set: Range<Int>,
+        documented: UInt64,
+        base: Int64,
+        _ configuration: ReceiptDecodingConfiguration,
+        _ body: (RawAttribute) throws(ReceiptError) -> Void
+    ) throws(ReceiptError) {
+        var seen: UInt64 = 0
+        var attributeCount = 0
+        var position = set.lowerBound
+        while position < set.upperBound {
+            let attribute = try Self.readAttribute(b, &position, set.upperBound)
+            attributeCount += 1
+            guard attributeCount <= configuration.maximumAttributeCount else {
+                throw ReceiptError(.tooManyAttributes, "more than \(configuration.maximumAttributeCount) attributes")
+            }
+            let bit = attribute.type &- base
+            if bit >= 0, bit < 64, documented & (1 << bit) != 0 {
+                guard seen & (1 << bit) == 0 else {
+                    throw ReceiptError(.malformedPayload, "attribute \(attribute.type) appears more than once")
+                }
+                seen |= 1 << bit
+            }
+            try body(attribute)
+        }
+    }
+
     /// Counts the attributes of type 17 with a header-only pass, so the purchase array is allocated once. Stops
     /// quietly at the first malformed attribute: the full walk that follows reports it.
     private static func countPurchases(_ b: UnsafeRawBufferPointer, _ set: Range<Int>) -> Int {
@@ -136,24 +153,9 @@ enum ReceiptPayloadDecoder {
         let b = input.buffer
         let set = try Self.payloadSet(b, range, "in-app purchase")
         var purchase = InAppPurchase(raw: input.slice(set))
-        var seen: UInt64 = 0
-        var attributeCount = 0
-        var position = set.lowerBound
-        while position < set.upperBound {
-            let attribute = try Self.readAttribute(b, &position, set.upperBound)
-            attributeCount += 1
-            guard attributeCount <= configuration.maximumAttributeCount else {
-                throw ReceiptError(.tooManyAttributes, "more than \(configuration.maximumAttributeCount) attributes")
-            }
+        try Self.walk(b, set, documented: Self.purchaseAttributeTypes, base: 1700, configuration) { (attribute) throws(ReceiptError) in
             let type = attribute.type
             let value = attribute.value
-            let bit = type &- 1700
-            if bit >= 0, bit < 64, Self.purchaseAttributeTypes & (1 << bit) != 0 {
-                guard seen & (1 << bit) == 0 else {
-                    throw ReceiptError(.malformedPayload, "in-app attribute \(type) appears more than once")
-                }
-                seen |= 1 << bit
-            }
             switch type {
             case 1701: purchase.quantity = try Self.integer(b, value, type)
             case 1702: purchase.storedProductIdentifier = try Self.deferredText(b, value, type, relativeTo: set)

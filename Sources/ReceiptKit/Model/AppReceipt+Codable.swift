@@ -49,7 +49,7 @@ extension AppReceipt: Codable {
             appItemIdentifier: try container.decodeFlexibleInteger("app_item_id")
                 ?? container.decodeFlexibleInteger("adam_id"),
             bundleIdentifier: bundleIdentifier,
-            bundleIdentifierData: bundleIdentifier.map { DERUTF8String.encode($0) },
+            bundleIdentifierData: bundleIdentifier.map { DEREncoding.utf8String($0) },
             appVersion: try container.decodeIfPresent(String.self, "application_version"),
             opaqueValue: try base64("opaque_value"),
             sha1Hash: try base64("sha1_hash"),
