@@ -75,8 +75,22 @@ struct HostileInputTests {
             ReceiptAttribute(type: 4242, version: 7, value: [0xFF]),
             ReceiptAttribute(type: 4242, version: 7, value: [0xFE]),
         ]
+        let purchaseExtras = [
+            ReceiptAttribute(type: 1709, value: [0x0C, 0x00]),
+            ReceiptAttribute(type: 1722, version: 2, value: [0x02, 0x01, 0x05]),
+            ReceiptAttribute(type: 1722, value: [0x02, 0x01, 0x06]),
+        ]
+        receipt.inAppPurchases[0].otherAttributes = purchaseExtras
         let decoded = try AppReceipt(berEncoded: try minted(receipt))
         #expect(decoded.otherAttributes == receipt.otherAttributes)
+        #expect(decoded.inAppPurchases[0].otherAttributes == purchaseExtras)
+        #expect(decoded.inAppPurchases[0].productIdentifier == "com.example.app.monthly")
+        var edited = decoded.inAppPurchases[0]
+        edited.otherAttributes = []
+        edited.productIdentifier = "changed"
+        #expect(edited.otherAttributes == [])
+        #expect(edited.productIdentifier == "changed")
+        #expect(edited.transactionIdentifier == "1000000000000001")
     }
 
     @Test(arguments: [

@@ -89,7 +89,14 @@ enum ReceiptPayloadDecoder {
                         "more than \(configuration.maximumPurchaseCount) in-app purchases"
                     )
                 }
-                receipt.inAppPurchases.append(try Self.decodePurchase(input, value, configuration: configuration))
+                // Decode in place: an InAppPurchase is a large value, not worth copying into the array.
+                receipt.inAppPurchases.append(InAppPurchase(raw: []))
+                try Self.decodePurchase(
+                    input,
+                    value,
+                    into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1],
+                    configuration: configuration
+                )
             case 18: receipt.originalPurchaseDate = try Self.date(b, value, type)
             case 19: receipt.originalAppVersion = try Self.string(b, value, type)
             case 21: receipt.expirationDate = try Self.date(b, value, type)
@@ -148,11 +155,12 @@ enum ReceiptPayloadDecoder {
     private static func decodePurchase(
         _ input: Input,
         _ range: Range<Int>,
+        into purchase: inout InAppPurchase,
         configuration: ReceiptDecodingConfiguration
-    ) throws(ReceiptError) -> InAppPurchase {
+    ) throws(ReceiptError) {
         let b = input.buffer
         let set = try Self.payloadSet(b, range, "in-app purchase")
-        var purchase = InAppPurchase(raw: input.slice(set))
+        purchase.raw = input.slice(set)
         try Self.walk(b, set, documented: Self.purchaseAttributeTypes, base: 1700, configuration) { (attribute) throws(ReceiptError) in
             let type = attribute.type
             let value = attribute.value
@@ -176,7 +184,6 @@ enum ReceiptPayloadDecoder {
                 break  // kept in `raw`; InAppPurchase.otherAttributes lists them on demand
             }
         }
-        return purchase
     }
 
     /// Reads the `SET` that must fill `range` exactly and returns its content range.

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A dictionary key made of exact DER bytes.
 ///
 /// Equality compares every byte. The hash mixes the length with the last 32 bytes only: for certificates those are
@@ -14,7 +22,8 @@ struct DERBytesKey: Hashable, Sendable {
         guard lhs.bytes.count == rhs.bytes.count else { return false }
         return lhs.bytes.withUnsafeBytes { left in
             rhs.bytes.withUnsafeBytes { right in
-                left.elementsEqual(right)
+                guard let l = left.baseAddress, let r = right.baseAddress else { return left.count == right.count }
+                return memcmp(l, r, left.count) == 0
             }
         }
     }
