@@ -27,19 +27,24 @@ public enum ReceiptMinter {
         public var signerAlgorithm: SignerAlgorithm?
         /// A deliberate defect, for negative tests.
         public var fault: Fault?
+        /// Encodings to embed as the certificate set instead of the signer's certificates (any bytes: for tests of
+        /// hostile or garbled certificates). The signer identifier still names the signer's certificate.
+        public var rawCertificates: [[UInt8]]?
 
         public init(
             style: Style = .appStore,
             digest: Digest = .sha256,
             signedAttributes: Bool = false,
             signerAlgorithm: SignerAlgorithm? = nil,
-            fault: Fault? = nil
+            fault: Fault? = nil,
+            rawCertificates: [[UInt8]]? = nil
         ) {
             self.style = style
             self.digest = digest
             self.signedAttributes = signedAttributes
             self.signerAlgorithm = signerAlgorithm
             self.fault = fault
+            self.rawCertificates = rawCertificates
         }
     }
 
@@ -160,10 +165,14 @@ public enum ReceiptMinter {
                 + DERWriter.definite(0x04, signature)
         )
         var certificates: [UInt8] = []
-        for certificate in signer.certificates {
-            var serializer = DER.Serializer()
-            try serializer.serialize(certificate)
-            certificates += serializer.serializedBytes
+        if let raw = options.rawCertificates {
+            certificates = raw.flatMap { $0 }
+        } else {
+            for certificate in signer.certificates {
+                var serializer = DER.Serializer()
+                try serializer.serialize(certificate)
+                certificates += serializer.serializedBytes
+            }
         }
 
         let x = options.style.isXcode

@@ -70,17 +70,10 @@ enum ReceiptPayloadEncoder {
         DEREncoding.utf8String(string)
     }
 
-    /// An IA5String RFC 3339 timestamp in UTC, with milliseconds only when they are not zero.
+    /// An IA5String RFC 3339 timestamp in UTC, with milliseconds only when they are not zero. A date outside
+    /// years 0000–9999 is written as it would print, which decoding rejects — as a receipt carrying it should be.
     static func date(_ date: Date) -> [UInt8] {
-        let ms = date.epochMilliseconds
-        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        let fraction = ms - seconds * 1000
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        var text = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        if fraction != 0 {
-            text = String(text.dropLast()) + String(format: ".%03dZ", Int(fraction))
-        }
+        let text = RFC3339.string(date) ?? "out-of-range:\(date.epochMilliseconds)"
         return DERWriter.definite(0x16, Array(text.utf8))
     }
 }

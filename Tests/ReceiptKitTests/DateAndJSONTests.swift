@@ -21,6 +21,26 @@ struct DateAndJSONTests {
         #expect(RFC3339.date(text)?.epochMilliseconds == milliseconds)
     }
 
+    /// Fuzz finding (Fuzz/Regressions/FuzzMintRoundTrip/julian-calendar-year-1013.json): minting wrote years before
+    /// 1582 in the Julian calendar (Foundation's ISO 8601 formatter), so they came back six days off.
+    @Test(arguments: [
+        ("1013-01-10T08:00:00Z", Int64(-30_199_190_400_000)),
+        ("1582-10-04T00:00:00Z", -12_220_243_200_000),
+        ("0000-03-01T00:00:00Z", -62_162_035_200_000),
+        ("9999-12-31T23:59:59.999Z", 253_402_300_799_999),
+        ("2024-02-29T12:00:00.250Z", 1_709_208_000_250),
+    ])
+    func formatsProlepticGregorianDates(text: String, milliseconds: Int64) {
+        let date = Date(epochMilliseconds: milliseconds)
+        #expect(RFC3339.string(date) == text)
+        #expect(RFC3339.date(text)?.epochMilliseconds == milliseconds)
+    }
+
+    @Test func yearsOutsideTheFormatHaveNoRFC3339Form() {
+        #expect(RFC3339.string(Date(epochMilliseconds: 253_402_300_800_000)) == nil)  // year 10000
+        #expect(RFC3339.string(Date(epochMilliseconds: -62_167_219_200_001)) == nil)  // before year 0
+    }
+
     struct Wrapper: Codable { var purchase: InAppPurchase }
 
     @Test func rendersDatesAsVerifyReceiptDoes() throws {
