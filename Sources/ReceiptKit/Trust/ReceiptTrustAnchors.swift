@@ -1,6 +1,6 @@
 public import X509
 import Crypto
-import SwiftASN1
+import _CertificateInput
 
 /// The certificates a ``ReceiptValidator`` trusts as chain anchors, besides Apple's pinned root.
 ///
@@ -41,25 +41,9 @@ public struct ReceiptTrustAnchors: Sendable {
     /// Parses anchors from DER or PEM data (a PEM file may hold several certificates).
     /// - Throws: ``ReceiptError`` with ``ReceiptError/Code/malformedCertificate`` when nothing parses.
     public static func certificates(fromDEROrPEM bytes: [UInt8]) throws(ReceiptError) -> [Certificate] {
-        let text = String(decoding: bytes, as: UTF8.self)
-        if text.contains("-----BEGIN") {
-            do {
-                let documents = try PEMDocument.parseMultiple(pemString: text)
-                let certificates = try documents.map { try Certificate(pemDocument: $0) }
-                guard !certificates.isEmpty else {
-                    throw ReceiptError(.malformedCertificate, "the PEM data holds no certificate")
-                }
-                return certificates
-            } catch let error as ReceiptError {
-                throw error
-            } catch {
-                throw ReceiptError(.malformedCertificate, "the PEM data does not hold certificates: \(error)")
-            }
-        }
-        do {
-            return [try Certificate(derEncoded: bytes)]
-        } catch {
-            throw ReceiptError(.malformedCertificate, "not a DER or PEM certificate: \(error)")
+        switch CertificateInput.certificates(fromDEROrPEM: bytes) {
+        case .success(let certificates): return certificates
+        case .failure(let failure): throw ReceiptError(.malformedCertificate, failure.description)
         }
     }
 }

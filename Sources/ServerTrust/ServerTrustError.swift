@@ -1,0 +1,35 @@
+/// An error in what a caller configured or supplied: an unparseable certificate or pin, or a policy that breaks a
+/// rule (too few pins). Evaluating a server's chain never throws; it returns a ``ServerTrustResult``.
+///
+/// Equality compares ``code`` only.
+public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable kind of the error.
+    public let code: Code
+    /// A human-readable explanation; never branch on it.
+    public let reason: String
+
+    init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public static func == (lhs: ServerTrustError, rhs: ServerTrustError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(self.code) }
+    public var description: String { "ServerTrustError.\(self.code): \(self.reason)" }
+
+    /// The kind of a ``ServerTrustError``.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { self.rawValue }
+
+        /// A certificate (chain, anchor or pinned certificate) does not parse as DER or PEM.
+        public static let malformedCertificate = Code("malformed_certificate")
+        /// A pin is not `sha256/<base64>` (or sha384/sha512), nor hex of a digest's length.
+        public static let malformedPin = Code("malformed_pin")
+        /// A pinning policy has fewer than two pins and the backup-pin rule was not waived.
+        public static let missingBackupPin = Code("missing_backup_pin")
+        /// A host pattern is not `host`, `*.domain` or `**.domain`.
+        public static let malformedHostPattern = Code("malformed_host_pattern")
+    }
+}
