@@ -142,7 +142,11 @@ public struct ServerTrustEvaluator: Sendable {
     ) async -> [Certificate]? {
         var verifier = Verifier(rootCertificates: roots) {
             RFC5280Policy(fixedExpiryValidationTime: time)
-            if eku { ServerAuthExtendedKeyUsagePolicy() }
+            if eku {
+                ServerAuthExtendedKeyUsagePolicy()
+            } else {
+                HandlesExtensionsPolicy(extensions: [.X509ExtensionID.extendedKeyUsage])
+            }
             if let host { host }
             if let pins { pins }
         }
@@ -157,7 +161,7 @@ public struct ServerTrustEvaluator: Sendable {
     static func namesIdentity(_ leaf: Certificate, _ identity: ServerIdentity) async -> Bool {
         var verifier = Verifier(rootCertificates: CertificateStore([leaf])) {
             ServerIdentityPolicy(serverHostname: identity.hostname, serverIP: identity.ipAddress)
-            ServerAuthExtendedKeyUsagePolicy(acceptsAnyUsage: true)
+            HandlesExtensionsPolicy(extensions: leaf.extensions.filter(\.critical).map(\.oid))
         }
         if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: CertificateStore()) {
             return true

@@ -6,11 +6,9 @@ import X509
 /// EKU policy and would otherwise reject such a leaf as carrying an unhandled critical extension.
 struct ServerAuthExtendedKeyUsagePolicy: VerifierPolicy {
     let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [.X509ExtensionID.extendedKeyUsage]
-    /// Handle (accept) the extension without checking it: used when only another policy's verdict matters.
-    var acceptsAnyUsage = false
 
     func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) -> PolicyEvaluationResult {
-        self.acceptsAnyUsage || self.allowsServerAuth(chain.leaf)
+        self.allowsServerAuth(chain.leaf)
             ? .meetsPolicy : .failsToMeetPolicy(reason: "the leaf's extended key usage allows neither serverAuth nor any")
     }
 
