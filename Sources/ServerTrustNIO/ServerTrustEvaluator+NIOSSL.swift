@@ -8,9 +8,10 @@ import X509
 extension ServerTrustEvaluator {
     /// A swift-nio-ssl verification callback that trusts the server's chain only when this evaluator does.
     ///
-    /// Install it on a client's `NIOSSLClientHandler` (and so in any NIO client, including AsyncHTTPClient
-    /// set-ups that build their own channel) with `TLSConfiguration.certificateVerification` set to `.none` — the
-    /// callback replaces BoringSSL's verification — and the server's name for `identity`.
+    /// Install it on a client's `NIOSSLClientHandler(context:serverHostname:customVerificationCallback:)` (and so in
+    /// any NIO client, including AsyncHTTPClient set-ups that build their own channel). Leave
+    /// `TLSConfiguration.certificateVerification` at its default: the callback replaces BoringSSL's verification,
+    /// and NIOSSL skips it when verification is `.none`.
     ///
     /// - Parameters:
     ///   - identity: The host or IP the client meant to reach.
