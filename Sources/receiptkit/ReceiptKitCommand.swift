@@ -4,11 +4,11 @@ import ArgumentParser
 struct ReceiptKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receiptkit",
-        abstract: "Decode, validate, benchmark and mint App Store receipts.",
+        abstract: "Decode, validate, benchmark and mint App Store receipts; evaluate and pin HTTPS server trust.",
         discussion: """
             Exit status: 0 valid (or decoded), 1 decoded but invalid, 64 usage error, 65 malformed input, \
             66 unreadable file. With several inputs, the worst status.
             """,
-        subcommands: [InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self]
+        subcommands: [InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self]
     )
 }

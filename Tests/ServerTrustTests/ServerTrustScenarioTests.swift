@@ -103,6 +103,17 @@ struct ServerTrustScenarioTests {
         #expect(wrongHost.failures == [.hostnameMismatch])
     }
 
+    @Test func aPinnedLeafIsTrustedAsItselfButStillChecked() async throws {
+        // No anchors at all: the pinned leaf (not a CA) is the whole trust decision.
+        let policy = try pinning(.certificate, certificates: [pki.leaf.certificate])
+        let result = try await evaluate([pki.leaf.certificate], policy, anchors: [])
+        #expect(result.failures == [])
+        #expect(result.chain == [try pki.leaf.certificate])
+        #expect(try await evaluate([pki.leaf.certificate], policy, anchors: [], identity: .host("evil.example.test")).failures == [.hostnameMismatch])
+        let expired = try pinning(.certificate, certificates: [pki.expiredLeaf.certificate])
+        #expect(try await evaluate([pki.expiredLeaf.certificate], expired, anchors: []).failures == [.expired])
+    }
+
     @Test func aPinnedCertificateThatIsPresentButOffThePathDoesNotCount() async throws {
         // The server also sends the unrelated certificate; it is pinned, but no validated path goes through it.
         let policy = try pinning(.certificate, certificates: [pki.unrelated.certificate])

@@ -97,6 +97,17 @@ public struct ServerTrustEvaluator: Sendable {
         if let path = await Self.path(leaf, intermediates, store, time, eku: true, host: host, pins: pinned) {
             return ServerTrustResult(failures: [], reportedViolations: [], chain: path)
         }
+        if pinnedCertificates.contains(leaf) {
+            // The exact leaf is pinned: it is trusted as itself, whoever issued it (swift-certificates will not
+            // take a non-CA certificate as a root). It must still be valid now, allow serverAuth and name the host.
+            var failures: [ServerTrustFailure] = []
+            if !(leaf.notValidBefore <= time && time <= leaf.notValidAfter) { failures.append(.expired) }
+            if !ServerAuthExtendedKeyUsagePolicy().allowsServerAuth(leaf) { failures.append(.extendedKeyUsage) }
+            if policy.validatesDomainName, await !Self.namesIdentity(leaf, identity) {
+                failures.append(.hostnameMismatch)
+            }
+            return ServerTrustResult(failures: failures, reportedViolations: [], chain: failures.isEmpty ? [leaf] : [])
+        }
 
         // Diagnose: each requirement on its own, so the result names every one that fails.
         var failures: [ServerTrustFailure] = []

@@ -8,7 +8,7 @@ public import X509
 /// | none | false | false | as above without the host check |
 /// | none | true | true | never: `pinning_required` (an unvalidated certificate can claim any name) |
 /// | none | true | false | always (explicitly insecure: for tests against throwaway servers only) |
-/// | certificate | false | any | as "none", with pinned certificates as extra anchors, and a pinned certificate on the validated path |
+/// | certificate | false | any | as "none", with pinned certificates as extra anchors, and a pinned certificate on the validated path; a pinned leaf is trusted as itself (valid now, serverAuth, names the host) |
 /// | certificate | true | any | a pinned certificate is among those presented (+ host check when validating the domain) |
 /// | publicKey | false | any | as "none", and a pinned key belongs to a certificate on the validated path; host and expiry are always checked |
 /// | publicKey | true | any | a pinned key is among those presented (+ host check when validating the domain) |

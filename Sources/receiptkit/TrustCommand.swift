@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import ReceiptKit
+import ServerTrust
+import X509
+
+struct TrustCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trust",
+        abstract: "Evaluate HTTPS server certificate chains, with certificate or public-key pinning.",
+        subcommands: [TrustEvaluateCommand.self, TrustPinCommand.self]
+    )
+}
+
+struct TrustEvaluateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Decide whether a server's chain is trusted for a host.",
+        discussion: """
+            Exit status: 0 trusted, 1 not trusted (reason codes printed), 64 usage error, 65 unparseable \
+            certificate or pin, 66 unreadable file. Evaluates what it is given: any number of pins, no backup-pin \
+            minimum. Reasons: chain_untrusted, expired, hostname_mismatch, extended_key_usage, pin_mismatch, \
+            pinning_required, malformed_chain.
+            """
+    )
+
+    @Option(help: "PEM file with the server's chain, leaf first, then intermediates.")
+    var chain: String
+
+    @Option(name: .customLong("anchor"), help: "A trusted root (PEM, possibly several, or DER; repeatable).")
+    var anchors: [String] = []
+
+    @Flag(name: .customLong("system-roots"), help: "Trust the system's root certificates too.")
+    var systemRoots = false
+
+    @Option(help: "The DNS name the client connects to.")
+    var host: String?
+
+    @Option(help: "The IP address the client connects to.")
+    var ip: String?
+
+    @Option(help: "The evaluation time (RFC 3339); default now.")
+    var at: String?
+
+    @Option(help: "none, certificate or public-key.")
+    var mode: String = "none"
+
+    @Option(name: .customLong("pin"), help: "A public-key pin: sha256/<base64> (or sha384/, sha512/) or hex (repeatable).")
+    var pins: [String] = []
+
+    @Option(name: .customLong("pin-cert"), help: "A pinned certificate, PEM or DER (repeatable).")
+    var pinnedCertificates: [String] = []
+
+    @Flag(name: .customLong("allow-invalid"), help: "Ignore path-validation failures (pins and host still apply).")
+    var allowInvalid = false
+
+    @Flag(name: .customLong("no-domain-validation"), help: "Do not require the leaf to name the host.")
+    var noDomainValidation = false
+
+    @Flag(help: "Print {\"trusted\":…,\"reasons\":[…],\"chain\":[subjects of the validated path]}.")
+    var json = false
+
+    func validate() throws {
+        guard ["none", "certificate", "public-key"].contains(self.mode) else {
+            throw ValidationError("--mode takes none, certificate or public-key")
+        }
+        if self.host != nil, self.ip != nil { throw ValidationError("give --host or --ip, not both") }
+        if let at, RFC3339.date(at) == nil { throw ValidationError("--at takes an RFC 3339 time, not '\(at)'") }
+        if self.mode == "none", !(self.pins.isEmpty && self.pinnedCertificates.isEmpty) {
+            throw ValidationError("pins need --mode certificate or --mode public-key")
+        }
+    }
+
+    func run() async throws {
+        let chain: [Certificate]
+        var anchors: [Certificate] = []
+        var pinned: [Certificate] = []
+        var pins: [PublicKeyPin] = []
+        do {
+            chain = try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: self.chain))
+            for path in self.anchors { anchors += try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path)) }
+            for path in self.pinnedCertificates { pinned += try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path)) }
+            pins = try self.pins.map { text throws(ServerTrustError) in try PublicKeyPin(text) }
+        } catch let error as ReceiptError {
+            StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
+            throw ExitStatus.unreadable.exitCode
+        } catch let error as ServerTrustError {
+            StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
+            throw ExitStatus.malformed.exitCode
+        }
+        let mode: PinningMode = self.mode == "certificate" ? .certificate : self.mode == "public-key" ? .publicKey : .none
+        let policy = try ServerTrustPolicy(
+            mode: mode,
+            pins: pins,
+            pinnedCertificates: pinned,
+            validatesDomainName: !self.noDomainValidation,
+            allowsInvalidCertificates: self.allowInvalid,
+            requiresBackupPin: false
+        )
+        let evaluator = ServerTrustEvaluator(
+            policies: ServerTrustPolicies(policy),
+            anchors: anchors,
+            systemRoots: self.systemRoots
+        )
+        let identity: ServerIdentity = self.ip.map(ServerIdentity.ip) ?? .host(self.host ?? "")
+        let time = self.at.flatMap(RFC3339.date) ?? Date()
+        let result = await evaluator.evaluate(chain: chain, for: identity, at: time)
+
+        if self.json {
+            struct Report: Encodable {
+                var trusted: Bool
+                var reasons: [String]
+                var chain: [String]
+            }
+            print(JSONOutput.line(Report(
+                trusted: result.isTrusted,
+                reasons: result.failures.map(\.code),
+                chain: result.chain.map { String(describing: $0.subject) }
+            )))
+        } else if result.isTrusted {
+            print("TRUSTED")
+            for certificate in result.chain { print("  \(certificate.subject)") }
+        } else {
+            print("NOT TRUSTED: " + result.failures.map(\.code).joined(separator: " "))
+        }
+        throw (result.isTrusted ? ExitStatus.valid : .invalid).exitCode
+    }
+}
+
+struct TrustPinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pin",
+        abstract: "Print each certificate's subject and its sha256/ public-key pin (what OkHttp prints on a pin failure)."
+    )
+
+    @Argument(help: "Certificate files (PEM, possibly several per file, or DER).")
+    var files: [String]
+
+    func run() throws {
+        for path in self.files {
+            let certificates: [Certificate]
+            do {
+                certificates = try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path))
+            } catch let error as ReceiptError {
+                StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
+                throw ExitStatus.unreadable.exitCode
+            } catch let error as ServerTrustError {
+                StandardError.write("receiptkit: \(path): \(error.code): \(error.reason)\n")
+                throw ExitStatus.malformed.exitCode
+            }
+            for certificate in certificates {
+                let pin = PublicKeyPin(publicKeyOf: certificate).map(String.init(describing:)) ?? "-"
+                print("\(pin)  \(certificate.subject)")
+            }
+        }
+    }
+}
