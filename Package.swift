@@ -89,6 +89,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "PinnedFetch",
+            dependencies: [
+                "ServerTrust",
+                "ServerTrustNIO",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/PinnedFetch",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ReceiptKitTests",
             dependencies: [
@@ -119,7 +134,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptKitCLITests",
-            dependencies: ["receiptkit", "ReceiptKitTesting", "ReceiptKit"],
+            dependencies: [
+                "receiptkit", "ReceiptKitTesting", "ReceiptKit", "ServerTrust",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
     ],

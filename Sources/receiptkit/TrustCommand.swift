@@ -8,22 +8,12 @@ struct TrustCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
         abstract: "Evaluate HTTPS server certificate chains, with certificate or public-key pinning.",
-        subcommands: [TrustEvaluateCommand.self, TrustPinCommand.self]
+        subcommands: [TrustEvaluateCommand.self, TrustPinCommand.self, TrustBenchCommand.self]
     )
 }
 
-struct TrustEvaluateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "evaluate",
-        abstract: "Decide whether a server's chain is trusted for a host.",
-        discussion: """
-            Exit status: 0 trusted, 1 not trusted (reason codes printed), 64 usage error, 65 unparseable \
-            certificate or pin, 66 unreadable file. Evaluates what it is given: any number of pins, no backup-pin \
-            minimum. Reasons: chain_untrusted, expired, hostname_mismatch, extended_key_usage, pin_mismatch, \
-            pinning_required, malformed_chain.
-            """
-    )
-
+/// The options that describe one evaluation: chain, anchors, identity, time and policy.
+struct TrustOptions: ParsableArguments {
     @Option(help: "PEM file with the server's chain, leaf first, then intermediates.")
     var chain: String
 
@@ -57,9 +47,6 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-domain-validation"), help: "Do not require the leaf to name the host.")
     var noDomainValidation = false
 
-    @Flag(help: "Print {\"trusted\":…,\"reasons\":[…],\"chain\":[subjects of the validated path]}.")
-    var json = false
-
     func validate() throws {
         guard ["none", "certificate", "public-key"].contains(self.mode) else {
             throw ValidationError("--mode takes none, certificate or public-key")
@@ -71,15 +58,25 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        let chain: [Certificate]
+    struct Evaluation {
+        var evaluator: ServerTrustEvaluator
+        var chain: [Certificate]
+        var identity: ServerIdentity
+        var time: Date
+    }
+
+    /// Reads the files and builds the evaluation, or exits 65/66 with the reason on standard error.
+    func evaluation() throws -> Evaluation {
         var anchors: [Certificate] = []
         var pinned: [Certificate] = []
-        var pins: [PublicKeyPin] = []
+        let chain: [Certificate]
+        let pins: [PublicKeyPin]
         do {
             chain = try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: self.chain))
             for path in self.anchors { anchors += try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path)) }
-            for path in self.pinnedCertificates { pinned += try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path)) }
+            for path in self.pinnedCertificates {
+                pinned += try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path))
+            }
             pins = try self.pins.map { text throws(ServerTrustError) in try PublicKeyPin(text) }
         } catch let error as ReceiptError {
             StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
@@ -97,15 +94,39 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             allowsInvalidCertificates: self.allowInvalid,
             requiresBackupPin: false
         )
-        let evaluator = ServerTrustEvaluator(
-            policies: ServerTrustPolicies(policy),
-            anchors: anchors,
-            systemRoots: self.systemRoots
+        return Evaluation(
+            evaluator: ServerTrustEvaluator(policies: ServerTrustPolicies(policy), anchors: anchors, systemRoots: self.systemRoots),
+            chain: chain,
+            identity: self.ip.map(ServerIdentity.ip) ?? .host(self.host ?? ""),
+            time: self.at.flatMap(RFC3339.date) ?? Date()
         )
-        let identity: ServerIdentity = self.ip.map(ServerIdentity.ip) ?? .host(self.host ?? "")
-        let time = self.at.flatMap(RFC3339.date) ?? Date()
-        let result = await evaluator.evaluate(chain: chain, for: identity, at: time)
+    }
+}
 
+struct TrustEvaluateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Decide whether a server's chain is trusted for a host.",
+        discussion: """
+            Exit status: 0 trusted, 1 not trusted (reason codes printed), 64 usage error, 65 unparseable \
+            certificate or pin, 66 unreadable file. Evaluates what it is given: any number of pins, no backup-pin \
+            minimum. Reasons: chain_untrusted, expired, hostname_mismatch, extended_key_usage, pin_mismatch, \
+            pinning_required, malformed_chain.
+            """
+    )
+
+    @OptionGroup var options: TrustOptions
+
+    @Flag(help: "Print {\"trusted\":…,\"reasons\":[…],\"chain\":[subjects of the validated path]}.")
+    var json = false
+
+    func run() async throws {
+        let evaluation = try self.options.evaluation()
+        let result = await evaluation.evaluator.evaluate(
+            chain: evaluation.chain,
+            for: evaluation.identity,
+            at: evaluation.time
+        )
         if self.json {
             struct Report: Encodable {
                 var trusted: Bool
@@ -124,6 +145,29 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             print("NOT TRUSTED: " + result.failures.map(\.code).joined(separator: " "))
         }
         throw (result.isTrusted ? ExitStatus.valid : .invalid).exitCode
+    }
+}
+
+struct TrustBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure server-trust evaluations per second on one task for a chain and policy.",
+        discussion: "Compare with `openssl speed -seconds 3 ecdsap256 rsa2048` run alongside. Build with -c release."
+    )
+
+    @OptionGroup var options: TrustOptions
+
+    @Option(help: "Seconds to measure.")
+    var seconds: Double = 3
+
+    func run() async throws {
+        let evaluation = try self.options.evaluation()
+        let first = await evaluation.evaluator.evaluate(chain: evaluation.chain, for: evaluation.identity, at: evaluation.time)
+        let rate = try await BenchCommand.rate(seconds: self.seconds) {
+            _ = await evaluation.evaluator.evaluate(chain: evaluation.chain, for: evaluation.identity, at: evaluation.time)
+        }
+        let verdict = first.isTrusted ? "trusted" : first.failures.map(\.code).joined(separator: ",")
+        print("chain of \(evaluation.chain.count) (+ anchor): \(Int(rate)) evaluations/s, \(verdict)")
     }
 }
 

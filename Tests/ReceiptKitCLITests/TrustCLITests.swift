@@ -1,0 +1,118 @@
+import Crypto
+import Foundation
+import ServerTrust
+import SwiftASN1
+import Testing
+import X509
+
+/// `receiptkit trust`: stdout, stderr and exit status, with certificates generated here.
+@Suite(.serialized)
+struct TrustCLITests {
+    struct Files {
+        var root: String
+        var chain: String
+        var leafPin: String
+        var rootPin: String
+    }
+
+    static let files: Result<Files, any Error> = Result {
+        let directory = CLITests.scratch.appendingPathComponent("trust")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let rootKey = P256.Signing.PrivateKey()
+        let leafKey = P256.Signing.PrivateKey()
+        let rootName = try DistinguishedName { CommonName("CLI Test Root") }
+        let root = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
+            notValidBefore: Date(timeIntervalSince1970: 1_577_836_800), notValidAfter: Date(timeIntervalSince1970: 1_893_456_000),
+            issuer: rootName, subject: rootName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true))
+            },
+            issuerPrivateKey: .init(rootKey)
+        )
+        let leaf = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
+            notValidBefore: Date(timeIntervalSince1970: 1_577_836_800), notValidAfter: Date(timeIntervalSince1970: 1_893_456_000),
+            issuer: rootName, subject: try DistinguishedName { CommonName("cli.example.test") },
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions { SubjectAlternativeNames([.dnsName("cli.example.test")]) },
+            issuerPrivateKey: .init(rootKey)
+        )
+        let rootPath = directory.appendingPathComponent("root.pem")
+        let chainPath = directory.appendingPathComponent("chain.pem")
+        try Data(try root.serializeAsPEM().pemString.utf8).write(to: rootPath)
+        try Data(try leaf.serializeAsPEM().pemString.utf8).write(to: chainPath)
+        return Files(
+            root: rootPath.path,
+            chain: chainPath.path,
+            leafPin: PublicKeyPin(publicKeyOf: leaf)?.description ?? "",
+            rootPin: PublicKeyPin(publicKeyOf: root)?.description ?? ""
+        )
+    }
+
+    let at = "2025-06-15T00:00:00Z"
+
+    @Test func trustedChainExitsZeroAndListsThePath() throws {
+        let f = try Self.files.get()
+        let output = try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test", "--at", at])
+        #expect(output.status == 0)
+        #expect(output.stdout == "TRUSTED\n  CN=cli.example.test\n  CN=CLI Test Root\n")
+    }
+
+    @Test func failuresExitOneWithReasons() throws {
+        let f = try Self.files.get()
+        let wrongHost = try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "evil.test", "--at", at])
+        #expect(wrongHost.status == 1)
+        #expect(wrongHost.stdout == "NOT TRUSTED: hostname_mismatch\n")
+        let late = try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test", "--at", "2031-01-01T00:00:00Z"])
+        #expect(late.stdout == "NOT TRUSTED: expired\n")
+        let noAnchor = try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--host", "cli.example.test", "--at", at])
+        #expect(noAnchor.stdout == "NOT TRUSTED: chain_untrusted\n")
+    }
+
+    @Test func jsonHasTheDocumentedShape() throws {
+        let f = try Self.files.get()
+        let output = try CLIRunner.run([
+            "trust", "evaluate", "--json", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test",
+            "--at", at, "--mode", "public-key", "--pin", f.rootPin,
+        ])
+        #expect(output.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(object["trusted"] as? Bool == true)
+        #expect(object["reasons"] as? [String] == [])
+        #expect(object["chain"] as? [String] == ["CN=cli.example.test", "CN=CLI Test Root"])
+    }
+
+    @Test func pinningFromTheCommandLine() throws {
+        let f = try Self.files.get()
+        let wrongPin = try CLIRunner.run([
+            "trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test", "--at", at,
+            "--mode", "public-key", "--pin", "sha256/" + Data(repeating: 7, count: 32).base64EncodedString(),
+        ])
+        #expect(wrongPin.stdout == "NOT TRUSTED: pin_mismatch\n")
+        let pinnedLeaf = try CLIRunner.run([
+            "trust", "evaluate", "--chain", f.chain, "--host", "cli.example.test", "--at", at,
+            "--mode", "certificate", "--pin-cert", f.chain,
+        ])
+        #expect(pinnedLeaf.status == 0)
+    }
+
+    @Test func pinPrintsWhatTheLibraryComputes() throws {
+        let f = try Self.files.get()
+        let output = try CLIRunner.run(["trust", "pin", f.chain, f.root])
+        #expect(output.status == 0)
+        #expect(output.stdout == "\(f.leafPin)  CN=cli.example.test\n\(f.rootPin)  CN=CLI Test Root\n")
+    }
+
+    @Test func badInputsGetTheirExitCodes() throws {
+        let f = try Self.files.get()
+        let garbage = CLITests.scratch.appendingPathComponent("garbage.pem")
+        try Data("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8).write(to: garbage)
+        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", garbage.path, "--host", "x"]).status == 65)
+        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--mode", "public-key", "--pin", "sha256/bad", "--host", "x"]).status == 65)
+        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", "/nonexistent.pem", "--host", "x"]).status == 66)
+        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--mode", "bogus"]).status == 64)
+        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--pin", f.rootPin]).status == 64)
+    }
+}
