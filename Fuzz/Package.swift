@@ -24,6 +24,14 @@ let package = Package(
         .executableTarget(name: "FuzzValidate", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzChain", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzMintRoundTrip", dependencies: ["FuzzSupport"], swiftSettings: harness),
+        .executableTarget(
+            name: "FuzzServerTrust",
+            dependencies: [
+                .product(name: "ServerTrust", package: "ReceiptKit"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: harness
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

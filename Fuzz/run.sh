@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build and run one libFuzzer harness: Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
-#   TARGET: FuzzDecode | FuzzValidate | FuzzChain | FuzzMintRoundTrip
+#   TARGET: FuzzDecode | FuzzValidate | FuzzChain | FuzzMintRoundTrip | FuzzServerTrust
 # Seeds: Fuzz/Corpus/TARGET (committed) plus, for the receipt harnesses, ../shared/fixtures/receipts when present
 # (copied to a scratch corpus, never into the repository). New corpus entries go to the scratch folder; crashes,
 # leaks and timeouts are written to Fuzz/Artifacts/ and make this script exit non-zero.
@@ -11,7 +11,7 @@ seconds="${2:?usage: run.sh TARGET SECONDS}"
 shift 2
 
 case "$target" in
-  FuzzDecode|FuzzValidate|FuzzChain|FuzzMintRoundTrip) ;;
+  FuzzDecode|FuzzValidate|FuzzChain|FuzzMintRoundTrip|FuzzServerTrust) ;;
   *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
 esac
 
