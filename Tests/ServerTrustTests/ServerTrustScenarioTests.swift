@@ -248,6 +248,13 @@ struct ServerTrustScenarioTests {
         #expect(await evaluator.evaluate(chain: try pki.chain, for: .host("localhost"), at: TLSTestPKI.now).failures == [.noPolicyForHost])
     }
 
+    @Test func systemRootsAddToCallerAnchorsWithoutTrustingTestRoots() async throws {
+        let systemOnly = ServerTrustEvaluator(systemRoots: true)
+        #expect(await systemOnly.evaluate(chain: try pki.chain, for: host, at: TLSTestPKI.now).failures == [.chainUntrusted])
+        let both = ServerTrustEvaluator(anchors: [try pki.root.certificate], systemRoots: true)
+        #expect(await both.evaluate(chain: try pki.chain, for: host, at: TLSTestPKI.now).failures == [])
+    }
+
     @Test func anEmptyChainIsMalformed() async throws {
         #expect(try await evaluate([]).failures == [.malformedChain])
     }
