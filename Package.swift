@@ -30,7 +30,7 @@ let package = Package(
         .target(
             name: "ReceiptKit",
             dependencies: [
-                "_CertificateInput",
+                "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -39,7 +39,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "_CertificateInput",
+            name: "_ReceiptKitShared",
             dependencies: [
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "ServerTrust",
             dependencies: [
-                "_CertificateInput",
+                "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,5 @@
 public import X509
-import _CertificateInput
+import _ReceiptKitShared
 
 /// Reads certificates for chains, anchors and pins.
 public enum ServerTrustCertificates {

@@ -24,10 +24,8 @@ extension ServerTrustEvaluator {
     ) -> NIOSSLCustomVerificationCallback {
         let evaluator = self
         return { certificates, promise in
-            let chain = Self.chain(certificates)
             promise.completeWithTask {
-                let result = await evaluator.evaluate(chain: chain, for: identity, at: clock())
-                onResult?(result)
+                let result = await evaluator.evaluateHandshake(certificates, identity, clock, onResult)
                 return result.isTrusted ? .certificateVerified : .failed
             }
         }
@@ -42,14 +40,23 @@ extension ServerTrustEvaluator {
     ) -> NIOSSLCustomVerificationCallbackWithMetadata {
         let evaluator = self
         return { certificates, promise in
-            let chain = Self.chain(certificates)
             promise.completeWithTask {
-                let result = await evaluator.evaluate(chain: chain, for: identity, at: clock())
-                onResult?(result)
+                let result = await evaluator.evaluateHandshake(certificates, identity, clock, onResult)
                 guard result.isTrusted else { return .failed }
                 return .certificateVerified(VerificationMetadata(Self.nioChain(result.chain)))
             }
         }
+    }
+
+    private func evaluateHandshake(
+        _ certificates: [NIOSSLCertificate],
+        _ identity: ServerIdentity,
+        _ clock: @Sendable () -> Date,
+        _ onResult: (@Sendable (ServerTrustResult) -> Void)?
+    ) async -> ServerTrustResult {
+        let result = await self.evaluate(chain: Self.chain(certificates), for: identity, at: clock())
+        onResult?(result)
+        return result
     }
 
     /// The validated path as NIOSSL certificates, or `nil` when there is none (a report-only pass).

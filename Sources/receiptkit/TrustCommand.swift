@@ -67,23 +67,17 @@ struct TrustOptions: ParsableArguments {
 
     /// Reads the files and builds the evaluation, or exits 65/66 with the reason on standard error.
     func evaluation() throws -> Evaluation {
-        var anchors: [Certificate] = []
-        var pinned: [Certificate] = []
         let chain: [Certificate]
+        let anchors: [Certificate]
+        let pinned: [Certificate]
         let pins: [PublicKeyPin]
-        do {
-            chain = try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: self.chain))
-            for path in self.anchors { anchors += try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path)) }
-            for path in self.pinnedCertificates {
-                pinned += try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path))
-            }
-            pins = try self.pins.map { text throws(ServerTrustError) in try PublicKeyPin(text) }
-        } catch let error as ReceiptError {
-            StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
-            throw ExitStatus.unreadable.exitCode
-        } catch let error as ServerTrustError {
-            StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
-            throw ExitStatus.malformed.exitCode
+        (chain, anchors, pinned, pins) = try exitingOnInputErrors {
+            (
+                try certificates(in: self.chain),
+                try self.anchors.flatMap(certificates(in:)),
+                try self.pinnedCertificates.flatMap(certificates(in:)),
+                try self.pins.map { try PublicKeyPin($0) }
+            )
         }
         let mode: PinningMode = self.mode == "certificate" ? .certificate : self.mode == "public-key" ? .publicKey : .none
         let policy = try ServerTrustPolicy(
@@ -182,20 +176,29 @@ struct TrustPinCommand: ParsableCommand {
 
     func run() throws {
         for path in self.files {
-            let certificates: [Certificate]
-            do {
-                certificates = try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path))
-            } catch let error as ReceiptError {
-                StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
-                throw ExitStatus.unreadable.exitCode
-            } catch let error as ServerTrustError {
-                StandardError.write("receiptkit: \(path): \(error.code): \(error.reason)\n")
-                throw ExitStatus.malformed.exitCode
-            }
-            for certificate in certificates {
+            for certificate in try exitingOnInputErrors({ try certificates(in: path) }) {
                 let pin = PublicKeyPin(publicKeyOf: certificate).map(String.init(describing:)) ?? "-"
                 print("\(pin)  \(certificate.subject)")
             }
         }
+    }
+}
+
+/// The certificates in a PEM or DER file.
+private func certificates(in path: String) throws -> [Certificate] {
+    try ServerTrustCertificates.parse(try ReceiptFile.contents(atPath: path))
+}
+
+/// Runs `body`, turning an unreadable file into exit 66 and an unparseable certificate or pin into exit 65, each
+/// with its reason on standard error.
+private func exitingOnInputErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as ReceiptError {
+        StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
+        throw ExitStatus.unreadable.exitCode
+    } catch let error as ServerTrustError {
+        StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
+        throw ExitStatus.malformed.exitCode
     }
 }

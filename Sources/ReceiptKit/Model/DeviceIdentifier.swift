@@ -1,4 +1,5 @@
 public import struct Foundation.UUID
+import _ReceiptKitShared
 
 /// The device identity Apple hashed into a receipt (attribute 5): SHA-1(identifier ‖ opaque value ‖ bundle id).
 ///
@@ -27,7 +28,7 @@ public struct DeviceIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ReceiptError`` with ``ReceiptError/Code/invalidDeviceIdentifier``.
     public init(parsing text: String) throws(ReceiptError) {
         if text.hasPrefix("hex:") {
-            guard let bytes = Self.hexBytes(text.dropFirst(4)), !bytes.isEmpty else {
+            guard let bytes = HexDigits.bytes(text.dropFirst(4)), !bytes.isEmpty else {
                 throw ReceiptError(.invalidDeviceIdentifier, "'\(text)' is not hex")
             }
             self.init(bytes: bytes)
@@ -43,7 +44,7 @@ public struct DeviceIdentifier: Sendable, Hashable, CustomStringConvertible {
                 ? text.split(separator: ":", omittingEmptySubsequences: false)
                 : text.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 6, parts.allSatisfy({ $0.count == 2 }),
-                let bytes = Self.hexBytes(parts.joined()[...])
+                let bytes = HexDigits.bytes(parts.joined())
             else {
                 throw ReceiptError(
                     .invalidDeviceIdentifier,
@@ -55,29 +56,6 @@ public struct DeviceIdentifier: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        self.bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-    }
-
-    private static func hexBytes(_ text: Substring) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        HexDigits.string(self.bytes)
     }
 }

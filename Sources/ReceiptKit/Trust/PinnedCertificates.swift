@@ -1,3 +1,5 @@
+import _ReceiptKitShared
+
 /// SHA-256 fingerprints of the certificates ReceiptKit can trust without being handed them.
 ///
 /// Every App Store receipt carries Apple's root certificate itself. ReceiptKit never ships or loads a copy: it
@@ -45,10 +47,7 @@ public enum PinnedCertificates {
         }
 
         public var description: String {
-            self.bytes.map { byte in
-                let digits = String(byte, radix: 16)
-                return byte < 16 ? "0" + digits : digits
-            }.joined()
+            HexDigits.string(self.bytes)
         }
     }
 }

@@ -1,6 +1,6 @@
 public import X509
 import Crypto
-import _CertificateInput
+import _ReceiptKitShared
 
 /// The certificates a ``ReceiptValidator`` trusts as chain anchors, besides Apple's pinned root.
 ///

@@ -1,6 +1,7 @@
 public import Foundation
 public import X509
 import Crypto
+import _ReceiptKitShared
 
 /// A pin on a certificate's public key: a digest of its raw `SubjectPublicKeyInfo` bytes, as HPKP, OkHttp and
 /// TrustKit define it, optionally with an expiry date after which it no longer counts.
@@ -51,7 +52,7 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
             return
         }
         let hex = text.filter { $0 != ":" }
-        guard let bytes = Self.hex(hex),
+        guard let bytes = HexDigits.bytes(hex),
             let algorithm = [Algorithm.sha256, .sha384, .sha512].first(where: { $0.length == bytes.count })
         else {
             throw ServerTrustError(.malformedPin, "'\(text)' is neither sha256/<base64> nor a hex digest")
@@ -79,28 +80,6 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
     func matches(_ certificate: Certificate) -> Bool {
         guard let spki = certificate.rawSubjectPublicKeyInfo else { return false }
         return constantTimeEquals(self.algorithm.digest(spki), self.digest)
-    }
-
-    private static func hex(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < digits.count {
-            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }
 
