@@ -7,8 +7,12 @@
 /// Two errors are equal when their ``code`` is equal, so tests and callers can match on the code alone:
 ///
 /// ```swift
-/// do { _ = try AppReceipt(berEncoded: bytes) }
-/// catch let error where error.code == .malformedContainer { … }
+/// do {
+///     _ = try AppReceipt(berEncoded: bytes)
+/// } catch {
+///     // Typed throws: `error` is a ReceiptError.
+///     if error.code == .malformedContainer { … }
+/// }
 /// ```
 public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable, machine-readable kind of the error.
