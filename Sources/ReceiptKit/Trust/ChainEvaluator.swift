@@ -41,7 +41,7 @@ struct ChainEvaluator {
     }
 
     private static func isWithinValidity(_ outcome: ChainOutcome, at time: Date) -> Bool {
-        guard case .trusted(let path, _, _) = outcome else { return false }
+        guard case .trusted(let path, _) = outcome else { return false }
         return path.allSatisfy { $0.notValidBefore <= time && time <= $0.notValidAfter }
     }
 
@@ -71,8 +71,8 @@ struct ChainEvaluator {
                 if path != nil { break }
             }
         }
-        guard let path, let anchor = path.last else { return .untrusted }
-        return .trusted(path: path, anchor: self.anchorKind(anchor), markers: Self.markers(path))
+        guard let path, !path.isEmpty else { return .untrusted }
+        return .trusted(path: path, markers: Self.markers(path))
     }
 
     private static func verify(
@@ -105,11 +105,6 @@ struct ChainEvaluator {
         return instants
     }
 
-    private func anchorKind(_ anchor: Certificate) -> ChainOutcome.AnchorKind {
-        if self.anchors.certificates.contains(anchor) { return .caller }
-        if anchor.sha256Fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes { return .xcodeStoreKit }
-        return .appleRoot
-    }
 
     /// Apple's marker rules (see ``AppleMarkerExtensions``). A one-certificate path — a self-signed signer that is
     /// itself an anchor, like Xcode's StoreKit certificate — has no issuer whose marker could be required.

@@ -9,13 +9,8 @@ enum ChainOutcome: Sendable {
     /// No path to a trusted anchor exists at any instant the certificates are all valid.
     case untrusted
     /// A path exists: leaf first, anchor last.
-    case trusted(path: [Certificate], anchor: AnchorKind, markers: MarkerVerdict)
+    case trusted(path: [Certificate], markers: MarkerVerdict)
 
-    enum AnchorKind: Sendable, Equatable {
-        case appleRoot
-        case xcodeStoreKit
-        case caller
-    }
 
     enum MarkerVerdict: Sendable, Equatable {
         case satisfied

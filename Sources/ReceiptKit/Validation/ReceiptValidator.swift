@@ -120,7 +120,7 @@ public struct ReceiptValidator: Sendable {
             switch evaluation.outcome {
             case .untrusted:
                 failures.append(.certificateUntrusted)
-            case .trusted(let found, _, let markers):
+            case .trusted(let found, let markers):
                 path = found
                 switch markers {
                 case .satisfied: break
