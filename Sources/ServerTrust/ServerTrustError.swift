@@ -29,6 +29,9 @@ public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertib
         public static let malformedPin = Code("malformed_pin")
         /// A pinning policy has fewer than two pins and the backup-pin rule was not waived.
         public static let missingBackupPin = Code("missing_backup_pin")
+        /// A policy names pins its mode would not use (pins with mode `none`, certificates with `publicKey`, keys
+        /// with `certificate`): a pin the caller wrote is never silently ignored.
+        public static let unusedPins = Code("unused_pins")
         /// A host pattern is not `host`, `*.domain` or `**.domain`.
         public static let malformedHostPattern = Code("malformed_host_pattern")
     }

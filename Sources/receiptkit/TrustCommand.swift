@@ -41,7 +41,10 @@ struct TrustOptions: ParsableArguments {
     @Option(name: .customLong("pin-cert"), help: "A pinned certificate, PEM or DER (repeatable).")
     var pinnedCertificates: [String] = []
 
-    @Flag(name: .customLong("allow-invalid"), help: "Ignore path-validation failures (pins and host still apply).")
+    @Flag(
+        name: .customLong("allow-invalid"),
+        help: "Relax expiry, anchors and name constraints; the leaf must still be linked to a pin by signatures, and name the host."
+    )
     var allowInvalid = false
 
     @Flag(name: .customLong("no-domain-validation"), help: "Do not require the leaf to name the host.")
@@ -105,7 +108,8 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             Exit status: 0 trusted, 1 not trusted (reason codes printed), 64 usage error, 65 unparseable \
             certificate or pin, 66 unreadable file. Evaluates what it is given: any number of pins, no backup-pin \
             minimum. Reasons: chain_untrusted, expired, hostname_mismatch, extended_key_usage, pin_mismatch, \
-            pinning_required, malformed_chain.
+            pins_expired, pinning_required, malformed_chain, chain_too_long, invalid_host. With --allow-invalid, \
+            a pin counts only when the leaf is linked to it by signatures.
             """
     )
 

@@ -1,12 +1,11 @@
 public import Foundation
-// Fixed-time expiry is SPI in swift-certificates; this file is its only user in ServerTrust.
-@_spi(FixedExpiryValidationTime) public import X509
+public import X509
 
 /// Decides whether a server's certificate chain is trusted for a host, under per-host ``ServerTrustPolicy``s.
 ///
 /// Path validation, expiry and server identity are swift-certificates' (`Verifier`, `RFC5280Policy`,
-/// `ServerIdentityPolicy`); this type adds pinning during path building, the extended-key-usage rule, and
-/// structured reasons.
+/// `ServerIdentityPolicy`); this type adds pinning during path building, the extended-key-usage rule, canonical
+/// host names, and structured reasons. Each evaluation runs one path search, whose findings also explain a failure.
 ///
 /// ```swift
 /// let policy = try ServerTrustPolicy(mode: .publicKey, pins: [try PublicKeyPin("sha256/…"), backup])
@@ -36,21 +35,58 @@ public struct ServerTrustEvaluator: Sendable {
         self.reporter = reporter
     }
 
+    /// The most certificates a server may send. Path building grows with every certificate a server adds, and real
+    /// servers send two to four; a longer chain is refused as ``ServerTrustFailure/chainTooLong``.
+    public static let maximumChainLength = 10
+
     /// Evaluates `chain` (leaf first, as the server sent it) for `identity` at `time`.
+    ///
+    /// The host is put in canonical form first (see ``HostPattern``), so the policy chosen and the name checked are
+    /// the same whichever spelling of the host the caller used.
     public func evaluate(
         chain: [Certificate],
         for identity: ServerIdentity,
         at time: Date = Date()
     ) async -> ServerTrustResult {
-        guard let policy = self.policies.policy(for: identity.hostname ?? identity.ipAddress ?? "") else {
+        guard let host = CanonicalHost(identity.hostname ?? identity.ipAddress ?? "") else {
+            return ServerTrustResult(failures: [.invalidHost], reportedViolations: [], chain: [])
+        }
+        guard let policy = self.policies.policy(for: host) else {
             return ServerTrustResult(failures: [.noPolicyForHost], reportedViolations: [], chain: [])
         }
-        var outcome = await self.evaluate(chain: chain, identity: identity, policy: policy, time: time)
-        if policy.reportOnly, !outcome.failures.isEmpty {
-            self.reporter?(identity, outcome.failures)
-            outcome = ServerTrustResult(failures: [], reportedViolations: outcome.failures, chain: outcome.chain)
+        let canonical: ServerIdentity = host.isAddress ? .ip(host.text) : .host(host.text)
+        let outcome = await self.evaluate(chain: chain, identity: canonical, policy: policy, time: time)
+        guard policy.reportOnly, outcome.failures.contains(where: \.isPinFailure) else {
+            return ServerTrustResult(
+                failures: outcome.failures,
+                reportedViolations: [],
+                chain: outcome.chain,
+                pathSearches: outcome.searches.count
+            )
         }
-        return outcome
+        // Report-only relaxes pin failures and nothing else (as TrustKit does).
+        let reported = outcome.failures.filter(\.isPinFailure)
+        let remaining = outcome.failures.filter { !$0.isPinFailure }
+        self.reporter?(identity, reported)
+        return ServerTrustResult(
+            failures: remaining,
+            reportedViolations: reported,
+            chain: remaining.isEmpty ? outcome.pathIgnoringPins : [],
+            pathSearches: outcome.searches.count
+        )
+    }
+
+    /// A verdict before report-only is applied, with the path that would be trusted if pins were ignored.
+    private struct Outcome {
+        var failures: [ServerTrustFailure]
+        var chain: [Certificate]
+        var pathIgnoringPins: [Certificate]
+        var searches: SearchCount
+    }
+
+    /// Counts Verifier runs of one evaluation.
+    private final class SearchCount {
+        var count = 0
     }
 
     private func evaluate(
@@ -58,118 +94,131 @@ public struct ServerTrustEvaluator: Sendable {
         identity: ServerIdentity,
         policy: ServerTrustPolicy,
         time: Date
-    ) async -> ServerTrustResult {
+    ) async -> Outcome {
+        let searches = SearchCount()
         guard let leaf = chain.first else {
-            return ServerTrustResult(failures: [.malformedChain], reportedViolations: [], chain: [])
+            return Outcome(failures: [.malformedChain], chain: [], pathIgnoringPins: [], searches: searches)
         }
+        guard chain.count <= Self.maximumChainLength else {
+            return Outcome(failures: [.chainTooLong], chain: [], pathIgnoringPins: [], searches: searches)
+        }
+        var failures: [ServerTrustFailure] = []
         var mode = policy.mode
         let pins = policy.pins.filter { $0.isActive(at: time) }
         if mode == .publicKey, pins.isEmpty, !policy.pins.isEmpty {
-            if policy.expiredPinsBehavior.fails {
-                return ServerTrustResult(failures: [.pinsExpired], reportedViolations: [], chain: [])
-            }
+            if policy.expiredPinsBehavior.fails { failures.append(.pinsExpired) }
             mode = .none
         }
         let pinnedCertificates = mode == .certificate ? policy.pinnedCertificates : []
-        let activePins = mode == .publicKey ? pins : []
+        let pinned = mode == .none ? nil : PinnedPathPolicy(pins: mode == .publicKey ? pins : [], certificates: pinnedCertificates)
 
         if policy.allowsInvalidCertificates {
-            var failures: [ServerTrustFailure] = []
-            if mode == .none {
-                if policy.validatesDomainName { failures.append(.pinningRequired) }
-            } else if !PinnedPathPolicy.containsPin(chain, pins: activePins, certificates: pinnedCertificates) {
-                failures.append(.pinMismatch)
+            var path: [Certificate] = chain
+            if let pinned {
+                searches.count += 1
+                if let linked = await self.linkedPath(leaf, chain, pinned) {
+                    path = linked
+                } else {
+                    failures.append(.pinMismatch)
+                }
+            } else if policy.validatesDomainName, !failures.contains(.pinsExpired) {
+                failures.append(.pinningRequired)
             }
-            if policy.validatesDomainName, mode != .none, await !Self.namesIdentity(leaf, identity) {
+            if policy.validatesDomainName, pinned != nil, await !Self.namesIdentity(leaf, identity, searches) {
                 failures.append(.hostnameMismatch)
             }
-            return ServerTrustResult(failures: failures, reportedViolations: [], chain: failures.isEmpty ? chain : [])
+            return Outcome(failures: failures, chain: failures.isEmpty ? path : [], pathIgnoringPins: [], searches: searches)
         }
 
         let roots = self.anchors + pinnedCertificates
         let store = self.usesSystemRoots
             ? CertificateStore.systemTrustRoots.appending(contentsOf: roots) : CertificateStore(roots)
-        let intermediates = CertificateStore(chain.dropFirst())
-        let pinned = mode == .none ? nil : PinnedPathPolicy(pins: activePins, certificates: pinnedCertificates)
-        let host = policy.validatesDomainName
-            ? ServerIdentityPolicy(serverHostname: identity.hostname, serverIP: identity.ipAddress) : nil
-
-        if let path = await Self.path(leaf, intermediates, store, time, eku: true, host: host, pins: pinned) {
-            return ServerTrustResult(failures: [], reportedViolations: [], chain: path)
+        let findings = PathFindings()
+        let leafAllowsServerAuth = ServerAuthExtendedKeyUsagePolicy().allowsServerAuth(leaf)
+        var verifier = Verifier(rootCertificates: store) {
+            ServerTrustPathPolicy(
+                time: time,
+                pins: pinned,
+                identity: policy.validatesDomainName
+                    ? ServerIdentityPolicy(serverHostname: identity.hostname, serverIP: identity.ipAddress) : nil,
+                leafAllowsServerAuth: leafAllowsServerAuth,
+                findings: findings
+            )
+        }
+        searches.count += 1
+        if case .validCertificate(let path) = await verifier.validate(
+            leaf: leaf,
+            intermediates: CertificateStore(chain.dropFirst())
+        ) {
+            let path = Array(path)
+            return Outcome(failures: failures, chain: failures.isEmpty ? path : [], pathIgnoringPins: path, searches: searches)
         }
         if pinnedCertificates.contains(leaf) {
             // The exact leaf is pinned: it is trusted as itself, whoever issued it (swift-certificates will not
             // take a non-CA certificate as a root). It must still be valid now, allow serverAuth and name the host.
-            var failures: [ServerTrustFailure] = []
             if !(leaf.notValidBefore <= time && time <= leaf.notValidAfter) { failures.append(.expired) }
-            if !ServerAuthExtendedKeyUsagePolicy().allowsServerAuth(leaf) { failures.append(.extendedKeyUsage) }
-            if policy.validatesDomainName, await !Self.namesIdentity(leaf, identity) {
+            if !leafAllowsServerAuth { failures.append(.extendedKeyUsage) }
+            if policy.validatesDomainName, await !Self.namesIdentity(leaf, identity, searches) {
                 failures.append(.hostnameMismatch)
             }
-            return ServerTrustResult(failures: failures, reportedViolations: [], chain: failures.isEmpty ? [leaf] : [])
+            return Outcome(failures: failures, chain: failures.isEmpty ? [leaf] : [], pathIgnoringPins: [leaf], searches: searches)
         }
 
-        // Diagnose: each requirement on its own, so the result names every one that fails.
-        var failures: [ServerTrustFailure] = []
-        let validAtTime = await Self.path(leaf, intermediates, store, time, eku: false, host: nil, pins: nil) != nil
-        if !validAtTime {
-            var sound = false
-            for instant in Self.referenceInstants(chain) where !sound {
-                sound = await Self.path(leaf, intermediates, store, instant, eku: false, host: nil, pins: nil) != nil
-            }
-            failures.append(sound ? .expired : .chainUntrusted)
+        // Explain the failure from what the one path search saw.
+        if !findings.sound {
+            failures.append(.chainUntrusted)
+        } else if !findings.soundInTime {
+            failures.append(.expired)
         }
-        if !ServerAuthExtendedKeyUsagePolicy().allowsServerAuth(leaf) {
+        if !leafAllowsServerAuth {
             failures.append(.extendedKeyUsage)
         }
-        if policy.validatesDomainName, await !Self.namesIdentity(leaf, identity) {
+        if policy.validatesDomainName, await !Self.leafNamesIdentity(findings, leaf, identity, searches) {
             failures.append(.hostnameMismatch)
         }
-        if let pinned, validAtTime {
-            if await Self.path(leaf, intermediates, store, time, eku: false, host: nil, pins: pinned) == nil {
-                failures.append(.pinMismatch)
-            }
-        } else if pinned != nil,
-            !PinnedPathPolicy.containsPin(chain, pins: activePins, certificates: pinnedCertificates)
-        {
-            failures.append(.pinMismatch)
+        if let pinned, !failures.contains(.pinsExpired) {
+            let pinOnPath =
+                findings.soundInTime ? findings.soundInTimePinned
+                : findings.sound ? findings.soundPinned
+                // No sound path at all: the verdict is already chain_untrusted; the pin is only reported.
+                : chain.contains { pinned.isPinned($0) }
+            if !pinOnPath { failures.append(.pinMismatch) }
         }
         if failures.isEmpty {
             // Each requirement holds alone but no single path meets all of them (e.g. the pinned path is not the
-            // one that names the host): the pin is what fails.
-            failures.append(.pinMismatch)
+            // one that is valid now): the pin is what fails.
+            failures.append(pinned == nil ? .chainUntrusted : .pinMismatch)
         }
-        return ServerTrustResult(failures: failures, reportedViolations: [], chain: [])
+        return Outcome(failures: failures, chain: [], pathIgnoringPins: findings.pathIgnoringPins ?? [], searches: searches)
     }
 
-    private static func path(
-        _ leaf: Certificate,
-        _ intermediates: CertificateStore,
-        _ roots: CertificateStore,
-        _ time: Date,
-        eku: Bool,
-        host: ServerIdentityPolicy?,
-        pins: PinnedPathPolicy?
-    ) async -> [Certificate]? {
-        var verifier = Verifier(rootCertificates: roots) {
-            RFC5280Policy(fixedExpiryValidationTime: time)
-            if eku {
-                ServerAuthExtendedKeyUsagePolicy()
-            } else {
-                HandlesExtensionsPolicy(extensions: [.X509ExtensionID.extendedKeyUsage])
-            }
-            if let host { host }
-            if let pins { pins }
-        }
-        switch await verifier.validate(leaf: leaf, intermediates: intermediates) {
-        case .validCertificate(let chain): return Array(chain)
+    /// With invalid certificates allowed: a path from the leaf to a pinned certificate or key in which every
+    /// certificate is signed by the next. Candidates for the pinned end are the certificates the server sent, the
+    /// caller's anchors and the pinned certificates; only the links are verified.
+    private func linkedPath(_ leaf: Certificate, _ chain: [Certificate], _ pinned: PinnedPathPolicy) async -> [Certificate]? {
+        let candidates = (chain + self.anchors + pinned.certificates).filter { pinned.isPinned($0) }
+        guard !candidates.isEmpty else { return nil }
+        var verifier = Verifier(rootCertificates: CertificateStore(candidates)) { LinkedPinPathPolicy() }
+        switch await verifier.validate(leaf: leaf, intermediates: CertificateStore(chain.dropFirst())) {
+        case .validCertificate(let path): return Array(path)
         case .couldNotValidate: return nil
         }
     }
 
+    private static func leafNamesIdentity(
+        _ findings: PathFindings,
+        _ leaf: Certificate,
+        _ identity: ServerIdentity,
+        _ searches: SearchCount
+    ) async -> Bool {
+        if let known = findings.leafNamesIdentity { return known }
+        return await Self.namesIdentity(leaf, identity, searches)
+    }
+
     /// Whether the leaf names the identity (swift-certificates' server identity rules), path validity aside: the
     /// leaf is made its own root so that only the identity policy decides.
-    static func namesIdentity(_ leaf: Certificate, _ identity: ServerIdentity) async -> Bool {
+    private static func namesIdentity(_ leaf: Certificate, _ identity: ServerIdentity, _ searches: SearchCount) async -> Bool {
+        searches.count += 1
         var verifier = Verifier(rootCertificates: CertificateStore([leaf])) {
             ServerIdentityPolicy(serverHostname: identity.hostname, serverIP: identity.ipAddress)
             HandlesExtensionsPolicy(extensions: leaf.extensions.filter(\.critical).map(\.oid))
@@ -178,16 +227,5 @@ public struct ServerTrustEvaluator: Sendable {
             return true
         }
         return false
-    }
-
-    private static func referenceInstants(_ chain: [Certificate]) -> [Date] {
-        var instants: [Date] = []
-        if let start = chain.map(\.notValidBefore).max(), let end = chain.map(\.notValidAfter).min(), start <= end {
-            instants.append(start)
-        }
-        if let leaf = chain.first {
-            instants.append(Date(timeIntervalSince1970: (leaf.notValidBefore.timeIntervalSince1970 + leaf.notValidAfter.timeIntervalSince1970) / 2))
-        }
-        return instants
     }
 }

@@ -1,5 +1,9 @@
 /// A pattern naming the hosts a policy applies to: `api.example.com` (exactly), `*.example.com` (one label
-/// below), `**.example.com` (any depth below, and `example.com` itself). Matching ignores case and a trailing dot.
+/// below), `**.example.com` (any depth below, and `example.com` itself), or an IP address (exactly).
+///
+/// Patterns and hosts are compared in their canonical form: lowercase, without a trailing dot, international
+/// names as IDNA `xn--` labels, IPv4 in dotted decimal and IPv6 in RFC 5952 text. So `bücher.example` and
+/// `xn--bcher-kva.example`, or `127.1` and `127.0.0.1`, are the same host to a pattern.
 public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     enum Kind: Hashable {
         case exact
@@ -8,23 +12,22 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     let kind: Kind
-    let domain: String
+    let domain: CanonicalHost
 
     /// Parses a pattern.
     /// - Throws: ``ServerTrustError`` with ``ServerTrustError/Code/malformedHostPattern``.
     public init(_ text: String) throws(ServerTrustError) {
-        let lowered = Self.normalise(text)
-        let (kind, domain): (Kind, String)
-        if lowered.hasPrefix("**.") {
-            (kind, domain) = (.anyDepth, String(lowered.dropFirst(3)))
-        } else if lowered.hasPrefix("*.") {
-            (kind, domain) = (.oneLabel, String(lowered.dropFirst(2)))
+        let (kind, rest): (Kind, Substring)
+        if text.hasPrefix("**.") {
+            (kind, rest) = (.anyDepth, text.dropFirst(3))
+        } else if text.hasPrefix("*.") {
+            (kind, rest) = (.oneLabel, text.dropFirst(2))
         } else {
-            (kind, domain) = (.exact, lowered)
+            (kind, rest) = (.exact, text[...])
         }
-        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard !domain.isEmpty, !labels.contains(where: \.isEmpty), !domain.contains("*") else {
-            throw ServerTrustError(.malformedHostPattern, "'\(text)' is not host, *.domain or **.domain")
+        guard !rest.contains("*"), let domain = CanonicalHost(String(rest)), kind == .exact || !domain.isAddress
+        else {
+            throw ServerTrustError(.malformedHostPattern, "'\(text)' is not host, *.domain, **.domain or an IP address")
         }
         self.kind = kind
         self.domain = domain
@@ -32,24 +35,28 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self.kind {
-        case .exact: return self.domain
-        case .oneLabel: return "*." + self.domain
-        case .anyDepth: return "**." + self.domain
+        case .exact: return self.domain.text
+        case .oneLabel: return "*." + self.domain.text
+        case .anyDepth: return "**." + self.domain.text
         }
     }
 
-    /// Whether the pattern covers `host`.
+    /// Whether the pattern covers `host` (any spelling of it; a string that is no host matches nothing).
     public func matches(_ host: String) -> Bool {
-        let host = Self.normalise(host)
+        guard let host = CanonicalHost(host) else { return false }
+        return self.matches(host)
+    }
+
+    func matches(_ host: CanonicalHost) -> Bool {
         switch self.kind {
         case .exact:
             return host == self.domain
         case .oneLabel:
-            guard host.hasSuffix("." + self.domain) else { return false }
-            let label = host.dropLast(self.domain.count + 1)
+            guard host.kind == .dns, host.text.hasSuffix("." + self.domain.text) else { return false }
+            let label = host.text.dropLast(self.domain.text.count + 1)
             return !label.isEmpty && !label.contains(".")
         case .anyDepth:
-            return host == self.domain || host.hasSuffix("." + self.domain)
+            return host.kind == .dns && (host == self.domain || host.text.hasSuffix("." + self.domain.text))
         }
     }
 
@@ -61,12 +68,6 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         case .oneLabel: kindRank = 1
         case .anyDepth: kindRank = 0
         }
-        return (self.domain.count, kindRank)
-    }
-
-    static func normalise(_ host: String) -> String {
-        var lowered = host.lowercased()
-        if lowered.hasSuffix(".") { lowered.removeLast() }
-        return lowered
+        return (self.domain.text.count, kindRank)
     }
 }

@@ -11,15 +11,16 @@ struct PinnedPathPolicy: VerifierPolicy {
     let certificates: [Certificate]
 
     func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) -> PolicyEvaluationResult {
-        Self.containsPin(Array(chain), pins: self.pins, certificates: self.certificates)
-            ? .meetsPolicy : .failsToMeetPolicy(reason: "no pinned certificate or key on this path")
+        self.contains(chain) ? .meetsPolicy : .failsToMeetPolicy(reason: "no pinned certificate or key on this path")
     }
 
-    static func containsPin(_ chain: [Certificate], pins: [PublicKeyPin], certificates: [Certificate]) -> Bool {
-        for certificate in chain {
-            if certificates.contains(certificate) { return true }
-            if pins.contains(where: { $0.matches(certificate) }) { return true }
-        }
-        return false
+    /// Whether a certificate of `path` is pinned or has a pinned key. Only meaningful for a path whose links were
+    /// verified: a pinned certificate merely present in what a server sent proves nothing.
+    func contains(_ path: some Sequence<Certificate>) -> Bool {
+        path.contains { self.isPinned($0) }
+    }
+
+    func isPinned(_ certificate: Certificate) -> Bool {
+        self.certificates.contains(certificate) || self.pins.contains { $0.matches(certificate) }
     }
 }

@@ -21,8 +21,14 @@ public struct ServerTrustPolicies: Sendable {
         self.fallback = policy
     }
 
-    /// The policy for `host`: the most specific matching pattern's, else the fallback.
+    /// The policy for `host` (any spelling of it: see ``HostPattern``): the most specific matching pattern's, else
+    /// the fallback.
     public func policy(for host: String) -> ServerTrustPolicy? {
+        guard let host = CanonicalHost(host) else { return self.fallback }
+        return self.policy(for: host)
+    }
+
+    func policy(for host: CanonicalHost) -> ServerTrustPolicy? {
         let matching = self.entries.filter { $0.pattern.matches(host) }
         let best = matching.max { lhs, rhs in lhs.pattern.specificity < rhs.pattern.specificity }
         return best?.policy ?? self.fallback

@@ -9,28 +9,35 @@ public import X509
 /// | none | true | true | never: `pinning_required` (an unvalidated certificate can claim any name) |
 /// | none | true | false | always (explicitly insecure: for tests against throwaway servers only) |
 /// | certificate | false | any | as "none", with pinned certificates as extra anchors, and a pinned certificate on the validated path; a pinned leaf is trusted as itself (valid now, serverAuth, names the host) |
-/// | certificate | true | any | a pinned certificate is among those presented (+ host check when validating the domain) |
+/// | certificate | true | any | a path in which each certificate is signed by the next links the leaf to a pinned certificate (+ host check when validating the domain) |
 /// | publicKey | false | any | as "none", and a pinned key belongs to a certificate on the validated path; host and expiry are always checked |
-/// | publicKey | true | any | a pinned key is among those presented (+ host check when validating the domain) |
+/// | publicKey | true | any | a path in which each certificate is signed by the next links the leaf to a certificate with a pinned key (+ host check when validating the domain) |
 ///
 /// Pins are matched *during* path building, so when a server sends cross-signed chains a path through a pinned
 /// key is found even if another valid path exists, and a pinned certificate that is merely present but not on a
-/// validated path does not count.
+/// validated path does not count. Allowing invalid certificates relaxes expiry, anchors and name constraints — never
+/// the signatures that link the leaf to the pin, so appending a genuine pinned certificate to a forged leaf does not
+/// pass.
+///
+/// A ``reportOnly`` policy allows *pin* failures (`pin_mismatch`, `pins_expired`) and reports them; every other
+/// failure (`chain_untrusted`, `expired`, `hostname_mismatch`, …) still refuses the connection, so rolling out pins
+/// in report-only mode never turns TLS validation off.
 public struct ServerTrustPolicy: Sendable {
     /// What is pinned.
-    public var mode: PinningMode
+    public let mode: PinningMode
     /// Public-key pins (``PinningMode/publicKey``).
-    public var pins: [PublicKeyPin]
+    public let pins: [PublicKeyPin]
     /// Pinned certificates (``PinningMode/certificate``); also anchors in that mode.
-    public var pinnedCertificates: [Certificate]
+    public let pinnedCertificates: [Certificate]
     /// Whether the leaf must name the host. Default `true`.
-    public var validatesDomainName: Bool
+    public let validatesDomainName: Bool
     /// Whether path-validation failures (untrusted, expired) are ignored. Default `false`.
-    public var allowsInvalidCertificates: Bool
+    public let allowsInvalidCertificates: Bool
     /// What happens when every pin has expired.
-    public var expiredPinsBehavior: ExpiredPinsBehavior
-    /// Whether violations are reported (``ServerTrustEvaluator/reporter``) and then allowed.
-    public var reportOnly: Bool
+    public let expiredPinsBehavior: ExpiredPinsBehavior
+    /// Whether pin failures are reported (``ServerTrustEvaluator/reporter``) and then allowed; every other failure
+    /// still refuses the connection.
+    public let reportOnly: Bool
 
     /// What to do once all pins have expired.
     public struct ExpiredPinsBehavior: Sendable, Hashable {
@@ -46,7 +53,9 @@ public struct ServerTrustPolicy: Sendable {
     /// - Parameter requiresBackupPin: A long-lived pinning policy needs at least two pins — the one in use and a
     ///   backup — or a key rotation locks clients out. Pass `false` to waive that rule (one-off checks, tests).
     /// - Throws: ``ServerTrustError`` with ``ServerTrustError/Code/missingBackupPin`` when a pinning mode has fewer
-    ///   than two pins and the rule is not waived.
+    ///   than two pins and the rule is not waived; with ``ServerTrustError/Code/unusedPins`` when pins are given that
+    ///   `mode` would not use (any pin with ``PinningMode/none``, certificates with ``PinningMode/publicKey``, keys
+    ///   with ``PinningMode/certificate``).
     public init(
         mode: PinningMode = .none,
         pins: [PublicKeyPin] = [],
@@ -57,6 +66,15 @@ public struct ServerTrustPolicy: Sendable {
         reportOnly: Bool = false,
         requiresBackupPin: Bool = true
     ) throws(ServerTrustError) {
+        let unused =
+            mode == .none ? pins.count + pinnedCertificates.count
+            : mode == .publicKey ? pinnedCertificates.count : pins.count
+        if unused > 0 {
+            throw ServerTrustError(
+                .unusedPins,
+                "\(unused) pin(s) that \(mode) pinning would ignore: pins need a matching mode (certificates with certificate, keys with public-key)"
+            )
+        }
         let count = mode == .publicKey ? pins.count : mode == .certificate ? pinnedCertificates.count : 2
         if requiresBackupPin, count < 2 {
             throw ServerTrustError(

@@ -1,0 +1,22 @@
+import X509
+
+/// What a server-trust path search learnt about its candidate paths, so that a failing evaluation is explained from
+/// the one Verifier run that decided it instead of by running the Verifier again for each question.
+///
+/// Owned by one evaluation on one task; never shared.
+final class PathFindings {
+    /// Some path is sound: signatures linked to an anchor, RFC 5280 rules met at some instant.
+    var sound = false
+    /// Some sound path has every certificate inside its validity window at the evaluation time.
+    var soundInTime = false
+    /// Some sound path carries a pin.
+    var soundPinned = false
+    /// Some sound path, valid at the evaluation time, carries a pin.
+    var soundInTimePinned = false
+    /// The first path that meets every requirement but the pins (what report-only policies accept).
+    var pathIgnoringPins: [Certificate]?
+    /// Whether the leaf names the identity, once a candidate path has asked.
+    var leafNamesIdentity: Bool?
+
+    init() {}
+}
