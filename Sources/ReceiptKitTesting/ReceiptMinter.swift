@@ -1,6 +1,6 @@
+public import Foundation
 public import ReceiptKit
 import Crypto
-import Foundation
 import SwiftASN1
 import X509
 import _CryptoExtras
@@ -82,6 +82,17 @@ public enum ReceiptMinter {
         public static let alterContentAfterSigning = Fault(kind: 2)
         /// The encoded receipt is cut in half.
         public static let truncate = Fault(kind: 3)
+        /// Signed attributes whose message-digest is not the content's digest, under a valid signature.
+        public static let wrongMessageDigest = Fault(kind: 4)
+        /// Two message-digest attributes, a wrong one and then the right one, under a valid signature.
+        public static let duplicateMessageDigest = Fault(kind: 5)
+        /// Signed attributes without a content-type attribute, under a valid signature.
+        public static let missingContentType = Fault(kind: 6)
+        /// Two content-type attributes (both id-data), under a valid signature.
+        public static let duplicateContentType = Fault(kind: 7)
+
+        /// Whether the fault is in the signed attributes, which it then adds whatever ``Options/signedAttributes`` says.
+        var isInSignedAttributes: Bool { (4...7).contains(self.kind) }
     }
 
     /// Returns `receipt` with attribute 5 set to SHA-1(device ‖ opaque value ‖ bundle id bytes), as Apple computes it.
@@ -97,6 +108,46 @@ public enum ReceiptMinter {
         hasher.update(data: bundle)
         receipt.sha1Hash = Array(hasher.finalize())
         return receipt
+    }
+
+    /// A purchase from the compact spec `product_id[,transaction_id[,quantity]]` that `receiptkit mint receipt
+    /// --purchase` takes. The transaction id is also the original transaction id; the quantity defaults to 1.
+    ///
+    /// - Parameters:
+    ///   - spec: The spec text.
+    ///   - date: The purchase and original purchase date.
+    /// - Throws: ``MintingError`` with ``MintingError/Code/malformedPurchaseSpec`` for an empty product or
+    ///   transaction id, a quantity that is not a whole number from 1 to 2⁶³−1, or more than three parts.
+    public static func purchase(spec: String, date: Date?) throws(MintingError) -> InAppPurchase {
+        let parts = spec.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard (1...3).contains(parts.count), let product = parts.first, !product.isEmpty else {
+            throw MintingError(.malformedPurchaseSpec, "'\(spec)' is not product_id[,transaction_id[,quantity]]")
+        }
+        let transaction = parts.count > 1 ? parts[1] : nil
+        if let transaction, transaction.isEmpty {
+            throw MintingError(.malformedPurchaseSpec, "'\(spec)': the transaction id is empty")
+        }
+        var quantity: Int64 = 1
+        if parts.count > 2 {
+            guard let parsed = Int64(parts[2]), parsed >= 1 else {
+                throw MintingError(.malformedPurchaseSpec, "'\(spec)': the quantity '\(parts[2])' is not a whole number ≥ 1")
+            }
+            quantity = parsed
+        }
+        return InAppPurchase(
+            quantity: quantity,
+            productIdentifier: product,
+            transactionIdentifier: transaction,
+            purchaseDate: date,
+            originalTransactionIdentifier: transaction,
+            originalPurchaseDate: date
+        )
+    }
+
+    /// Sixteen random bytes: an opaque value (attribute 4) of the size Apple's have.
+    public static func randomOpaqueValue() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
     /// The DER payload (`SET OF ReceiptAttribute`) of `receipt`, unsigned.
@@ -124,18 +175,30 @@ public enum ReceiptMinter {
 
         var signedAttributes: [UInt8]?
         var signedBytes = payload
-        if options.signedAttributes {
+        if options.signedAttributes || options.fault?.isInSignedAttributes == true {
             let digest = Self.digest(payload, options.digest)
+            var wrongDigest = digest
+            wrongDigest[0] ^= 0xFF
             let contentType = DERWriter.definite(
                 0x30,
                 DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 9, 3]) + DERWriter.definite(0x31, dataOID)
             )
-            let messageDigest = DERWriter.definite(
-                0x30,
-                DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 9, 4])
-                    + DERWriter.definite(0x31, DERWriter.definite(0x04, digest))
-            )
-            let set = DERWriter.definite(0x31, contentType + messageDigest)
+            func messageDigest(_ value: [UInt8]) -> [UInt8] {
+                DERWriter.definite(
+                    0x30,
+                    DERWriter.objectIdentifier([1, 2, 840, 113_549, 1, 9, 4])
+                        + DERWriter.definite(0x31, DERWriter.definite(0x04, value))
+                )
+            }
+            let attributes: [UInt8]
+            switch options.fault {
+            case Fault.wrongMessageDigest?: attributes = contentType + messageDigest(wrongDigest)
+            case Fault.duplicateMessageDigest?: attributes = contentType + messageDigest(wrongDigest) + messageDigest(digest)
+            case Fault.missingContentType?: attributes = messageDigest(digest)
+            case Fault.duplicateContentType?: attributes = contentType + contentType + messageDigest(digest)
+            default: attributes = contentType + messageDigest(digest)
+            }
+            let set = DERWriter.definite(0x31, attributes)
             signedBytes = set
             signedAttributes = [0xA0] + set.dropFirst()
         }

@@ -27,7 +27,7 @@ struct BenchCommand: AsyncParsableCommand {
     var inputs: [String]
 
     func validate() throws {
-        guard self.seconds > 0, self.seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
+        try Self.validate(seconds: self.seconds)
         let unknown = Set(self.phases).subtracting(["parse", "cached", "uncached"])
         guard unknown.isEmpty else { throw ValidationError("--measure takes parse, cached, uncached") }
     }
@@ -36,10 +36,23 @@ struct BenchCommand: AsyncParsableCommand {
         self.measure.split(separator: ",").map { String($0) }
     }
 
+    /// `--seconds` must be a finite number of seconds in (0, 3600]: NaN, infinities, negatives and huge values are
+    /// usage errors, not a crash when the budget is computed.
+    static func validate(seconds: Double) throws {
+        guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            throw ValidationError("--seconds takes a number of seconds in (0, 3600], not \(seconds)")
+        }
+    }
+
     func run() async throws {
         var anchorCertificates: [Certificate] = []
         for path in self.anchors {
-            anchorCertificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
+            do {
+                anchorCertificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
+            } catch {
+                StandardError.write("receiptkit: --anchor \(path): \(error.code): \(error.reason)\n")
+                throw ExitStatus(error).exitCode
+            }
         }
         let policy = ReceiptValidationPolicy(
             anchors: ReceiptTrustAnchors(anchorCertificates),
@@ -50,8 +63,15 @@ struct BenchCommand: AsyncParsableCommand {
         let now = Date()
         print("file\tparse/s\tvalidate(cache)/s\tvalidate(no cache)/s\tverdict")
         for path in self.inputs {
-            let bytes = try ReceiptInput.normalized(ReceiptFile.contents(atPath: path))
-            let verdict = try await cached.validate(bytes, now: now)
+            let bytes: [UInt8]
+            let verdict: ReceiptValidationResult
+            do {
+                bytes = try ReceiptInput.normalized(ReceiptFile.contents(atPath: path))
+                verdict = try await cached.validate(bytes, now: now)
+            } catch {
+                StandardError.write("receiptkit: \(path): \(error.code): \(error.reason)\n")
+                throw ExitStatus(error).exitCode
+            }
             let phases = self.phases
             var parse = "-"
             var full = "-"

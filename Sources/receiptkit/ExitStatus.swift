@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReceiptKit
 
 /// The process exit statuses of `receiptkit`, from sysexits(3). Higher is worse.
 enum ExitStatus: Int32, Comparable {
@@ -7,6 +8,13 @@ enum ExitStatus: Int32, Comparable {
     case usage = 64
     case malformed = 65
     case unreadable = 66
+    /// An output file cannot be created or written (EX_CANTCREAT).
+    case cannotCreate = 73
+
+    /// The status for an error before any verdict: unreadable input 66, anything else malformed (65).
+    init(_ error: ReceiptError) {
+        self = error.code == .unreadableFile ? .unreadable : .malformed
+    }
 
     static func < (lhs: ExitStatus, rhs: ExitStatus) -> Bool {
         lhs.severity < rhs.severity
@@ -18,7 +26,8 @@ enum ExitStatus: Int32, Comparable {
         case .invalid: return 1
         case .malformed: return 2
         case .unreadable: return 3
-        case .usage: return 4
+        case .cannotCreate: return 4
+        case .usage: return 5
         }
     }
 

@@ -25,7 +25,7 @@ struct InspectCommand: ParsableCommand {
             receipt = try AppReceipt(berEncoded: bytes)
         } catch {
             StandardError.write("receiptkit: \(self.input): \(error.code): \(error.reason)\n")
-            throw (error.code == .unreadableFile ? ExitStatus.unreadable : .malformed).exitCode
+            throw ExitStatus(error).exitCode
         }
         if self.json {
             print(JSONOutput.line(receipt))

@@ -22,7 +22,7 @@ struct MintCA: ParsableCommand {
 
     func run() throws {
         let ca = try TestCertificateAuthority()
-        try ca.save(to: URL(fileURLWithPath: self.out))
+        try exitingOnMintingErrors { () throws(MintingError) in try ca.save(to: URL(fileURLWithPath: self.out)) }
         print("wrote \(self.out)/root.cer (the anchor), intermediate, leaf and their keys")
     }
 }
@@ -68,32 +68,46 @@ struct MintReceipt: ParsableCommand {
         guard ["appstore", "xcode"].contains(self.style) else { throw ValidationError("--style is appstore or xcode") }
         guard ["sha1", "sha256"].contains(self.digest) else { throw ValidationError("--digest is sha1 or sha256") }
         if let created, RFC3339.date(created) == nil { throw ValidationError("--created takes an RFC 3339 time") }
+        for spec in self.purchases {
+            do { _ = try ReceiptMinter.purchase(spec: spec, date: nil) } catch { throw ValidationError(error.reason) }
+        }
+        if let deviceID {
+            do { _ = try DeviceIdentifier(parsing: deviceID) } catch { throw ValidationError(error.reason) }
+        }
     }
 
     func run() throws {
-        let authority = try TestCertificateAuthority(contentsOf: URL(fileURLWithPath: self.ca))
+        let authority = try exitingOnMintingErrors { () throws(MintingError) in
+            try TestCertificateAuthority(contentsOf: URL(fileURLWithPath: self.ca))
+        }
         var receipt = AppReceipt(environment: .production)
         if let from = self.from {
-            receipt = try JSONDecoder().decode(AppReceipt.self, from: Data(ReceiptFile.contents(atPath: from)))
+            let json: [UInt8]
+            do {
+                json = try ReceiptFile.contents(atPath: from)
+            } catch {
+                StandardError.write("receiptkit: --from \(from): \(error.code): \(error.reason)\n")
+                throw ExitStatus(error).exitCode
+            }
+            do {
+                receipt = try JSONDecoder().decode(AppReceipt.self, from: Data(json))
+            } catch {
+                StandardError.write("receiptkit: --from \(from): not a verifyReceipt-shaped receipt: \(error)\n")
+                throw ExitStatus.malformed.exitCode
+            }
         }
         if let bundleID { receipt.bundleIdentifier = bundleID; receipt.bundleIdentifierData = nil }
         if let appVersion { receipt.appVersion = appVersion }
         receipt.creationDate = self.created.flatMap(RFC3339.date) ?? receipt.creationDate ?? Date()
         for spec in self.purchases {
-            let parts = spec.split(separator: ",").map(String.init)
             receipt.inAppPurchases.append(
-                InAppPurchase(
-                    quantity: parts.count > 2 ? Int64(parts[2]) : 1,
-                    productIdentifier: parts.first,
-                    transactionIdentifier: parts.count > 1 ? parts[1] : nil,
-                    purchaseDate: receipt.creationDate,
-                    originalTransactionIdentifier: parts.count > 1 ? parts[1] : nil,
-                    originalPurchaseDate: receipt.creationDate
-                )
+                try exitingOnMintingErrors { () throws(MintingError) in
+                    try ReceiptMinter.purchase(spec: spec, date: receipt.creationDate)
+                }
             )
         }
         if let deviceID {
-            if receipt.opaqueValue == nil { receipt.opaqueValue = (0..<16).map { _ in UInt8.random(in: 0...255) } }
+            if receipt.opaqueValue == nil { receipt.opaqueValue = ReceiptMinter.randomOpaqueValue() }
             receipt = ReceiptMinter.settingDeviceHash(of: receipt, for: try DeviceIdentifier(parsing: deviceID))
         }
         let options = ReceiptMinter.Options(
@@ -101,7 +115,28 @@ struct MintReceipt: ParsableCommand {
             digest: self.digest == "sha1" ? .sha1 : .sha256
         )
         let bytes = try ReceiptMinter.mint(receipt, signer: authority.receiptSigner, options: options)
-        try Data(bytes).write(to: URL(fileURLWithPath: self.out))
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: self.out))
+        } catch {
+            StandardError.write("receiptkit: --out \(self.out): cannot be written: \(error)\n")
+            throw ExitStatus.cannotCreate.exitCode
+        }
         print("wrote \(self.out) (\(bytes.count) bytes)")
+    }
+}
+
+/// Runs `body`, turning a ``MintingError`` into its exit status (66 unreadable, 65 malformed, 73 unwritable) with
+/// the reason on standard error.
+private func exitingOnMintingErrors<T>(_ body: () throws(MintingError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
+        switch error.code {
+        case .unreadableFile: throw ExitStatus.unreadable.exitCode
+        case .unwritableFile: throw ExitStatus.cannotCreate.exitCode
+        case .malformedPurchaseSpec: throw ExitStatus.usage.exitCode
+        default: throw ExitStatus.malformed.exitCode
+        }
     }
 }

@@ -9,7 +9,7 @@ enum Outcome: Sendable {
     var status: ExitStatus {
         switch self {
         case .validated(let result): return result.isValid ? .valid : .invalid
-        case .failed(let error): return error.code == .unreadableFile ? .unreadable : .malformed
+        case .failed(let error): return ExitStatus(error)
         }
     }
 
@@ -22,6 +22,7 @@ enum Outcome: Sendable {
         var valid: Bool
         var reasons: [String]
         var environment: String?
+        var anchor: String?
         var receipt: AppReceipt?
         var error: ErrorInfo?
     }
@@ -34,6 +35,7 @@ enum Outcome: Sendable {
                 valid: result.isValid,
                 reasons: result.failures.map(\.code),
                 environment: result.environment?.rawValue,
+                anchor: result.anchor?.rawValue,
                 receipt: result.receipt
             )
         case .failed(let error):

@@ -155,8 +155,12 @@ struct TrustBenchCommand: AsyncParsableCommand {
 
     @OptionGroup var options: TrustOptions
 
-    @Option(help: "Seconds to measure.")
+    @Option(help: "Seconds to measure, in (0, 3600].")
     var seconds: Double = 3
+
+    func validate() throws {
+        try BenchCommand.validate(seconds: self.seconds)
+    }
 
     func run() async throws {
         let evaluation = try self.options.evaluation()

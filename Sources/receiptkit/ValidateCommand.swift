@@ -46,10 +46,13 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(name: .customLong("now"), help: "The current time (RFC 3339), for the VPP expiration check.")
     var now: String?
 
-    @Option(name: .customLong("jobs"), help: "Receipts validated in parallel (default: all cores).")
+    @Option(name: .customLong("jobs"), help: "Receipts validated in parallel, 1–1024 (default: all cores).")
     var jobs: Int?
 
-    @Option(name: .customLong("app"), help: "A macOS .app bundle: validates its receipt against its Info.plist.")
+    @Option(
+        name: .customLong("app"),
+        help: "A macOS .app bundle: the startup check (its receipt against its Info.plist); no other inputs."
+    )
     var app: String?
 
     @Argument(help: "Receipt files, or - for standard input.")
@@ -59,8 +62,11 @@ struct ValidateCommand: AsyncParsableCommand {
         if self.app == nil, self.inputs.isEmpty {
             throw ValidationError("give at least one receipt file, or --app")
         }
-        if let jobs, jobs < 1 {
-            throw ValidationError("--jobs must be at least 1")
+        if self.app != nil, !self.inputs.isEmpty {
+            throw ValidationError("--app validates the bundle's own receipt: give no other inputs")
+        }
+        if let jobs, !(1...1024).contains(jobs) {
+            throw ValidationError("--jobs takes a whole number from 1 to 1024, not \(jobs)")
         }
         if self.at != "creation", self.at != "now", RFC3339.date(self.at) == nil {
             throw ValidationError("--at takes creation, now or an RFC 3339 time, not '\(self.at)'")
@@ -74,65 +80,75 @@ struct ValidateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var policy = ReceiptValidationPolicy(
-            allowsXcodeReceipts: self.allowXcode,
-            bundleIdentifier: self.bundleID,
-            appVersion: self.appVersion,
-            device: try self.deviceID.map { try DeviceIdentifier(parsing: $0) }
-        )
-        switch self.at {
-        case "creation": policy.trustEvaluationTime = .receiptCreationDate
-        case "now": policy.trustEvaluationTime = .now
-        default: policy.trustEvaluationTime = .fixed(RFC3339.date(self.at) ?? Date())
-        }
         var anchorCertificates: [Certificate] = []
         for path in self.anchors {
             do {
                 anchorCertificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
             } catch {
                 StandardError.write("receiptkit: --anchor \(path): \(error.code): \(error.reason)\n")
-                throw (error.code == .unreadableFile ? ExitStatus.unreadable : .malformed).exitCode
+                throw ExitStatus(error).exitCode
             }
         }
-        policy.anchors = ReceiptTrustAnchors(anchorCertificates)
-
-        var inputs = self.inputs.map { Input.file($0) }
-        if let app = self.app {
-            do {
-                let bundle = try ApplicationBundle(path: app)
-                policy.bundleIdentifier = policy.bundleIdentifier ?? bundle.bundleIdentifier
-                policy.appVersion = policy.appVersion ?? bundle.shortVersion
-                inputs.append(.file(bundle.receiptPath))
-            } catch {
-                StandardError.write("receiptkit: --app \(app): \(error.code): \(error.reason)\n")
-                throw (error.code == .unreadableFile ? ExitStatus.unreadable : .malformed).exitCode
-            }
-        }
-
-        let validator = ReceiptValidator(policy: policy)
+        let device = try self.deviceID.map { try DeviceIdentifier(parsing: $0) }
         let now = self.now.flatMap(RFC3339.date) ?? Date()
         let base64 = self.base64 ? true : nil
 
-        if inputs.count == 1, case .file(let path) = inputs[0] {
-            let outcome = await Self.validate(path, validator: validator, now: now, base64: base64)
-            if self.json {
-                print(JSONOutput.line(outcome.report(file: nil)))
-            } else {
-                outcome.printText(path: path)
+        if let app = self.app {
+            let bundle: ApplicationBundle
+            do {
+                bundle = try ApplicationBundle(path: app)
+            } catch {
+                StandardError.write("receiptkit: --app \(app): \(error.code): \(error.reason)\n")
+                throw ExitStatus(error).exitCode
             }
+            // The library's startup check, with this command's options applied on top.
+            var policy = ReceiptStartupCheck.policy(for: bundle, device: device, anchors: ReceiptTrustAnchors(anchorCertificates))
+            self.apply(to: &policy)
+            let outcome: Outcome
+            switch await ReceiptStartupCheck.evaluate(bundle: bundle, policy: policy, now: now) {
+            case .success(let result): outcome = .validated(result)
+            case .failure(let error): outcome = .failed(error)
+            }
+            self.print(outcome, path: bundle.receiptPath)
+            throw outcome.status.exitCode
+        }
+
+        var policy = ReceiptValidationPolicy(anchors: ReceiptTrustAnchors(anchorCertificates), device: device)
+        self.apply(to: &policy)
+        let validator = ReceiptValidator(policy: policy)
+
+        if self.inputs.count == 1, let path = self.inputs.first {
+            let outcome = await Self.validate(path, validator: validator, now: now, base64: base64)
+            self.print(outcome, path: path)
             throw outcome.status.exitCode
         }
 
         let worst = await BatchValidation(
-            paths: inputs.map { if case .file(let path) = $0 { return path } else { return "" } },
+            paths: self.inputs,
             jobs: self.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             validate: { path in await Self.validate(path, validator: validator, now: now, base64: base64) }
         ).run()
         throw worst.exitCode
     }
 
-    enum Input {
-        case file(String)
+    /// The options every validation shares: expected identity (overriding a bundle's), Xcode receipts, chain time.
+    private func apply(to policy: inout ReceiptValidationPolicy) {
+        policy.allowsXcodeReceipts = self.allowXcode
+        if let bundleID = self.bundleID { policy.bundleIdentifier = bundleID }
+        if let appVersion = self.appVersion { policy.appVersion = appVersion }
+        switch self.at {
+        case "creation": policy.trustEvaluationTime = .receiptCreationDate
+        case "now": policy.trustEvaluationTime = .now
+        default: policy.trustEvaluationTime = .fixed(RFC3339.date(self.at) ?? Date())
+        }
+    }
+
+    private func print(_ outcome: Outcome, path: String) {
+        if self.json {
+            Swift.print(JSONOutput.line(outcome.report(file: nil)))
+        } else {
+            outcome.printText(path: path)
+        }
     }
 
     static func validate(_ path: String, validator: ReceiptValidator, now: Date, base64: Bool?) async -> Outcome {

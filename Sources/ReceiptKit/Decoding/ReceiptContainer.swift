@@ -30,6 +30,12 @@ struct ReceiptContainer: Sendable {
         guard let content = signedData.encapContentInfo.content else {
             throw ReceiptError(.malformedContainer, "detached content: the receipt payload is missing")
         }
+        guard signedData.certificates.count <= configuration.maximumCertificateCount else {
+            throw ReceiptError(
+                .malformedContainer,
+                "\(signedData.certificates.count) embedded certificates exceed the limit of \(configuration.maximumCertificateCount)"
+            )
+        }
         guard signedData.signerInfos.count == 1, let signer = signedData.signerInfos.first else {
             throw ReceiptError(
                 .malformedContainer,

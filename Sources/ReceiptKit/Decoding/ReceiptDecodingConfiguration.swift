@@ -10,16 +10,21 @@ public struct ReceiptDecodingConfiguration: Sendable, Hashable {
     public var maximumPurchaseCount: Int
     /// The largest number of attributes in the app payload and in each purchase payload. Default 1,000,000.
     public var maximumAttributeCount: Int
+    /// The largest number of certificates the container may embed. Apple's receipts carry three (leaf, WWDR,
+    /// root) and Xcode's one; more is a malformed container, refused before any certificate is parsed. Default 8.
+    public var maximumCertificateCount: Int
 
     /// Creates a configuration; omitted limits take their defaults.
     public init(
         maximumInputSize: Int = 16 * 1024 * 1024,
         maximumPurchaseCount: Int = 100_000,
-        maximumAttributeCount: Int = 1_000_000
+        maximumAttributeCount: Int = 1_000_000,
+        maximumCertificateCount: Int = 8
     ) {
         self.maximumInputSize = maximumInputSize
         self.maximumPurchaseCount = maximumPurchaseCount
         self.maximumAttributeCount = maximumAttributeCount
+        self.maximumCertificateCount = maximumCertificateCount
     }
 
     /// The default limits.

@@ -9,6 +9,22 @@ public enum ReceiptStartupCheck {
     /// The exit status that makes macOS fetch a receipt from the App Store.
     public static let receiptRefreshExitStatus: Int32 = 173
 
+    /// The policy the startup check applies to `bundle`: the chain to `anchors`, the bundle's identifier and
+    /// `CFBundleShortVersionString`, and the device hash for `device`. Adjust it (Xcode receipts, validation time)
+    /// and pass it to ``evaluate(bundle:policy:now:)``.
+    public static func policy(
+        for bundle: ApplicationBundle,
+        device: DeviceIdentifier?,
+        anchors: ReceiptTrustAnchors = .apple
+    ) -> ReceiptValidationPolicy {
+        ReceiptValidationPolicy(
+            anchors: anchors,
+            bundleIdentifier: bundle.bundleIdentifier,
+            appVersion: bundle.shortVersion,
+            device: device
+        )
+    }
+
     /// Validates `bundle`'s receipt: Apple's chain, the bundle's identifier and `CFBundleShortVersionString`, and the
     /// device hash for `device`.
     ///
@@ -20,12 +36,18 @@ public enum ReceiptStartupCheck {
         anchors: ReceiptTrustAnchors = .apple,
         now: Date
     ) async -> Result<ReceiptValidationResult, ReceiptError> {
-        let policy = ReceiptValidationPolicy(
-            anchors: anchors,
-            bundleIdentifier: bundle.bundleIdentifier,
-            appVersion: bundle.shortVersion,
-            device: device
-        )
+        await Self.evaluate(bundle: bundle, policy: Self.policy(for: bundle, device: device, anchors: anchors), now: now)
+    }
+
+    /// Validates `bundle`'s receipt under `policy` (usually ``policy(for:device:anchors:)``, adjusted).
+    ///
+    /// - Returns: The validation result, or the ``ReceiptError`` that prevented one (a missing or malformed
+    ///   receipt).
+    public static func evaluate(
+        bundle: ApplicationBundle,
+        policy: ReceiptValidationPolicy,
+        now: Date
+    ) async -> Result<ReceiptValidationResult, ReceiptError> {
         do {
             let bytes = try bundle.receipt()
             return .success(try await ReceiptValidator(policy: policy).validate(bytes, now: now))

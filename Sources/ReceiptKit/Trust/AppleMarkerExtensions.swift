@@ -15,4 +15,15 @@ enum AppleMarkerExtensions {
     static func has(_ oid: ASN1ObjectIdentifier, _ certificate: Certificate) -> Bool {
         certificate.extensions.contains { $0.oid == oid }
     }
+
+    /// The marker rules for a path, leaf first. A one-certificate path — a self-signed signer that is itself an
+    /// anchor, like Xcode's StoreKit certificate — has no issuer whose marker could be required.
+    static func verdict(_ path: [Certificate]) -> ChainOutcome.MarkerVerdict {
+        guard path.count >= 2, let leaf = path.first else { return .satisfied }
+        guard Self.has(Self.receiptSigning, leaf) else { return .leafNotReceiptSigning }
+        for intermediate in path.dropFirst().dropLast() where !Self.has(Self.wwdrIntermediate, intermediate) {
+            return .intermediateNotWWDR
+        }
+        return .satisfied
+    }
 }

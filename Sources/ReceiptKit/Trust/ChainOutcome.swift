@@ -9,8 +9,7 @@ enum ChainOutcome: Sendable {
     /// No path to a trusted anchor exists at any instant the certificates are all valid.
     case untrusted
     /// A path exists: leaf first, anchor last.
-    case trusted(path: [Certificate], markers: MarkerVerdict)
-
+    case trusted(path: [Certificate], markers: MarkerVerdict, anchor: ReceiptTrustAnchor)
 
     enum MarkerVerdict: Sendable, Equatable {
         case satisfied

@@ -49,19 +49,24 @@ enum ContentSignature {
         guard let signed = signer.signedAttributes else {
             return Self.verify(signature, over: content, algorithm, key)
         }
-        // RFC 5652 §5.3: with signed attributes, content-type and message-digest MUST be present.
+        // RFC 5652 §5.3 and §11.1–11.2: with signed attributes, exactly one content-type attribute (id-data) and exactly
+        // one message-digest attribute (the content's digest) MUST be present, each with exactly one value. A second
+        // instance is refused whatever it says, so "wrong digest, then right digest" cannot pass.
+        var digestCount = 0
+        var contentTypeCount = 0
         var digestMatches = false
         var contentTypeMatches = false
         for attribute in signed.attributes {
             switch attribute.type {
             case CMSObjectIdentifiers.messageDigestAttribute:
-                guard attribute.values.count == 1, let value = attribute.values.first,
-                    let expected = try? ASN1OctetString(berEncoded: value).bytes,
-                    !digestMatches
+                digestCount += 1
+                guard digestCount == 1, attribute.values.count == 1, let value = attribute.values.first,
+                    let expected = try? ASN1OctetString(berEncoded: value).bytes
                 else { return false }
                 digestMatches = constantTimeEquals(expected, Self.digest(content, algorithm))
             case CMSObjectIdentifiers.contentTypeAttribute:
-                guard attribute.values.count == 1, let value = attribute.values.first,
+                contentTypeCount += 1
+                guard contentTypeCount == 1, attribute.values.count == 1, let value = attribute.values.first,
                     let type = try? ASN1ObjectIdentifier(berEncoded: value)
                 else { return false }
                 contentTypeMatches = type == CMSObjectIdentifiers.data

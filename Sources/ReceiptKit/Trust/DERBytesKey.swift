@@ -8,9 +8,8 @@ import Musl
 
 /// A dictionary key made of exact DER bytes.
 ///
-/// Equality compares every byte. The hash mixes the length with the last 32 bytes only: for certificates those are
-/// the signature, so they spread well, and a lookup does not hash a kilobyte and a half per certificate. Colliding
-/// keys (an attacker can make them) cost a byte comparison each, and the caches that use this key are bounded.
+/// Equality compares every byte; the hash covers every byte too, through the standard library's per-process
+/// seeded hasher, so an attacker can neither pick colliding certificates nor predict which ones collide.
 struct DERBytesKey: Hashable, Sendable {
     let bytes: ArraySlice<UInt8>
 
@@ -29,8 +28,6 @@ struct DERBytesKey: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(self.bytes.count)
-        let tail = self.bytes.suffix(32)
-        tail.withUnsafeBytes { hasher.combine(bytes: $0) }
+        self.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

@@ -5,17 +5,16 @@ import _CryptoExtras
 
 /// A certificate parsed once, with what validating a receipt asks of it precomputed.
 struct ParsedCertificate: Sendable {
-    /// A number unique to this parse within its cache, used to key chain results cheaply.
-    let identity: Int
     let certificate: Certificate
-    /// SHA-256 of the certificate's DER: the pin compared with ``PinnedCertificates``.
+    /// SHA-256 of the certificate's DER: the pin compared with ``PinnedCertificates``, and its part of chain-outcome
+    /// cache keys.
     let fingerprint: [UInt8]
     /// The DER of the issuer name, for matching a CMS `IssuerAndSerialNumber` without parsing it.
     let issuerDER: [UInt8]
     /// The RSA key, when the certificate holds one (receipt signers always do).
     let rsaKey: _RSA.Signing.PublicKey?
 
-    init(derEncoded bytes: ArraySlice<UInt8>, identity: Int) throws(ReceiptError) {
+    init(derEncoded bytes: ArraySlice<UInt8>) throws(ReceiptError) {
         let certificate: Certificate
         do {
             certificate = try Certificate(derEncoded: Array(bytes))
@@ -28,7 +27,6 @@ struct ParsedCertificate: Sendable {
         } catch {
             throw ReceiptError(.malformedCertificate, "certificate issuer cannot be encoded: \(error)")
         }
-        self.identity = identity
         self.certificate = certificate
         self.fingerprint = Array(SHA256.hash(data: bytes))
         self.issuerDER = serializer.serializedBytes

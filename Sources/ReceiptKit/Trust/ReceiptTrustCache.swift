@@ -5,9 +5,12 @@
 /// receipt whose certificates were seen before costs one RSA verification — the content signature — while the
 /// validity windows of its chain are still checked at that receipt's own validation time.
 ///
-/// Entries are keyed by the exact DER bytes of the certificates (and, for outcomes, by the signer and the anchor
-/// set), so a certificate that differs in any byte is a different entry. Share one cache between validators; use
-/// ``ReceiptValidator/init(policy:cache:)`` with `nil` to validate without one.
+/// Only what validated is admitted: certificates enter the cache, and an outcome is stored, only when they formed a
+/// trusted path for a receipt whose signature verified. A stream of hostile receipts with made-up certificates
+/// therefore cannot evict Apple's. Certificates are keyed by their exact DER bytes (hashed whole, with a per-process
+/// seed), outcomes by the SHA-256 fingerprints of the receipt's certificates, the signer and the anchor set. Share
+/// one cache between validators; use ``ReceiptValidator/init(policy:cache:decodingConfiguration:)`` with `nil` to
+/// validate without one.
 public final class ReceiptTrustCache: Sendable {
     /// The most entries of each kind kept; beyond it, arbitrary entries are evicted.
     public let capacity: Int
@@ -15,11 +18,10 @@ public final class ReceiptTrustCache: Sendable {
     private struct State {
         var certificates: [DERBytesKey: ParsedCertificate] = [:]
         var outcomes: [OutcomeKey: ChainOutcome] = [:]
-        var nextIdentity = 0
     }
 
     struct OutcomeKey: Hashable, Sendable {
-        var certificates: [Int]
+        var certificates: [[UInt8]]
         var signer: Int
         var anchors: [UInt8]
     }
@@ -48,35 +50,31 @@ public final class ReceiptTrustCache: Sendable {
         }
     }
 
-    func certificate(_ der: ArraySlice<UInt8>) throws(ReceiptError) -> ParsedCertificate {
+    /// The parsed form of `der`, if it was admitted before.
+    func certificate(_ der: ArraySlice<UInt8>) -> ParsedCertificate? {
         let key = DERBytesKey(der)
-        let (cached, identity) = self.state.withLock { state -> (ParsedCertificate?, Int) in
-            if let hit = state.certificates[key] { return (hit, hit.identity) }
-            state.nextIdentity &+= 1
-            return (nil, state.nextIdentity)
-        }
-        if let cached { return cached }
-        let parsed = try ParsedCertificate(derEncoded: der, identity: identity)
+        return self.state.withLock { $0.certificates[key] }
+    }
+
+    /// Admits certificates that formed a trusted path, with the outcome of that path.
+    func admit(_ certificates: [(der: ArraySlice<UInt8>, parsed: ParsedCertificate)], outcome: ChainOutcome, for key: OutcomeKey) {
+        // Own the bytes before taking the lock: a key must not keep a whole receipt alive.
+        let owned = certificates.map { (DERBytesKey(Array($0.der)[...]), $0.parsed) }
         self.state.withLock { state in
-            if state.certificates.count >= self.capacity, let victim = state.certificates.keys.first {
-                state.certificates.removeValue(forKey: victim)
+            for (key, parsed) in owned where state.certificates[key] == nil {
+                if state.certificates.count >= self.capacity, let victim = state.certificates.keys.first {
+                    state.certificates.removeValue(forKey: victim)
+                }
+                state.certificates[key] = parsed
             }
-            // Own the bytes: the key must not keep a whole receipt alive.
-            state.certificates[DERBytesKey(Array(der)[...])] = parsed
-        }
-        return parsed
-    }
-
-    func outcome(_ key: OutcomeKey) -> ChainOutcome? {
-        self.state.withLock { $0.outcomes[key] }
-    }
-
-    func store(_ outcome: ChainOutcome, for key: OutcomeKey) {
-        self.state.withLock { state in
-            if state.outcomes.count >= self.capacity, let victim = state.outcomes.keys.first {
+            if state.outcomes[key] == nil, state.outcomes.count >= self.capacity, let victim = state.outcomes.keys.first {
                 state.outcomes.removeValue(forKey: victim)
             }
             state.outcomes[key] = outcome
         }
+    }
+
+    func outcome(_ key: OutcomeKey) -> ChainOutcome? {
+        self.state.withLock { $0.outcomes[key] }
     }
 }

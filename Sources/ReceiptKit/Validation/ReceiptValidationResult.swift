@@ -9,12 +9,19 @@ public struct ReceiptValidationResult: Sendable {
     public let failures: [ReceiptValidationFailure]
     /// The validated certificate path, signer first, when one was found.
     public let certificatePath: [Certificate]
+    /// Which kind of anchor the validated path ended at; `nil` when no path was validated (untrusted chain, invalid
+    /// signature, Xcode receipt not allowed).
+    public let anchor: ReceiptTrustAnchor?
     /// The instant at which the chain was validated.
     public let trustEvaluationTime: Date
 
     /// Whether every check passed.
     public var isValid: Bool { self.failures.isEmpty }
 
-    /// The environment the receipt names, if any.
-    public var environment: ReceiptEnvironment? { self.receipt.environment }
+    /// The receipt's environment: ``ReceiptEnvironment/xcode`` whenever the path ended at Xcode's StoreKit
+    /// certificate, whatever the payload says (its key ships with Xcode, so its payload can claim anything);
+    /// otherwise the environment the payload names, if any.
+    public var environment: ReceiptEnvironment? {
+        self.anchor == .xcodeStoreKitTesting ? .xcode : self.receipt.environment
+    }
 }

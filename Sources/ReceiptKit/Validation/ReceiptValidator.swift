@@ -14,7 +14,7 @@ import X509
 /// Malformed input throws a ``ReceiptError``; a well-formed receipt that fails checks returns a
 /// ``ReceiptValidationResult`` listing every failure. Checks run cheapest first — identity fields, expiration,
 /// device hash, content signature, then the chain (cached, see ``ReceiptTrustCache``) — and all of them run, so the
-/// result names every problem, not just the first.
+/// result names every problem, not just the first; the chain is evaluated only once the signature has verified.
 public struct ReceiptValidator: Sendable {
     /// What the validator requires.
     public var policy: ReceiptValidationPolicy
@@ -55,11 +55,12 @@ public struct ReceiptValidator: Sendable {
         let policy = self.policy
         var failures: [ReceiptValidationFailure] = []
 
-        // 1. Identity and expiry: string and date comparisons.
-        if let expected = policy.bundleIdentifier, receipt.bundleIdentifier != expected {
+        // 1. Identity and expiry. Bundle id and version are compared as the exact bytes of their UTF-8 text (as the
+        //    device hash uses them), not as Swift strings, which would equate canonically equivalent spellings.
+        if let expected = policy.bundleIdentifier, !Self.sameBytes(receipt.bundleIdentifier, expected) {
             failures.append(.bundleIDMismatch)
         }
-        if let expected = policy.appVersion, receipt.appVersion != expected {
+        if let expected = policy.appVersion, !Self.sameBytes(receipt.appVersion, expected) {
             failures.append(.appVersionMismatch)
         }
         if let expiration = receipt.expirationDate, expiration < now {
@@ -71,21 +72,22 @@ public struct ReceiptValidator: Sendable {
             failures.append(.deviceHashMismatch)
         }
 
-        // 3. Parse (or fetch) the certificates; malformed certificates make the container malformed.
-        var certificates: [ParsedCertificate] = []
+        // 3. Parse the certificates (or find them in the cache, which holds only certificates that formed a trusted
+        //    path); malformed certificates make the container malformed. Their number is capped by decoding.
+        var certificates: [(der: ArraySlice<UInt8>, parsed: ParsedCertificate)] = []
         certificates.reserveCapacity(container.certificates.count)
         for der in container.certificates {
-            if let cache = self.cache {
-                certificates.append(try cache.certificate(der))
+            if let cached = self.cache?.certificate(der) {
+                certificates.append((der, cached))
             } else {
-                certificates.append(try ParsedCertificate(derEncoded: der, identity: 0))
+                certificates.append((der, try ParsedCertificate(derEncoded: der)))
             }
         }
-        let signerIndex = certificates.firstIndex { $0.matches(container.signer.signerIdentifier) }
+        let signerIndex = certificates.firstIndex { $0.parsed.matches(container.signer.signerIdentifier) }
 
         // 4. Content signature: one RSA verification.
         let signatureValid: Bool
-        if let signerIndex, let key = certificates[signerIndex].rsaKey {
+        if let signerIndex, let key = certificates[signerIndex].parsed.rsaKey {
             signatureValid = ContentSignature.isValid(signer: container.signer, content: container.content, key: key)
         } else {
             signatureValid = false
@@ -94,19 +96,21 @@ public struct ReceiptValidator: Sendable {
             failures.append(.signatureInvalid)
         }
 
-        // 5. Chain: cached path, or swift-certificates' Verifier.
+        // 5. Chain: cached path, or one swift-certificates Verifier run — only for a signature that verified, so a
+        //    forged receipt never reaches path building or the cache.
         let trustTime = policy.trustEvaluationTime.resolve(receipt: receipt, now: now)
         let isXcodeReceipt =
             receipt.environment == .xcode
-            || (signerIndex.map { certificates[$0].fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes }
+            || (signerIndex.map { certificates[$0].parsed.fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes }
                 ?? false)
         // Passing the (self-signed) signing certificate itself as an anchor is an explicit opt-in.
         let xcodeAnchoredByCaller =
-            signerIndex.map { policy.anchors.fingerprints.contains(certificates[$0].fingerprint) } ?? false
+            signerIndex.map { policy.anchors.fingerprints.contains(certificates[$0].parsed.fingerprint) } ?? false
         var path: [Certificate] = []
+        var anchor: ReceiptTrustAnchor?
         if isXcodeReceipt, !policy.allowsXcodeReceipts, !xcodeAnchoredByCaller {
             failures.append(.xcodeReceiptNotAllowed)
-        } else if let signerIndex {
+        } else if let signerIndex, signatureValid {
             let evaluator = ChainEvaluator(
                 anchors: policy.anchors,
                 allowsXcodeStoreKit: policy.allowsXcodeReceipts,
@@ -120,10 +124,11 @@ public struct ReceiptValidator: Sendable {
             switch evaluation.outcome {
             case .untrusted:
                 failures.append(.certificateUntrusted)
-            case .trusted(let found, let markers):
-                path = found
+            case .trusted(let found, let markers, let kind):
                 switch markers {
-                case .satisfied: break
+                case .satisfied:
+                    path = found
+                    anchor = kind
                 case .leafNotReceiptSigning: failures.append(.signerNotReceiptSigning)
                 case .intermediateNotWWDR: failures.append(.certificateUntrusted)
                 }
@@ -131,16 +136,20 @@ public struct ReceiptValidator: Sendable {
                     failures.append(.certificateExpired)
                 }
             }
-        } else {
-            failures.append(.certificateUntrusted)
         }
 
         return ReceiptValidationResult(
             receipt: receipt,
             failures: failures,
             certificatePath: path,
+            anchor: anchor,
             trustEvaluationTime: trustTime
         )
+    }
+
+    private static func sameBytes(_ actual: String?, _ expected: String) -> Bool {
+        guard let actual else { return false }
+        return actual.utf8.elementsEqual(expected.utf8)
     }
 
     /// SHA-1(device ‖ opaque value ‖ raw bundle identifier bytes) compared in constant time with attribute 5.

@@ -1,0 +1,34 @@
+/// An error from creating, saving or loading test authorities and minted receipts.
+///
+/// Equality compares ``code`` only.
+public struct MintingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable kind of the error.
+    public let code: Code
+    /// A human-readable explanation; never branch on it.
+    public let reason: String
+
+    init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public static func == (lhs: MintingError, rhs: MintingError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(self.code) }
+    public var description: String { "MintingError.\(self.code): \(self.reason)" }
+
+    /// The kind of a ``MintingError``.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { self.rawValue }
+
+        /// A file of a saved authority is missing or cannot be read.
+        public static let unreadableFile = Code("unreadable_file")
+        /// A file of a saved authority does not hold the certificate or key it should.
+        public static let malformedAuthority = Code("malformed_authority")
+        /// A purchase spec is not `product_id[,transaction_id[,quantity]]`.
+        public static let malformedPurchaseSpec = Code("malformed_purchase_spec")
+        /// A file cannot be written.
+        public static let unwritableFile = Code("unwritable_file")
+    }
+}
