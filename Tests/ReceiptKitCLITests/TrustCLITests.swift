@@ -11,6 +11,7 @@ struct TrustCLITests {
     struct Files {
         var root: String
         var chain: String
+        var attack: String
         var leafPin: String
         var rootPin: String
     }
@@ -43,9 +44,22 @@ struct TrustCLITests {
         let chainPath = directory.appendingPathComponent("chain.pem")
         try Data(try root.serializeAsPEM().pemString.utf8).write(to: rootPath)
         try Data(try leaf.serializeAsPEM().pemString.utf8).write(to: chainPath)
+        // An attacker's self-signed leaf for the same host, followed by the genuine root (the pinned key).
+        let forgedKey = P256.Signing.PrivateKey()
+        let forgedName = try DistinguishedName { CommonName("cli.example.test") }
+        let forged = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(forgedKey.publicKey),
+            notValidBefore: Date(timeIntervalSince1970: 1_577_836_800), notValidAfter: Date(timeIntervalSince1970: 1_893_456_000),
+            issuer: forgedName, subject: forgedName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions { SubjectAlternativeNames([.dnsName("cli.example.test")]) },
+            issuerPrivateKey: .init(forgedKey)
+        )
+        let attackPath = directory.appendingPathComponent("attack.pem")
+        try Data((try forged.serializeAsPEM().pemString + "\n" + root.serializeAsPEM().pemString).utf8).write(to: attackPath)
         return Files(
             root: rootPath.path,
             chain: chainPath.path,
+            attack: attackPath.path,
             leafPin: PublicKeyPin(publicKeyOf: leaf)?.description ?? "",
             rootPin: PublicKeyPin(publicKeyOf: root)?.description ?? ""
         )
@@ -96,6 +110,25 @@ struct TrustCLITests {
             "--mode", "certificate", "--pin-cert", f.chain,
         ])
         #expect(pinnedLeaf.status == 0)
+    }
+
+    @Test func allowInvalidDoesNotLetAForgedLeafBorrowAPin() throws {
+        let f = try Self.files.get()
+        for pinning in [["--mode", "public-key", "--pin", f.rootPin], ["--mode", "certificate", "--pin-cert", f.root]] {
+            let attack = try CLIRunner.run(
+                ["trust", "evaluate", "--chain", f.attack, "--anchor", f.root, "--host", "cli.example.test", "--at", at, "--allow-invalid"]
+                    + pinning
+            )
+            #expect(attack.status == 1)
+            #expect(attack.stdout == "NOT TRUSTED: pin_mismatch\n")
+            let genuine = try CLIRunner.run(
+                [
+                    "trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test",
+                    "--at", "2031-01-01T00:00:00Z", "--allow-invalid",
+                ] + pinning
+            )
+            #expect(genuine.status == 0, "\(genuine.stdout)")
+        }
     }
 
     @Test func pinPrintsWhatTheLibraryComputes() throws {

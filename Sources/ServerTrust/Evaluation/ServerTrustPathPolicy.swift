@@ -59,7 +59,8 @@ struct ServerTrustPathPolicy: VerifierPolicy {
         findings.soundPinned = findings.soundPinned || pinned
         findings.soundInTimePinned = findings.soundInTimePinned || (inTime && pinned)
         let meetsAllButPins = inTime && namesIdentity && self.leafAllowsServerAuth
-        if meetsAllButPins, findings.pathIgnoringPins == nil {
+        if meetsAllButPins, !pinned, findings.pathIgnoringPins == nil {
+            // Kept only when the pins are what fails: a path that meets everything is what the Verifier returns.
             findings.pathIgnoringPins = Array(chain)
         }
         return meetsAllButPins && pinned

@@ -44,13 +44,19 @@ struct CanonicalHost: Hashable, Sendable, CustomStringConvertible {
             (self.kind, self.text) = (.ipv6, address)
             return
         }
-        if input.contains(":") {
+        if input.utf8.contains(UInt8(ascii: ":")) {
             guard let address = Self.ipv6(input) else { return nil }
             (self.kind, self.text) = (.ipv6, address)
             return
         }
-        var name = input.precomposedStringWithCompatibilityMapping.lowercased()
-        name = String(name.unicodeScalars.map { Self.fullStops.contains($0) ? "." : Character($0) })
+        var name: String
+        if input.utf8.allSatisfy({ $0 < 0x80 }) {
+            // The common case, without Unicode normalisation: ASCII lowercase.
+            name = String(decoding: input.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        } else {
+            name = input.precomposedStringWithCompatibilityMapping.lowercased()
+            name = String(name.unicodeScalars.map { Self.fullStops.contains($0) ? "." : Character($0) })
+        }
         if name.hasSuffix(".") { name.removeLast() }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         guard let last = labels.last, !name.isEmpty else { return nil }
@@ -142,7 +148,7 @@ struct CanonicalHost: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func ipv6(_ text: String) -> String? {
-        guard !text.contains("%"), text.utf8.count < 64 else { return nil }
+        guard !text.utf8.contains(UInt8(ascii: "%")), text.utf8.count < 64 else { return nil }
         var address = in6_addr()
         guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
