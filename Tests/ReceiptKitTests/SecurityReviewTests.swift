@@ -16,14 +16,6 @@ import Darwin
 /// fill, exact signed-attribute rules, byte-exact identity checks, the anchor in the result, markers checked during
 /// path building, and bounded reads of pipes.
 struct SecurityReviewTests {
-    func mint(
-        _ receipt: AppReceipt = TestPKI.sampleReceipt,
-        signer: ReceiptSigner? = nil,
-        options: ReceiptMinter.Options = .init()
-    ) throws -> [UInt8] {
-        try ReceiptMinter.mint(receipt, signer: signer ?? TestPKI.ca.receiptSigner, options: options)
-    }
-
     func der(_ certificate: Certificate) throws -> [UInt8] {
         var serializer = DER.Serializer()
         try serializer.serialize(certificate)
@@ -37,7 +29,7 @@ struct SecurityReviewTests {
         let junk = try der(ca.intermediate.certificate)
         let signer = ca.receiptSigner
         let real = try signer.certificates.map(der)
-        let hostile = try mint(options: .init(rawCertificates: real + Array(repeating: junk, count: 5_000)))
+        let hostile = try TestPKI.mint(options: .init(rawCertificates: real + Array(repeating: junk, count: 5_000)))
         #expect(hostile.count > 5_000 * junk.count)
         let cache = ReceiptTrustCache()
         let clock = ContinuousClock()
@@ -49,12 +41,12 @@ struct SecurityReviewTests {
         print("5,003 embedded certificates (\(hostile.count) bytes) refused in \(elapsed)")
         #expect(cache.count == (0, 0))
         // The limit itself: eight certificates (three real, five duplicates) still validate; nine do not.
-        let atLimit = try mint(options: .init(rawCertificates: real + Array(repeating: junk, count: 5)))
+        let atLimit = try TestPKI.mint(options: .init(rawCertificates: real + Array(repeating: junk, count: 5)))
         #expect(try await TestPKI.validator().validate(atLimit, now: TestPKI.now).failures == [])
-        let overLimit = try mint(options: .init(rawCertificates: real + Array(repeating: junk, count: 6)))
+        let overLimit = try TestPKI.mint(options: .init(rawCertificates: real + Array(repeating: junk, count: 6)))
         #expect(throws: ReceiptError(.malformedContainer, "")) { try AppReceipt(berEncoded: overLimit) }
         let configured = ReceiptValidator(cache: nil, decodingConfiguration: .init(maximumCertificateCount: 2))
-        await #expect(throws: ReceiptError(.malformedContainer, "")) { try await configured.validate(try mint(), now: TestPKI.now) }
+        await #expect(throws: ReceiptError(.malformedContainer, "")) { try await configured.validate(try TestPKI.mint(), now: TestPKI.now) }
     }
 
     // MARK: the cache admits only what validated
@@ -62,15 +54,15 @@ struct SecurityReviewTests {
     @Test func forgedAndUntrustedReceiptsNeverEnterTheCache() async throws {
         let cache = ReceiptTrustCache()
         let validator = try TestPKI.validator(cache: cache)
-        let forged = try mint(options: .init(fault: .corruptSignature))
+        let forged = try TestPKI.mint(options: .init(fault: .corruptSignature))
         #expect(try await validator.validate(forged, now: TestPKI.now).failures == [.signatureInvalid])
         #expect(cache.count == (0, 0))
         // A validly signed receipt from a CA nobody trusts: path building runs, and finds nothing to admit.
         let impostor = try TestCertificateAuthority()
-        let untrusted = try mint(signer: impostor.receiptSigner)
+        let untrusted = try TestPKI.mint(signer: impostor.receiptSigner)
         #expect(try await validator.validate(untrusted, now: TestPKI.now).failures == [.certificateUntrusted])
         #expect(cache.count == (0, 0))
-        #expect(try await validator.validate(mint(), now: TestPKI.now).failures == [])
+        #expect(try await validator.validate(TestPKI.mint(), now: TestPKI.now).failures == [])
         #expect(cache.count == (3, 1))
     }
 
@@ -92,7 +84,7 @@ struct SecurityReviewTests {
         ReceiptMinter.Fault.wrongMessageDigest, .duplicateMessageDigest, .missingContentType, .duplicateContentType,
     ])
     func signedAttributesNeedExactlyOneDigestAndContentType(fault: ReceiptMinter.Fault) async throws {
-        let bytes = try mint(options: .init(fault: fault))
+        let bytes = try TestPKI.mint(options: .init(fault: fault))
         let result = try await TestPKI.validator().validate(bytes, now: TestPKI.now)
         #expect(result.failures == [.signatureInvalid])
         #expect(result.certificatePath.isEmpty)
@@ -100,7 +92,7 @@ struct SecurityReviewTests {
 
     @Test func theFaultsAreSignedValidly() async throws {
         // The same attributes without the fault verify: each fault above is refused for its rule, not its signature.
-        let bytes = try mint(options: .init(signedAttributes: true))
+        let bytes = try TestPKI.mint(options: .init(signedAttributes: true))
         #expect(try await TestPKI.validator().validate(bytes, now: TestPKI.now).failures == [])
     }
 
@@ -115,7 +107,7 @@ struct SecurityReviewTests {
         receipt.bundleIdentifierData = nil
         receipt.appVersion = "1.0\u{301}"
         receipt = ReceiptMinter.settingDeviceHash(of: receipt, for: TestPKI.device)
-        let bytes = try mint(receipt)
+        let bytes = try TestPKI.mint(receipt)
         let wrong = try await TestPKI.validator(bundleIdentifier: precomposed, appVersion: "1.\u{F3}")
             .validate(bytes, now: TestPKI.now)
         #expect(wrong.failures == [.bundleIDMismatch, .appVersionMismatch])
@@ -127,10 +119,10 @@ struct SecurityReviewTests {
     // MARK: the anchor is part of the result
 
     @Test func theResultSaysWhichAnchorThePathEndedAt() async throws {
-        let result = try await TestPKI.validator().validate(mint(), now: TestPKI.now)
+        let result = try await TestPKI.validator().validate(TestPKI.mint(), now: TestPKI.now)
         #expect(result.anchor == .callerAnchor)
         #expect(result.environment == .production)
-        let forged = try await TestPKI.validator().validate(mint(options: .init(fault: .corruptSignature)), now: TestPKI.now)
+        let forged = try await TestPKI.validator().validate(TestPKI.mint(options: .init(fault: .corruptSignature)), now: TestPKI.now)
         #expect(forged.anchor == nil)
     }
 
@@ -170,39 +162,31 @@ struct SecurityReviewTests {
         )
         let intermediates = unmarkedFirst ? [unmarked, ca.intermediate.certificate] : [ca.intermediate.certificate, unmarked]
         let signer = ReceiptSigner(identity: ca.leaf, certificates: [ca.leaf.certificate] + intermediates + [ca.root.certificate])
-        let result = try await TestPKI.validator().validate(mint(signer: signer), now: TestPKI.now)
+        let result = try await TestPKI.validator().validate(TestPKI.mint(signer: signer), now: TestPKI.now)
         #expect(result.failures == [])
         #expect(result.certificatePath.dropFirst().first == ca.intermediate.certificate)
         // Only the unmarked path: refused, as before.
         let only = ReceiptSigner(identity: ca.leaf, certificates: [ca.leaf.certificate, unmarked, ca.root.certificate])
-        #expect(try await TestPKI.validator().validate(mint(signer: only), now: TestPKI.now).failures == [.certificateUntrusted])
+        #expect(try await TestPKI.validator().validate(TestPKI.mint(signer: only), now: TestPKI.now).failures == [.certificateUntrusted])
     }
 
     // MARK: pipes obey the size cap
 
-    @Test func aFIFOLargerThanTheCapIsRefusedWhileReading() throws {
+    @Test(arguments: [4_096, 4_097])
+    func aFIFOIsReadUpToTheCapAndRefusedPastIt(size: Int) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("receiptkit-fifo-\(UUID().uuidString)").path
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
         let writer = Thread {
             guard let handle = FileHandle(forWritingAtPath: path) else { return }
-            handle.write(Data(repeating: 0x30, count: 4_097))
+            handle.write(Data(repeating: 0x30, count: size))
             try? handle.close()
         }
         writer.start()
-        #expect(throws: ReceiptError(.unreadableFile, "")) { try ReceiptFile.contents(atPath: path, maximumSize: 4_096) }
-    }
-
-    @Test func aFIFOWithinTheCapIsRead() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("receiptkit-fifo-\(UUID().uuidString)").path
-        #expect(mkfifo(path, 0o600) == 0)
-        defer { unlink(path) }
-        let writer = Thread {
-            guard let handle = FileHandle(forWritingAtPath: path) else { return }
-            handle.write(Data(repeating: 0x30, count: 4_096))
-            try? handle.close()
+        if size > 4_096 {
+            #expect(throws: ReceiptError(.unreadableFile, "")) { try ReceiptFile.contents(atPath: path, maximumSize: 4_096) }
+        } else {
+            #expect(try ReceiptFile.contents(atPath: path, maximumSize: 4_096).count == size)
         }
-        writer.start()
-        #expect(try ReceiptFile.contents(atPath: path, maximumSize: 4_096).count == 4_096)
     }
 }

@@ -4,7 +4,8 @@ import ServerTrust
 import X509
 
 /// Server-trust evaluation of a fuzzed chain for a fuzzed host: the input is `host|||anchors|||chain` (PEM or DER,
-/// several PEM blocks allowed). Evaluated under default, certificate-pinned and key-pinned policies.
+/// several PEM blocks allowed). Evaluated under default, certificate-pinned and key-pinned policies, each pinned
+/// one also with invalid certificates allowed, where a trusted path must still be linked by signatures to a pin.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzServerTrust(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -18,19 +19,29 @@ public func fuzzServerTrust(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let time = Date(timeIntervalSince1970: 1_750_000_000)
 
     var policies: [ServerTrustPolicy] = [.default]
-    if let pinned = try? ServerTrustPolicy(mode: .certificate, pinnedCertificates: anchors, requiresBackupPin: false) {
-        policies.append(pinned)
-    }
-    if let keyed = try? ServerTrustPolicy(mode: .publicKey, pins: pins, requiresBackupPin: false) {
-        policies.append(keyed)
+    for invalid in [false, true] {
+        if let pinned = try? ServerTrustPolicy(mode: .certificate, pinnedCertificates: anchors, allowsInvalidCertificates: invalid, requiresBackupPin: false) {
+            policies.append(pinned)
+        }
+        if let keyed = try? ServerTrustPolicy(mode: .publicKey, pins: pins, allowsInvalidCertificates: invalid, requiresBackupPin: false) {
+            policies.append(keyed)
+        }
     }
     for policy in policies {
         let evaluator = ServerTrustEvaluator(policies: ServerTrustPolicies(policy), anchors: anchors)
         let result = Blocking.run { await evaluator.evaluate(chain: chain, for: identity, at: time) }
-        if let result, result.isTrusted {
-            // Trusted means a path that starts at the presented leaf.
-            precondition(result.chain.first == chain.first, "trusted path does not start at the leaf")
+        guard let result, result.isTrusted else { continue }
+        // Trusted means a path that starts at the presented leaf...
+        precondition(result.chain.first == chain.first, "trusted path does not start at the leaf")
+        guard policy.mode != .none else { continue }
+        // ...and, when pinning, in which each certificate is signed by the next, up to one that is pinned.
+        for (child, parent) in zip(result.chain, result.chain.dropFirst()) {
+            precondition(parent.publicKey.isValidSignature(child.signature, for: child), "unlinked certificate on a trusted path")
         }
+        let pinned = result.chain.contains { certificate in
+            anchors.contains(certificate) || pins.contains { $0.matches(certificate) }
+        }
+        precondition(pinned, "trusted pinned path without a pin")
     }
     return 0
 }

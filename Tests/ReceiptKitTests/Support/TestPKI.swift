@@ -49,6 +49,15 @@ enum TestPKI {
         return ReceiptMinter.settingDeviceHash(of: receipt, for: device)
     }
 
+    /// `receipt` (the sample by default) minted by ``ca`` (or `signer`) with `options`.
+    static func mint(
+        _ receipt: AppReceipt = TestPKI.sampleReceipt,
+        signer: ReceiptSigner? = nil,
+        options: ReceiptMinter.Options = .init()
+    ) throws -> [UInt8] {
+        try ReceiptMinter.mint(receipt, signer: signer ?? ca.receiptSigner, options: options)
+    }
+
     static func validator(
         anchors: [Certificate]? = nil,
         bundleIdentifier: String? = nil,
