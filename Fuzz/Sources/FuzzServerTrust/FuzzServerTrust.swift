@@ -39,7 +39,7 @@ public func fuzzServerTrust(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(parent.publicKey.isValidSignature(child.signature, for: child), "unlinked certificate on a trusted path")
         }
         let pinned = result.chain.contains { certificate in
-            anchors.contains(certificate) || pins.contains { $0.matches(certificate) }
+            anchors.contains(certificate) || PublicKeyPin(publicKeyOf: certificate).map(pins.contains) == true
         }
         precondition(pinned, "trusted pinned path without a pin")
     }

@@ -61,7 +61,7 @@ public struct ServerTrustEvaluator: Sendable {
                 failures: outcome.failures,
                 reportedViolations: [],
                 chain: outcome.chain,
-                pathSearches: outcome.searches.count
+                pathSearches: outcome.searches
             )
         }
         // Report-only relaxes pin failures and nothing else (as TrustKit does).
@@ -72,7 +72,7 @@ public struct ServerTrustEvaluator: Sendable {
             failures: remaining,
             reportedViolations: reported,
             chain: remaining.isEmpty ? outcome.pathIgnoringPins : [],
-            pathSearches: outcome.searches.count
+            pathSearches: outcome.searches
         )
     }
 
@@ -81,12 +81,8 @@ public struct ServerTrustEvaluator: Sendable {
         var failures: [ServerTrustFailure]
         var chain: [Certificate]
         var pathIgnoringPins: [Certificate]
-        var searches: SearchCount
-    }
-
-    /// Counts Verifier runs of one evaluation.
-    private final class SearchCount {
-        var count = 0
+        /// Verifier runs of the evaluation.
+        var searches: Int
     }
 
     private func evaluate(
@@ -95,7 +91,7 @@ public struct ServerTrustEvaluator: Sendable {
         policy: ServerTrustPolicy,
         time: Date
     ) async -> Outcome {
-        let searches = SearchCount()
+        var searches = 0
         guard let leaf = chain.first else {
             return Outcome(failures: [.malformedChain], chain: [], pathIgnoringPins: [], searches: searches)
         }
@@ -115,7 +111,7 @@ public struct ServerTrustEvaluator: Sendable {
         if policy.allowsInvalidCertificates {
             var path: [Certificate] = chain
             if let pinned {
-                searches.count += 1
+                searches += 1
                 if let linked = await self.linkedPath(leaf, chain, pinned) {
                     path = linked
                 } else {
@@ -124,7 +120,7 @@ public struct ServerTrustEvaluator: Sendable {
             } else if policy.validatesDomainName, !failures.contains(.pinsExpired) {
                 failures.append(.pinningRequired)
             }
-            if policy.validatesDomainName, pinned != nil, await !Self.namesIdentity(leaf, identity, searches) {
+            if policy.validatesDomainName, pinned != nil, await !Self.namesIdentity(leaf, identity, &searches) {
                 failures.append(.hostnameMismatch)
             }
             return Outcome(failures: failures, chain: failures.isEmpty ? path : [], pathIgnoringPins: [], searches: searches)
@@ -145,7 +141,7 @@ public struct ServerTrustEvaluator: Sendable {
                 findings: findings
             )
         }
-        searches.count += 1
+        searches += 1
         if case .validCertificate(let path) = await verifier.validate(
             leaf: leaf,
             intermediates: CertificateStore(chain.dropFirst())
@@ -158,7 +154,7 @@ public struct ServerTrustEvaluator: Sendable {
             // take a non-CA certificate as a root). It must still be valid now, allow serverAuth and name the host.
             if !(leaf.notValidBefore <= time && time <= leaf.notValidAfter) { failures.append(.expired) }
             if !leafAllowsServerAuth { failures.append(.extendedKeyUsage) }
-            if policy.validatesDomainName, await !Self.namesIdentity(leaf, identity, searches) {
+            if policy.validatesDomainName, await !Self.namesIdentity(leaf, identity, &searches) {
                 failures.append(.hostnameMismatch)
             }
             return Outcome(failures: failures, chain: failures.isEmpty ? [leaf] : [], pathIgnoringPins: [leaf], searches: searches)
@@ -173,7 +169,7 @@ public struct ServerTrustEvaluator: Sendable {
         if !leafAllowsServerAuth {
             failures.append(.extendedKeyUsage)
         }
-        if policy.validatesDomainName, await !Self.leafNamesIdentity(findings, leaf, identity, searches) {
+        if policy.validatesDomainName, await !Self.leafNamesIdentity(findings, leaf, identity, &searches) {
             failures.append(.hostnameMismatch)
         }
         if let pinned, !failures.contains(.pinsExpired) {
@@ -209,16 +205,16 @@ public struct ServerTrustEvaluator: Sendable {
         _ findings: PathFindings,
         _ leaf: Certificate,
         _ identity: ServerIdentity,
-        _ searches: SearchCount
+        _ searches: inout Int
     ) async -> Bool {
         if let known = findings.leafNamesIdentity { return known }
-        return await Self.namesIdentity(leaf, identity, searches)
+        return await Self.namesIdentity(leaf, identity, &searches)
     }
 
     /// Whether the leaf names the identity (swift-certificates' server identity rules), path validity aside: the
     /// leaf is made its own root so that only the identity policy decides.
-    private static func namesIdentity(_ leaf: Certificate, _ identity: ServerIdentity, _ searches: SearchCount) async -> Bool {
-        searches.count += 1
+    private static func namesIdentity(_ leaf: Certificate, _ identity: ServerIdentity, _ searches: inout Int) async -> Bool {
+        searches += 1
         var verifier = Verifier(rootCertificates: CertificateStore([leaf])) {
             ServerIdentityPolicy(serverHostname: identity.hostname, serverIP: identity.ipAddress)
             HandlesExtensionsPolicy(extensions: leaf.extensions.filter(\.critical).map(\.oid))

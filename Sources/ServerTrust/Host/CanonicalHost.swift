@@ -51,13 +51,21 @@ struct CanonicalHost: Hashable, Sendable, CustomStringConvertible {
         }
         var name: String
         if input.utf8.allSatisfy({ $0 < 0x80 }) {
-            // The common case, without Unicode normalisation: ASCII lowercase.
-            name = String(decoding: input.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            // The common case, without Unicode normalisation: ASCII lowercase, and no copy when already lowercase.
+            name =
+                input.utf8.contains(where: { (0x41...0x5A).contains($0) })
+                ? String(decoding: input.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+                : input
+            if name.hasSuffix(".") { name.removeLast() }
+            if let valid = Self.validASCIIName(name) {
+                (self.kind, self.text) = (.dns, valid)
+                return
+            }
         } else {
             name = input.precomposedStringWithCompatibilityMapping.lowercased()
             name = String(name.unicodeScalars.map { Self.fullStops.contains($0) ? "." : Character($0) })
+            if name.hasSuffix(".") { name.removeLast() }
         }
-        if name.hasSuffix(".") { name.removeLast() }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         guard let last = labels.last, !name.isEmpty else { return nil }
         if Self.isNumeric(last) {
@@ -73,6 +81,27 @@ struct CanonicalHost: Hashable, Sendable, CustomStringConvertible {
         let text = encoded.joined(separator: ".")
         guard text.utf8.count <= Self.maximumLength else { return nil }
         (self.kind, self.text) = (.dns, text)
+    }
+
+    /// `name` itself when it is an ASCII DNS name in canonical form whose last label is not a number: labels of
+    /// 1–63 host characters, 253 in all. Checked in one pass, without splitting; anything else takes the general path.
+    private static func validASCIIName(_ name: String) -> String? {
+        let bytes = name.utf8
+        guard !bytes.isEmpty, bytes.count <= Self.maximumLength else { return nil }
+        var labelLength = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0 else { return nil }
+                labelLength = 0
+                continue
+            }
+            guard Self.isHostByte(byte) else { return nil }
+            labelLength += 1
+            guard labelLength <= 63 else { return nil }
+        }
+        let lastLabel = name.lastIndex(of: ".").map { name[name.index(after: $0)...] } ?? name[...]
+        guard labelLength > 0, !Self.isNumeric(lastLabel) else { return nil }
+        return name
     }
 
     /// U+3002 IDEOGRAPHIC FULL STOP, U+FF0E FULLWIDTH FULL STOP, U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP (UTS #46).
