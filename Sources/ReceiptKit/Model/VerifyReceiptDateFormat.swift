@@ -1,5 +1,6 @@
 import struct Foundation.Date
 import struct Foundation.TimeZone
+import _ReceiptKitShared
 
 /// The three date renderings of Apple's `verifyReceipt` JSON: `2020-07-22 17:39:08 Etc/GMT`, epoch milliseconds as
 /// a string, and Pacific time with daylight saving (`2020-07-22 10:39:08 America/Los_Angeles`).
@@ -7,7 +8,9 @@ enum VerifyReceiptDateFormat {
     private static let pacific = TimeZone(identifier: "America/Los_Angeles")
 
     static func gmt(_ date: Date) -> String {
-        Self.render(CivilTime.fields(epochMilliseconds: date.epochMilliseconds)) + " Etc/GMT"
+        var json = JSONWriter(capacity: 32)
+        Self.appendGMT(date, to: &json)
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     static func milliseconds(_ date: Date) -> String {
@@ -15,18 +18,52 @@ enum VerifyReceiptDateFormat {
     }
 
     static func pacificTime(_ date: Date) -> String {
-        let offset = Int64(Self.pacific?.secondsFromGMT(for: date) ?? -8 * 3600)
-        let (shifted, overflow) = date.epochMilliseconds.addingReportingOverflow(offset * 1000)
-        let fields = CivilTime.fields(epochMilliseconds: overflow ? date.epochMilliseconds : shifted)
-        return Self.render(fields) + " America/Los_Angeles"
+        var json = JSONWriter(capacity: 48)
+        Self.appendPacificTime(date, to: &json)
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    private static func render(_ f: CivilTime.Fields) -> String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-        }
-        return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2)) \(pad(f.hour, 2)):\(pad(f.minute, 2)):\(pad(f.second, 2))"
+    /// Writes `key`, `key_ms` and `key_pst` with their values: what the `Codable` form encodes through
+    /// ``gmt(_:)``, ``milliseconds(_:)`` and ``pacificTime(_:)``, without the intermediate strings.
+    static func write(_ date: Date?, key: StaticString, to json: inout JSONWriter) {
+        guard let date else { return }
+        json.key(key)
+        json.beginString()
+        Self.appendGMT(date, to: &json)
+        json.endString()
+        json.key(key, suffix: "_ms")
+        json.integerString(date.epochMilliseconds)
+        json.key(key, suffix: "_pst")
+        json.beginString()
+        Self.appendPacificTime(date, to: &json)
+        json.endString()
+    }
+
+    private static func appendGMT(_ date: Date, to json: inout JSONWriter) {
+        Self.appendFields(CivilTime.fields(epochMilliseconds: date.epochMilliseconds), to: &json)
+        json.appendRaw(" Etc/GMT")
+    }
+
+    private static func appendPacificTime(_ date: Date, to json: inout JSONWriter) {
+        let offset = Int64(Self.pacific?.secondsFromGMT(for: date) ?? -8 * 3600)
+        let (shifted, overflow) = date.epochMilliseconds.addingReportingOverflow(offset * 1000)
+        Self.appendFields(CivilTime.fields(epochMilliseconds: overflow ? date.epochMilliseconds : shifted), to: &json)
+        json.appendRaw(" America/Los_Angeles")
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss`, each field zero-padded to its width.
+    private static func appendFields(_ f: CivilTime.Fields, to json: inout JSONWriter) {
+        json.appendPadded(f.year, width: 4)
+        json.appendRaw("-")
+        json.appendPadded(f.month, width: 2)
+        json.appendRaw("-")
+        json.appendPadded(f.day, width: 2)
+        json.appendRaw(" ")
+        json.appendPadded(f.hour, width: 2)
+        json.appendRaw(":")
+        json.appendPadded(f.minute, width: 2)
+        json.appendRaw(":")
+        json.appendPadded(f.second, width: 2)
     }
 
     /// Reads a date back from JSON: epoch milliseconds, the `Etc/GMT` form, or RFC 3339.

@@ -1,0 +1,209 @@
+/// Writes JSON straight into a byte buffer: the output of `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]`,
+/// byte for byte, when the caller emits keys in sorted (byte) order.
+///
+/// The escaping is Foundation's: `"` and `\` escaped, `\b \t \n \f \r` in their short forms, every other control
+/// character below U+0020 as `\u00xx` (lowercase hex), everything else — `/`, DEL, U+2028, non-ASCII — as its UTF-8
+/// bytes. Commas are placed by the writer: a key or an array element after a value gets one.
+///
+/// ```swift
+/// var json = JSONWriter()
+/// json.beginObject()
+/// json.key("a"); json.integer(1)
+/// json.key("b"); json.string("x")
+/// json.endObject()   // {"a":1,"b":"x"}
+/// ```
+package struct JSONWriter: Sendable {
+    /// The UTF-8 JSON written so far.
+    package var bytes: [UInt8]
+    private var needsComma = false
+
+    package init(capacity: Int = 1024) {
+        self.bytes = []
+        self.bytes.reserveCapacity(capacity)
+    }
+
+    package mutating func beginObject() {
+        self.separate()
+        self.bytes.append(UInt8(ascii: "{"))
+        self.needsComma = false
+    }
+
+    package mutating func endObject() {
+        self.bytes.append(UInt8(ascii: "}"))
+        self.needsComma = true
+    }
+
+    package mutating func beginArray() {
+        self.separate()
+        self.bytes.append(UInt8(ascii: "["))
+        self.needsComma = false
+    }
+
+    package mutating func endArray() {
+        self.bytes.append(UInt8(ascii: "]"))
+        self.needsComma = true
+    }
+
+    /// An object key (a literal that needs no escaping), with the comma before it when one is due.
+    package mutating func key(_ name: StaticString) {
+        self.separate()
+        self.bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
+        self.bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        self.needsComma = false
+    }
+
+    /// An object key given as the literal `name` followed by `suffix` (for `date`, `date_ms`, `date_pst`).
+    package mutating func key(_ name: StaticString, suffix: StaticString) {
+        self.separate()
+        self.bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
+        suffix.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
+        self.bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        self.needsComma = false
+    }
+
+    /// A literal value written as it is (`true`, `null`, or a quoted literal string).
+    package mutating func literal(_ text: StaticString) {
+        self.separate()
+        text.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
+        self.needsComma = true
+    }
+
+    package mutating func bool(_ value: Bool) {
+        self.literal(value ? "true" : "false")
+    }
+
+    package mutating func integer(_ value: Int64) {
+        self.separate()
+        self.appendDecimal(value)
+        self.needsComma = true
+    }
+
+    /// `value` as a JSON string of its decimal digits (`"42"`), as `verifyReceipt` writes identifiers.
+    package mutating func integerString(_ value: Int64) {
+        self.separate()
+        self.bytes.append(UInt8(ascii: "\""))
+        self.appendDecimal(value)
+        self.bytes.append(UInt8(ascii: "\""))
+        self.needsComma = true
+    }
+
+    package mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { self.string(utf8: $0) }
+    }
+
+    /// A string given as its UTF-8 bytes, which must be valid UTF-8 (escaping never splits a multi-byte sequence,
+    /// since every byte it looks at is ASCII).
+    package mutating func string(utf8: some Collection<UInt8>) {
+        self.separate()
+        self.bytes.append(UInt8(ascii: "\""))
+        self.appendEscaped(utf8)
+        self.bytes.append(UInt8(ascii: "\""))
+        self.needsComma = true
+    }
+
+    /// `data` as a JSON string of standard, padded base64 (Foundation's `base64EncodedString()`).
+    package mutating func base64String(_ data: [UInt8]) {
+        self.separate()
+        self.bytes.append(UInt8(ascii: "\""))
+        Base64Text.append(data, to: &self.bytes)
+        self.bytes.append(UInt8(ascii: "\""))
+        self.needsComma = true
+    }
+
+    /// Starts a string value whose content the caller appends with ``appendRaw(_:)`` and friends, then
+    /// ``endString()``. The content must not need escaping.
+    package mutating func beginString() {
+        self.separate()
+        self.bytes.append(UInt8(ascii: "\""))
+    }
+
+    package mutating func endString() {
+        self.bytes.append(UInt8(ascii: "\""))
+        self.needsComma = true
+    }
+
+    /// Appends ASCII text that needs no escaping, inside a string begun with ``beginString()``.
+    package mutating func appendRaw(_ text: StaticString) {
+        text.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` in decimal, left-padded with `0` to `width` characters as `String(value)` padded on the
+    /// left would be (a minus sign counts as a character and is not moved).
+    package mutating func appendPadded(_ value: Int, width: Int) {
+        let count = Self.decimalCount(Int64(value))
+        if count < width {
+            self.bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count))
+        }
+        self.appendDecimal(Int64(value))
+    }
+
+    /// Appends the decimal digits of `value`, with a leading `-` when negative.
+    package mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { self.bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = self.bytes.count
+        repeat {
+            self.bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        self.bytes[start...].reverse()
+    }
+
+    private static func decimalCount(_ value: Int64) -> Int {
+        var magnitude = value.magnitude
+        var count = value < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            count += 1
+        }
+        return count
+    }
+
+    private mutating func separate() {
+        if self.needsComma { self.bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func appendEscaped(_ utf8: some Collection<UInt8>) {
+        let handled: Void? = utf8.withContiguousStorageIfAvailable { buffer in
+            var runStart = 0
+            for index in buffer.indices {
+                let byte = buffer[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
+                self.appendEscape(byte)
+                runStart = index + 1
+            }
+            self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...]))
+        }
+        if handled == nil {
+            for byte in utf8 {
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    self.appendEscape(byte)
+                } else {
+                    self.bytes.append(byte)
+                }
+            }
+        }
+    }
+
+    private mutating func appendEscape(_ byte: UInt8) {
+        let backslash = UInt8(ascii: "\\")
+        switch byte {
+        case UInt8(ascii: "\""): self.bytes.append(contentsOf: [backslash, UInt8(ascii: "\"")])
+        case backslash: self.bytes.append(contentsOf: [backslash, backslash])
+        case 0x08: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "b")])
+        case 0x09: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "t")])
+        case 0x0A: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "n")])
+        case 0x0C: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "f")])
+        case 0x0D: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "r")])
+        default:
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            self.bytes.append(contentsOf: [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            self.bytes.append(hex[Int(byte >> 4)])
+            self.bytes.append(hex[Int(byte & 0x0F)])
+        }
+    }
+}
