@@ -82,6 +82,7 @@ let package = Package(
             name: "receiptkit",
             dependencies: [
                 "ReceiptKit",
+                "_ReceiptKitShared",
                 "ReceiptKitTesting",
                 "ServerTrust",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

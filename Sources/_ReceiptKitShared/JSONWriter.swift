@@ -15,65 +15,78 @@
 package struct JSONWriter: Sendable {
     /// The UTF-8 JSON written so far.
     package var bytes: [UInt8]
-    private var needsComma = false
+    @usableFromInline
+    var needsComma = false
 
+    @inlinable
     package init(capacity: Int = 1024) {
         self.bytes = []
         self.bytes.reserveCapacity(capacity)
     }
 
+    @inlinable
     package mutating func beginObject() {
         self.separate()
         self.bytes.append(UInt8(ascii: "{"))
         self.needsComma = false
     }
 
+    @inlinable
     package mutating func endObject() {
         self.bytes.append(UInt8(ascii: "}"))
         self.needsComma = true
     }
 
+    @inlinable
     package mutating func beginArray() {
         self.separate()
         self.bytes.append(UInt8(ascii: "["))
         self.needsComma = false
     }
 
+    @inlinable
     package mutating func endArray() {
         self.bytes.append(UInt8(ascii: "]"))
         self.needsComma = true
     }
 
     /// An object key (a literal that needs no escaping), with the comma before it when one is due.
+    @inlinable
     package mutating func key(_ name: StaticString) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
-        self.bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        self.bytes.append(UInt8(ascii: "\""))
+        self.bytes.append(UInt8(ascii: ":"))
         self.needsComma = false
     }
 
     /// An object key given as the literal `name` followed by `suffix` (for `date`, `date_ms`, `date_pst`).
+    @inlinable
     package mutating func key(_ name: StaticString, suffix: StaticString) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
         suffix.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
-        self.bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        self.bytes.append(UInt8(ascii: "\""))
+        self.bytes.append(UInt8(ascii: ":"))
         self.needsComma = false
     }
 
     /// A literal value written as it is (`true`, `null`, or a quoted literal string).
+    @inlinable
     package mutating func literal(_ text: StaticString) {
         self.separate()
         text.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
         self.needsComma = true
     }
 
+    @inlinable
     package mutating func bool(_ value: Bool) {
         self.literal(value ? "true" : "false")
     }
 
+    @inlinable
     package mutating func integer(_ value: Int64) {
         self.separate()
         self.appendDecimal(value)
@@ -81,6 +94,7 @@ package struct JSONWriter: Sendable {
     }
 
     /// `value` as a JSON string of its decimal digits (`"42"`), as `verifyReceipt` writes identifiers.
+    @inlinable
     package mutating func integerString(_ value: Int64) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
@@ -89,6 +103,7 @@ package struct JSONWriter: Sendable {
         self.needsComma = true
     }
 
+    @inlinable
     package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { self.string(utf8: $0) }
@@ -96,6 +111,7 @@ package struct JSONWriter: Sendable {
 
     /// A string given as its UTF-8 bytes, which must be valid UTF-8 (escaping never splits a multi-byte sequence,
     /// since every byte it looks at is ASCII).
+    @inlinable
     package mutating func string(utf8: some Collection<UInt8>) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
@@ -105,6 +121,7 @@ package struct JSONWriter: Sendable {
     }
 
     /// `data` as a JSON string of standard, padded base64 (Foundation's `base64EncodedString()`).
+    @inlinable
     package mutating func base64String(_ data: [UInt8]) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
@@ -115,23 +132,27 @@ package struct JSONWriter: Sendable {
 
     /// Starts a string value whose content the caller appends with ``appendRaw(_:)`` and friends, then
     /// ``endString()``. The content must not need escaping.
+    @inlinable
     package mutating func beginString() {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
     }
 
+    @inlinable
     package mutating func endString() {
         self.bytes.append(UInt8(ascii: "\""))
         self.needsComma = true
     }
 
     /// Appends ASCII text that needs no escaping, inside a string begun with ``beginString()``.
+    @inlinable
     package mutating func appendRaw(_ text: StaticString) {
         text.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
     }
 
     /// Appends `value` in decimal, left-padded with `0` to `width` characters as `String(value)` padded on the
     /// left would be (a minus sign counts as a character and is not moved).
+    @inlinable
     package mutating func appendPadded(_ value: Int, width: Int) {
         let count = Self.decimalCount(Int64(value))
         if count < width {
@@ -141,18 +162,42 @@ package struct JSONWriter: Sendable {
     }
 
     /// Appends the decimal digits of `value`, with a leading `-` when negative.
+    @inlinable
     package mutating func appendDecimal(_ value: Int64) {
         if value < 0 { self.bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        let start = self.bytes.count
-        repeat {
-            self.bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        self.bytes[start...].reverse()
+        if magnitude < 10 {
+            self.bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        // Digits are produced last first into a small stack buffer, then appended in order in one copy.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = digits.count
+            repeat {
+                index &-= 1
+                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0 && index > 0
+            self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+        }
     }
 
-    private static func decimalCount(_ value: Int64) -> Int {
+    /// Appends bytes the caller has already escaped (or that need no escaping).
+    @inlinable
+    package mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes.append(contentsOf: bytes)
+    }
+
+    /// Appends `value` (0...99) as two digits.
+    @inlinable
+    package mutating func appendTwoDigits(_ value: Int) {
+        let value = UInt8(truncatingIfNeeded: value)
+        self.bytes.append(UInt8(ascii: "0") &+ value / 10)
+        self.bytes.append(UInt8(ascii: "0") &+ value % 10)
+    }
+
+    @inlinable
+    static func decimalCount(_ value: Int64) -> Int {
         var magnitude = value.magnitude
         var count = value < 0 ? 2 : 1
         while magnitude >= 10 {
@@ -162,11 +207,13 @@ package struct JSONWriter: Sendable {
         return count
     }
 
-    private mutating func separate() {
+    @inlinable
+    mutating func separate() {
         if self.needsComma { self.bytes.append(UInt8(ascii: ",")) }
     }
 
-    private mutating func appendEscaped(_ utf8: some Collection<UInt8>) {
+    @usableFromInline
+    mutating func appendEscaped(_ utf8: some Collection<UInt8>) {
         let handled: Void? = utf8.withContiguousStorageIfAvailable { buffer in
             var runStart = 0
             for index in buffer.indices {
@@ -189,7 +236,8 @@ package struct JSONWriter: Sendable {
         }
     }
 
-    private mutating func appendEscape(_ byte: UInt8) {
+    @usableFromInline
+    mutating func appendEscape(_ byte: UInt8) {
         let backslash = UInt8(ascii: "\\")
         switch byte {
         case UInt8(ascii: "\""): self.bytes.append(contentsOf: [backslash, UInt8(ascii: "\"")])

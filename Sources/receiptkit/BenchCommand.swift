@@ -20,7 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("anchor"), help: "An extra trusted anchor (DER or PEM; repeatable).")
     var anchors: [String] = []
 
-    @Option(help: "What to measure: any of parse, cached, uncached, comma-separated.")
+    @Option(help: "What to measure: any of parse, json, cached, uncached, comma-separated.")
     var measure: String = "parse,cached,uncached"
 
     @Argument(help: "Receipt files.")
@@ -28,8 +28,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Self.validate(seconds: self.seconds)
-        let unknown = Set(self.phases).subtracting(["parse", "cached", "uncached"])
-        guard unknown.isEmpty else { throw ValidationError("--measure takes parse, cached, uncached") }
+        let unknown = Set(self.phases).subtracting(["parse", "json", "cached", "uncached"])
+        guard unknown.isEmpty else { throw ValidationError("--measure takes parse, json, cached, uncached") }
     }
 
     var phases: [String] {
@@ -61,7 +61,8 @@ struct BenchCommand: AsyncParsableCommand {
         let cached = ReceiptValidator(policy: policy, cache: ReceiptTrustCache())
         let uncached = ReceiptValidator(policy: policy, cache: nil)
         let now = Date()
-        print("file\tparse/s\tvalidate(cache)/s\tvalidate(no cache)/s\tverdict")
+        let phases = self.phases
+        print("file\tparse/s\t" + (phases.contains("json") ? "json/s\t" : "") + "validate(cache)/s\tvalidate(no cache)/s\tverdict")
         for path in self.inputs {
             let bytes: [UInt8]
             let verdict: ReceiptValidationResult
@@ -72,12 +73,16 @@ struct BenchCommand: AsyncParsableCommand {
                 StandardError.write("receiptkit: \(path): \(error.code): \(error.reason)\n")
                 throw ExitStatus(error).exitCode
             }
-            let phases = self.phases
             var parse = "-"
             var full = "-"
             var cold = "-"
             if phases.contains("parse") {
                 parse = String(Int(try Self.rate(seconds: self.seconds) { _ = try AppReceipt(berEncoded: bytes) }))
+            }
+            var json: String?
+            if phases.contains("json") {
+                let receipt = verdict.receipt
+                json = String(Int(try Self.rate(seconds: self.seconds) { _ = receipt.verifyReceiptJSON() }))
             }
             if phases.contains("cached") {
                 full = String(Int(try await Self.rate(seconds: self.seconds) { _ = try await cached.validate(bytes, now: now) }))
@@ -87,7 +92,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             let name = (path as NSString).lastPathComponent
             let label = verdict.isValid ? "valid" : verdict.failures.map(\.code).joined(separator: ",")
-            print("\(name)\t\(parse)\t\(full)\t\(cold)\t\(label)")
+            print("\(name)\t\(parse)\t" + (json.map { $0 + "\t" } ?? "") + "\(full)\t\(cold)\t\(label)")
         }
     }
 

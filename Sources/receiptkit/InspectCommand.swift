@@ -28,7 +28,7 @@ struct InspectCommand: ParsableCommand {
             throw ExitStatus(error).exitCode
         }
         if self.json {
-            print(JSONOutput.line(receipt))
+            print(String(decoding: receipt.verifyReceiptJSON(), as: UTF8.self))
         } else {
             print(ReceiptSummary.render(receipt), terminator: "")
         }

@@ -19,6 +19,7 @@ enum Outcome: Sendable {
             var reason: String
         }
         var file: String?
+        var line: Int?
         var valid: Bool
         var reasons: [String]
         var environment: String?
@@ -27,11 +28,12 @@ enum Outcome: Sendable {
         var error: ErrorInfo?
     }
 
-    func report(file: String?) -> Report {
+    func report(file: String?, line: Int? = nil) -> Report {
         switch self {
         case .validated(let result):
             return Report(
                 file: file,
+                line: line,
                 valid: result.isValid,
                 reasons: result.failures.map(\.code),
                 environment: result.environment?.rawValue,
@@ -41,6 +43,7 @@ enum Outcome: Sendable {
         case .failed(let error):
             return Report(
                 file: file,
+                line: line,
                 valid: false,
                 reasons: [error.code == .unreadableFile ? "unreadable" : "malformed"],
                 error: .init(code: error.code.rawValue, reason: error.reason)

@@ -8,8 +8,11 @@ struct ValidateCommand: AsyncParsableCommand {
         commandName: "validate",
         abstract: "Verify receipts' signatures and chains, and check app identity, device and expiration.",
         discussion: """
-            One input prints VALID or INVALID: <reason codes> (or a JSON object with --json). Several inputs are \
-            validated in parallel and print one JSON line each, with a summary on standard error.
+            One input file prints VALID or INVALID: <reason codes> (or a JSON object with --json). Several inputs, \
+            a directory (read recursively: .der, .receipt, .b64, .base64 files and files named receipt; symbolic \
+            links to files are read, to directories not followed), --files-from or --lines make a batch: inputs \
+            are read as a stream, validated in parallel, and each prints one JSON line (in completion order, or \
+            input order with --ordered), with progress on a terminal and a summary on standard error.
             Reason codes: signature_invalid, certificate_untrusted, certificate_expired, \
             signer_not_receipt_signing, xcode_receipt_not_allowed, bundle_id_mismatch, app_version_mismatch, \
             device_hash_mismatch, receipt_expired.
@@ -55,15 +58,65 @@ struct ValidateCommand: AsyncParsableCommand {
     )
     var app: String?
 
-    @Argument(help: "Receipt files, or - for standard input.")
+    @Option(
+        name: .customLong("files-from"),
+        help: ArgumentHelp("Read receipt paths from FILE, one per line (- for standard input; repeatable).", valueName: "FILE")
+    )
+    var filesFrom: [String] = []
+
+    @Flag(name: .customLong("null"), help: "Paths in --files-from are separated by NUL bytes (find -print0).")
+    var nullSeparated = false
+
+    @Flag(help: "Each line of the inputs (standard input when none) is one base64 receipt.")
+    var lines = false
+
+    @Flag(help: "In a batch, print lines in input order instead of completion order.")
+    var ordered = false
+
+    @Flag(name: .customLong("all-files"), help: "In directories, read every regular file, whatever its extension.")
+    var allFiles = false
+
+    @Argument(help: "Receipt files or directories, or - for standard input.")
     var inputs: [String] = []
 
-    func validate() throws {
-        if self.app == nil, self.inputs.isEmpty {
-            throw ValidationError("give at least one receipt file, or --app")
+    /// The batch inputs, in order: arguments (as line files with --lines), then --files-from lists.
+    var batchInputs: [ReceiptBatchSource.Input] {
+        let named: [ReceiptBatchSource.Input]
+        if self.lines {
+            named = (self.inputs.isEmpty ? ["-"] : self.inputs).map { .base64Lines($0) }
+        } else {
+            named = self.inputs.map { .path($0) }
         }
-        if self.app != nil, !self.inputs.isEmpty {
+        return named + self.filesFrom.map { .pathList($0) }
+    }
+
+    /// One plain input file: validated alone, with text output.
+    var singleInput: String? {
+        guard !self.lines, self.filesFrom.isEmpty, self.inputs.count == 1, let path = self.inputs.first else { return nil }
+        var isDirectory: ObjCBool = false
+        if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return nil
+        }
+        return path
+    }
+
+    func validate() throws {
+        if self.app == nil, self.inputs.isEmpty, self.filesFrom.isEmpty, !self.lines {
+            throw ValidationError("give at least one receipt file or directory, --files-from, --lines, or --app")
+        }
+        if self.app != nil, !self.inputs.isEmpty || !self.filesFrom.isEmpty || self.lines {
             throw ValidationError("--app validates the bundle's own receipt: give no other inputs")
+        }
+        let stdinReaders = self.batchInputs.filter { input in
+            switch input {
+            case .path(let path), .pathList(let path), .base64Lines(let path): return path == "-"
+            }
+        }
+        if stdinReaders.count > 1 {
+            throw ValidationError("standard input (-) can be read once: as a receipt, a --files-from list or --lines")
+        }
+        if self.nullSeparated, self.filesFrom.isEmpty {
+            throw ValidationError("--null applies to --files-from lists: give --files-from")
         }
         if let jobs, !(1...1024).contains(jobs) {
             throw ValidationError("--jobs takes a whole number from 1 to 1024, not \(jobs)")
@@ -117,16 +170,26 @@ struct ValidateCommand: AsyncParsableCommand {
         self.apply(to: &policy)
         let validator = ReceiptValidator(policy: policy)
 
-        if self.inputs.count == 1, let path = self.inputs.first {
+        if let path = self.singleInput {
             let outcome = await Self.validate(path, validator: validator, now: now, base64: base64)
             self.print(outcome, path: path)
             throw outcome.status.exitCode
         }
 
+        var options = ReceiptBatchSource.Options()
+        if self.allFiles { options.directoryExtensions = nil }
+        if self.nullSeparated { options.pathSeparator = 0 }
         let worst = await BatchValidation(
-            paths: self.inputs,
+            inputs: self.batchInputs,
+            options: options,
             jobs: self.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            validate: { path in await Self.validate(path, validator: validator, now: now, base64: base64) }
+            ordered: self.ordered,
+            makeWorker: {
+                // Each worker validates with its own trust cache: workers sharing cached certificates would contend
+                // on their reference counts on every receipt (a few milliseconds per worker to fill it once).
+                let own = ReceiptValidator(policy: validator.policy, cache: ReceiptTrustCache())
+                return { item in await Self.validate(item, validator: own, now: now, base64: base64) }
+            }
         ).run()
         throw worst.exitCode
     }
@@ -145,9 +208,20 @@ struct ValidateCommand: AsyncParsableCommand {
 
     private func print(_ outcome: Outcome, path: String) {
         if self.json {
-            Swift.print(JSONOutput.line(outcome.report(file: nil)))
+            Swift.print(String(decoding: outcome.report(file: nil).jsonLine(), as: UTF8.self), terminator: "")
         } else {
             outcome.printText(path: path)
+        }
+    }
+
+    /// The outcome of one batch input; `nil` for an entry to skip (a symbolic link to a directory).
+    static func validate(_ item: ReceiptBatchSource.Item, validator: ReceiptValidator, now: Date, base64: Bool?) async -> Outcome? {
+        do {
+            guard let contents = try item.contents() else { return nil }
+            let bytes = try ReceiptInput.normalized(contents, base64: item.base64 ?? base64)
+            return .validated(try await validator.validate(bytes, now: now))
+        } catch {
+            return .failed(error)
         }
     }
 

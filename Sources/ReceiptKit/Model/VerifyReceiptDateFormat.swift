@@ -1,12 +1,9 @@
 import struct Foundation.Date
-import struct Foundation.TimeZone
 import _ReceiptKitShared
 
 /// The three date renderings of Apple's `verifyReceipt` JSON: `2020-07-22 17:39:08 Etc/GMT`, epoch milliseconds as
 /// a string, and Pacific time with daylight saving (`2020-07-22 10:39:08 America/Los_Angeles`).
 enum VerifyReceiptDateFormat {
-    private static let pacific = TimeZone(identifier: "America/Los_Angeles")
-
     static func gmt(_ date: Date) -> String {
         var json = JSONWriter(capacity: 32)
         Self.appendGMT(date, to: &json)
@@ -45,25 +42,48 @@ enum VerifyReceiptDateFormat {
     }
 
     private static func appendPacificTime(_ date: Date, to json: inout JSONWriter) {
-        let offset = Int64(Self.pacific?.secondsFromGMT(for: date) ?? -8 * 3600)
-        let (shifted, overflow) = date.epochMilliseconds.addingReportingOverflow(offset * 1000)
-        Self.appendFields(CivilTime.fields(epochMilliseconds: overflow ? date.epochMilliseconds : shifted), to: &json)
+        let milliseconds = date.epochMilliseconds
+        let offset = Int64(PacificTime.offset(epochMilliseconds: milliseconds))
+        let (shifted, overflow) = milliseconds.addingReportingOverflow(offset * 1000)
+        Self.appendFields(CivilTime.fields(epochMilliseconds: overflow ? milliseconds : shifted), to: &json)
         json.appendRaw(" America/Los_Angeles")
     }
 
     /// `yyyy-MM-dd HH:mm:ss`, each field zero-padded to its width.
     private static func appendFields(_ f: CivilTime.Fields, to json: inout JSONWriter) {
-        json.appendPadded(f.year, width: 4)
-        json.appendRaw("-")
-        json.appendPadded(f.month, width: 2)
-        json.appendRaw("-")
-        json.appendPadded(f.day, width: 2)
-        json.appendRaw(" ")
-        json.appendPadded(f.hour, width: 2)
-        json.appendRaw(":")
-        json.appendPadded(f.minute, width: 2)
-        json.appendRaw(":")
-        json.appendPadded(f.second, width: 2)
+        guard (0...9999).contains(f.year) else {
+            // Outside four-digit years: `String(year)` padded to four characters, as the `Codable` form does.
+            json.appendPadded(f.year, width: 4)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { buffer in
+                Self.fill(buffer, from: 0, f)
+                json.appendRaw(UnsafeBufferPointer(buffer))
+            }
+            return
+        }
+        // Month, day, hour, minute and second are always two digits; built on the stack and appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 19) { buffer in
+            let zero = UInt8(ascii: "0")
+            buffer[0] = zero &+ UInt8(truncatingIfNeeded: f.year / 1000)
+            buffer[1] = zero &+ UInt8(truncatingIfNeeded: f.year / 100 % 10)
+            buffer[2] = zero &+ UInt8(truncatingIfNeeded: f.year / 10 % 10)
+            buffer[3] = zero &+ UInt8(truncatingIfNeeded: f.year % 10)
+            Self.fill(buffer, from: 4, f)
+            json.appendRaw(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// Writes `-MM-dd HH:mm:ss` (15 bytes) at `start`.
+    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, _ f: CivilTime.Fields) {
+        func put(_ index: Int, _ separator: UInt8, _ value: Int) {
+            buffer[index] = separator
+            buffer[index &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)
+            buffer[index &+ 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+        }
+        put(start, UInt8(ascii: "-"), f.month)
+        put(start &+ 3, UInt8(ascii: "-"), f.day)
+        put(start &+ 6, UInt8(ascii: " "), f.hour)
+        put(start &+ 9, UInt8(ascii: ":"), f.minute)
+        put(start &+ 12, UInt8(ascii: ":"), f.second)
     }
 
     /// Reads a date back from JSON: epoch milliseconds, the `Etc/GMT` form, or RFC 3339.

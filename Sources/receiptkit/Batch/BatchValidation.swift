@@ -1,0 +1,96 @@
+import Foundation
+import ReceiptKit
+
+/// Validates a stream of inputs with `jobs` workers, printing one JSON line per input (in completion order, or in
+/// input order with `ordered`), progress on standard error when it is a terminal, and a summary at the end.
+///
+/// Memory stays flat in the number of inputs: inputs are read from the source as workers ask for them, lines go
+/// to standard output as they are done (or, in input order, wait in a window of at most `64 × jobs` lines).
+struct BatchValidation {
+    var inputs: [ReceiptBatchSource.Input]
+    var options: ReceiptBatchSource.Options
+    var jobs: Int
+    var ordered: Bool
+    /// Makes each worker's validation function (called once per worker, so each can own its caches); the function
+    /// returns `nil` to skip an input (no line, not counted).
+    var makeWorker: @Sendable () -> @Sendable (ReceiptBatchSource.Item) async -> Outcome?
+
+    func run() async -> ExitStatus {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let showsProgress = StandardError.isTerminal
+        let coordinator = BatchCoordinator(
+            source: ReceiptBatchSource(self.inputs, options: self.options),
+            ordered: self.ordered,
+            window: 64 * self.jobs,
+            showsProgress: showsProgress,
+            total: self.knownTotal
+        )
+        if showsProgress, self.knownTotal == nil, !self.readsStandardInput {
+            // Count the inputs on a thread of its own (directory entries and list lines are cheap to count) so the
+            // progress line can show a total and a time left; it never holds up validation.
+            let inputs = self.inputs
+            let options = self.options
+            Thread.detachNewThread {
+                let counter = ReceiptBatchSource(inputs, options: options)
+                var count = 0
+                while counter.next() != nil { count += 1 }
+                coordinator.setTotal(count)
+            }
+        }
+
+        let makeWorker = self.makeWorker
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, self.jobs) {
+                group.addTask {
+                    let validate = makeWorker()
+                    while let (sequence, item) = await coordinator.next() {
+                        guard let outcome = await validate(item) else {
+                            coordinator.skip(sequence)
+                            continue
+                        }
+                        let line = outcome.report(file: item.file, line: item.line).jsonLine()
+                        coordinator.complete(sequence, status: outcome.status, line: line)
+                    }
+                }
+            }
+        }
+
+        let finish = coordinator.finish()
+        if finish.progressDrawn { StandardError.write("\n") }
+        let elapsed = BatchProgress.seconds(clock.now - start)
+        let counts = coordinator.counts
+        StandardError.write(
+            "receiptkit: \(coordinator.done) receipts: \(counts[.valid, default: 0]) valid, "
+                + "\(counts[.invalid, default: 0]) invalid, \(counts[.malformed, default: 0]) malformed, "
+                + "\(counts[.unreadable, default: 0]) unreadable in \(String(format: "%.2f", elapsed)) s\n"
+        )
+        if let failure = finish.outputFailure {
+            StandardError.write("receiptkit: standard output: write failed: \(String(cString: strerror(failure)))\n")
+            return max(coordinator.worst, .cannotCreate)
+        }
+        return coordinator.worst
+    }
+
+    /// The number of inputs when every one is a plain file path (no directory, list or lines).
+    private var knownTotal: Int? {
+        var count = 0
+        for input in self.inputs {
+            guard case .path(let path) = input else { return nil }
+            var isDirectory: ObjCBool = false
+            if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return nil
+            }
+            count += 1
+        }
+        return count
+    }
+
+    private var readsStandardInput: Bool {
+        self.inputs.contains { input in
+            switch input {
+            case .path(let path), .pathList(let path), .base64Lines(let path): return path == "-"
+            }
+        }
+    }
+}
