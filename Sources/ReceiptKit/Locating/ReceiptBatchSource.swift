@@ -142,7 +142,7 @@ public final class ReceiptBatchSource {
                 case .tooLong(let number):
                     let limit = input.isBase64Lines ? self.options.maximumLineLength : Int(PATH_MAX) * 16
                     let error = ReceiptError(.inputTooLarge, "\(name): line \(number) is longer than \(limit) bytes")
-                    return Item(file: name, line: number, content: .failure(error))
+                    return Item(file: name, line: number, base64: input.isBase64Lines ? true : nil, content: .failure(error))
                 case .failed(let number):
                     self.reader = nil
                     let error = ReceiptError(.unreadableFile, "\(name): cannot be read: \(String(cString: strerror(number)))")
