@@ -6,7 +6,8 @@
 # Builds `receiptkit` in release mode when no binary is given. The receipt is ../shared's production fixture when
 # present (otherwise the repository's sample with its test anchor). The script makes directories of 10,000 and
 # 100,000 symbolic links to it, then runs `validate --json` over each with --jobs 1 (on one core) and --jobs 2 (on
-# two), printing rates, ratios and peak RSS against the targets of issue 8:
+# two), best of 3 runs each (RECEIPTKIT_BATCH_REPEATS), printing rates, ratios and peak RSS against the targets of
+# issue 8:
 #   --jobs 1 >= 0.5 x bench validate(cache);  --jobs 2 >= 1.8 x --jobs 1;  RSS(100k) <= 1.5 x RSS(10k).
 # Needs /usr/bin/time (Debian: apt-get install time) for peak RSS, and taskset.
 set -euo pipefail
@@ -35,6 +36,9 @@ echo "== receipt: $receipt"
 echo "== openssl speed -seconds $seconds rsa2048 (one core)"
 taskset -c 0 openssl speed -seconds "$seconds" rsa2048 2>/dev/null | grep -E '^rsa +2048|^rsa2048' | tail -n 1
 
+echo "== openssl speed -seconds $seconds -multi 2 rsa2048 (two cores: this machine's own two-core ceiling)"
+openssl speed -seconds "$seconds" -multi 2 rsa2048 2>/dev/null | grep -E '^rsa +2048|^rsa2048' | tail -n 1
+
 echo "== receiptkit bench --measure cached (one core)"
 bench=$(taskset -c 0 "$bin" bench --seconds "$seconds" --measure cached "${anchors[@]}" "$receipt" | tail -n 1)
 echo "$bench"
@@ -51,8 +55,8 @@ for i in range(n): os.symlink(t, os.path.join(d, "r%06d.der" % i))' "$1" "$2" "$
   fi
 }
 
-# run CPUS JOBS DIR: prints "rate rss_kib" for one validate run over DIR.
-run() {
+# once CPUS JOBS DIR: prints "rate rss_kib" for one validate run over DIR.
+once() {
   local start end
   start=$(date +%s%N)
   /usr/bin/time -f '%M' -o "$work/rss" taskset -c "$1" "$bin" validate --json --jobs "$2" "${anchors[@]}" "$3" \
@@ -65,6 +69,18 @@ run() {
     exit 1
   fi
   awk -v n="$count" -v ns="$((end - start))" -v rss="$(tail -n 1 "$work/rss")" 'BEGIN { printf "%.0f %d\n", n / (ns / 1e9), rss }'
+}
+
+# run CPUS JOBS DIR: the best rate of $repeats runs (this is a shared, noisy machine) and the largest peak RSS.
+repeats=${RECEIPTKIT_BATCH_REPEATS:-3}
+run() {
+  local best=0 most=0 r m
+  for ((k = 0; k < repeats; k++)); do
+    read -r r m < <(once "$@")
+    ((r > best)) && best=$r
+    ((m > most)) && most=$m
+  done
+  echo "$best $most"
 }
 
 declare -A rate rss

@@ -3,13 +3,7 @@ import Foundation
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
-// Glibc's `struct stat` is owned by whichever Clang module included <sys/stat.h> first — CDispatch or
-// CoreFoundation, depending on the build — and MemberImportVisibility wants that module imported.
-import CoreFoundation
 import Glibc
-#if canImport(CDispatch)
-import CDispatch
-#endif
 #elseif canImport(Musl)
 import Musl
 #endif
@@ -99,13 +93,11 @@ final class DirectoryWalker {
         case Int32(DT_LNK): return .link
         case Int32(DT_UNKNOWN):
             // File systems that do not report types: one lstat, which does not follow links.
-            var status = stat()
-            guard lstat(path, &status) == 0 else { return .other }
-            switch status.st_mode & S_IFMT {
-            case S_IFDIR: return .directory
-            case S_IFREG: return .file
-            case S_IFLNK: return .link
-            default: return .other
+            switch FileStatus(path: path, followingLinks: false)?.kind {
+            case .directory: return .directory
+            case .regular: return .file
+            case .symbolicLink: return .link
+            case .other, nil: return .other
             }
         default:
             return .other

@@ -3,13 +3,7 @@ import Foundation
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
-// Glibc's `struct stat` is owned by whichever Clang module included <sys/stat.h> first — CDispatch or
-// CoreFoundation, depending on the build — and MemberImportVisibility wants that module imported.
-import CoreFoundation
 import Glibc
-#if canImport(CDispatch)
-import CDispatch
-#endif
 #elseif canImport(Musl)
 import Musl
 #endif
@@ -160,8 +154,7 @@ public final class ReceiptBatchSource {
     private func start(_ input: Input) -> Item? {
         switch input {
         case .path(let path):
-            var status = stat()
-            if path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            if path != "-", FileStatus(path: path, followingLinks: true)?.kind == .directory {
                 let extensions = self.options.directoryExtensions
                 self.walker = DirectoryWalker(root: path, maximumDepth: self.options.maximumDepth) { name in
                     guard let extensions else { return true }

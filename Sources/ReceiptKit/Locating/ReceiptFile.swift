@@ -3,13 +3,7 @@ import Foundation
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
-// Glibc's `struct stat` is owned by whichever Clang module included <sys/stat.h> first — CDispatch or
-// CoreFoundation, depending on the build — and MemberImportVisibility wants that module imported.
-import CoreFoundation
 import Glibc
-#if canImport(CDispatch)
-import CDispatch
-#endif
 #elseif canImport(Musl)
 import Musl
 #endif
@@ -55,17 +49,16 @@ public enum ReceiptFile {
             throw Self.error(errno, path: path)
         }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
+        guard let status = FileStatus(descriptor: descriptor) else {
             throw Self.error(errno, path: path)
         }
-        if onlyRegularFiles, status.st_mode & S_IFMT != S_IFREG { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR:
+        if onlyRegularFiles, status.kind != .regular { return nil }
+        switch status.kind {
+        case .directory:
             throw ReceiptError(.unreadableFile, "\(path): is a directory")
-        case S_IFREG:
+        case .regular:
             // A regular file's size is known up front: refuse it before reading anything.
-            let size = Int(status.st_size)
+            let size = status.size
             guard size <= maximumSize else {
                 throw ReceiptError(.unreadableFile, "\(path): larger than \(maximumSize) bytes")
             }
