@@ -13,9 +13,13 @@ public enum FuzzChecks {
             checksum &+= purchase.promotionalOfferIdentifier?.utf8.count ?? 0
             checksum &+= purchase.otherAttributes.reduce(0) { $0 &+ $1.value.count }
         }
-        guard let json = try? JSONEncoder().encode(receipt) else {
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let json = try? sorted.encode(receipt) else {
             preconditionFailure("a decoded receipt must encode to JSON (checksum \(checksum))")
         }
+        // The direct writer must produce exactly the Codable form's bytes, whatever the receipt holds.
+        precondition(receipt.verifyReceiptJSON() == [UInt8](json), "verifyReceiptJSON() differs from JSONEncoder")
         guard let decoded = try? JSONDecoder().decode(AppReceipt.self, from: json) else {
             preconditionFailure("ReceiptKit's JSON must decode again")
         }
