@@ -53,12 +53,7 @@ package struct JSONWriter: Sendable {
     /// An object key (a literal that needs no escaping), with the comma before it when one is due.
     @inlinable
     package mutating func key(_ name: StaticString) {
-        self.separate()
-        self.bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
-        self.bytes.append(UInt8(ascii: "\""))
-        self.bytes.append(UInt8(ascii: ":"))
-        self.needsComma = false
+        self.key(name, suffix: "")
     }
 
     /// An object key given as the literal `name` followed by `suffix` (for `date`, `date_ms`, `date_pst`).
@@ -112,20 +107,10 @@ package struct JSONWriter: Sendable {
     /// A string given as its UTF-8 bytes, which must be valid UTF-8 (escaping never splits a multi-byte sequence,
     /// since every byte it looks at is ASCII).
     @inlinable
-    package mutating func string(utf8: some Collection<UInt8>) {
+    package mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
         self.appendEscaped(utf8)
-        self.bytes.append(UInt8(ascii: "\""))
-        self.needsComma = true
-    }
-
-    /// `data` as a JSON string of standard, padded base64 (Foundation's `base64EncodedString()`).
-    @inlinable
-    package mutating func base64String(_ data: [UInt8]) {
-        self.separate()
-        self.bytes.append(UInt8(ascii: "\""))
-        Base64Text.append(data, to: &self.bytes)
         self.bytes.append(UInt8(ascii: "\""))
         self.needsComma = true
     }
@@ -188,14 +173,6 @@ package struct JSONWriter: Sendable {
         self.bytes.append(contentsOf: bytes)
     }
 
-    /// Appends `value` (0...99) as two digits.
-    @inlinable
-    package mutating func appendTwoDigits(_ value: Int) {
-        let value = UInt8(truncatingIfNeeded: value)
-        self.bytes.append(UInt8(ascii: "0") &+ value / 10)
-        self.bytes.append(UInt8(ascii: "0") &+ value % 10)
-    }
-
     @inlinable
     static func decimalCount(_ value: Int64) -> Int {
         var magnitude = value.magnitude
@@ -212,46 +189,34 @@ package struct JSONWriter: Sendable {
         if self.needsComma { self.bytes.append(UInt8(ascii: ",")) }
     }
 
+    /// Copies runs that need no escaping in one piece and escapes the bytes between them.
     @usableFromInline
-    mutating func appendEscaped(_ utf8: some Collection<UInt8>) {
-        let handled: Void? = utf8.withContiguousStorageIfAvailable { buffer in
-            var runStart = 0
-            for index in buffer.indices {
-                let byte = buffer[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
-                self.appendEscape(byte)
-                runStart = index + 1
-            }
-            self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...]))
+    mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            self.appendEscape(byte)
+            runStart = index + 1
         }
-        if handled == nil {
-            for byte in utf8 {
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    self.appendEscape(byte)
-                } else {
-                    self.bytes.append(byte)
-                }
-            }
-        }
+        self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
 
     @usableFromInline
     mutating func appendEscape(_ byte: UInt8) {
-        let backslash = UInt8(ascii: "\\")
+        self.bytes.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""): self.bytes.append(contentsOf: [backslash, UInt8(ascii: "\"")])
-        case backslash: self.bytes.append(contentsOf: [backslash, backslash])
-        case 0x08: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "b")])
-        case 0x09: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "t")])
-        case 0x0A: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "n")])
-        case 0x0C: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "f")])
-        case 0x0D: self.bytes.append(contentsOf: [backslash, UInt8(ascii: "r")])
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): self.bytes.append(byte)
+        case 0x08: self.bytes.append(UInt8(ascii: "b"))
+        case 0x09: self.bytes.append(UInt8(ascii: "t"))
+        case 0x0A: self.bytes.append(UInt8(ascii: "n"))
+        case 0x0C: self.bytes.append(UInt8(ascii: "f"))
+        case 0x0D: self.bytes.append(UInt8(ascii: "r"))
         default:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            self.bytes.append(contentsOf: [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            self.bytes.append(hex[Int(byte >> 4)])
-            self.bytes.append(hex[Int(byte & 0x0F)])
+            // \u00xx with lowercase hex digits; only control characters (below 0x20) get here.
+            func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+            self.bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex(byte >> 4), hex(byte & 0x0F)])
         }
     }
 }

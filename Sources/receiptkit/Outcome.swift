@@ -13,6 +13,8 @@ enum Outcome: Sendable {
         }
     }
 
+    /// One JSON line of `validate`. Written by ``jsonLine()``; the `Encodable` conformance is the reference that
+    /// writer is tested against.
     struct Report: Encodable {
         struct ErrorInfo: Encodable {
             var code: String

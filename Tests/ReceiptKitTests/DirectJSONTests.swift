@@ -41,6 +41,43 @@ import Testing
         #expect(String(decoding: AppReceipt().verifyReceiptJSON(), as: UTF8.self) == #"{"in_app":[]}"#)
     }
 
+    /// The date strings against an independent formatter (the direct and `Codable` forms share one renderer, so
+    /// comparing them says nothing about the dates themselves): Foundation's `DateFormatter`, Gregorian, for instants
+    /// from 1900 to 9999 in UTC and in Los Angeles time; and `String(year)` padding outside four-digit years.
+    @Test func datesMatchAnIndependentFormatter() async throws {
+        func formatter(_ zone: String) throws -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.calendar = Calendar(identifier: .gregorian)
+            let timeZone = try #require(TimeZone(identifier: zone))
+            formatter.timeZone = timeZone
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            return formatter
+        }
+        let utc = try formatter("UTC")
+        let pacific = try formatter("America/Los_Angeles")
+        func fields(_ date: Date) throws -> [String: Any] {
+            let json = AppReceipt(creationDate: date).verifyReceiptJSON()
+            return try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+        }
+        // Whole seconds: the formatter and the receipt forms both drop milliseconds, but round differently.
+        // Most instants where the Pacific rules are computed (1987-2099), the rest across 1900-9999.
+        let seconds = zip(Gen.bool(0.75), Gen.int64(in: 536_457_600...4_102_444_799), Gen.int64(in: -2_208_988_800...253_402_300_799))
+            .map { ruled, inRules, anywhere in ruled ? inRules : anywhere }
+        await propertyCheck(count: 800, input: seconds) { seconds in
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+            let object = try fields(date)
+            #expect(object["receipt_creation_date"] as? String == utc.string(from: date) + " Etc/GMT")
+            #expect(object["receipt_creation_date_pst"] as? String == pacific.string(from: date) + " America/Los_Angeles")
+            #expect(object["receipt_creation_date_ms"] as? String == String(seconds * 1000))
+        }
+        // Outside four-digit years the year keeps all its digits (and sign), padded to four characters.
+        let year10000 = Date(epochMilliseconds: 253_402_300_800_000)  // 10000-01-01T00:00:00Z
+        #expect(try fields(year10000)["receipt_creation_date"] as? String == "10000-01-01 00:00:00 Etc/GMT")
+        let yearMinus1 = Date(epochMilliseconds: -62_167_219_200_000 - 86_400_000)  // 0000-01-01 minus a day
+        #expect(try fields(yearMinus1)["receipt_creation_date"] as? String == "00-1-12-31 00:00:00 Etc/GMT")
+    }
+
     /// Any scalar, biased towards the ones escaping treats specially: controls, quote, backslash, slash, DEL,
     /// line and paragraph separators, and astral characters.
     static let oddString = zip(Gen<Int>.int(in: 0...3), Gen<UInt32>.value(in: 0...0x10FFFF)).map { region, value -> Unicode.Scalar in

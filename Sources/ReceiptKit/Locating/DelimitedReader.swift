@@ -23,7 +23,8 @@ final class DelimitedReader {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let delimiter: UInt8
-    private let maximumLength: Int
+    /// The longest record returned; longer ones come back as `.tooLong`.
+    let maximumLength: Int
     private var buffer: [UInt8]
     private var start = 0
     private var end = 0

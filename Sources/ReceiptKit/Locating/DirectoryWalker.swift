@@ -36,7 +36,8 @@ final class DirectoryWalker {
     }
 
     private var levels: [Level] = []
-    private var pending: [Entry] = []
+    /// A failure found while entering a directory, returned before reading on.
+    private var pending: Entry?
     private let maximumDepth: Int
     private let accepts: (String) -> Bool
 
@@ -52,7 +53,10 @@ final class DirectoryWalker {
 
     func next() -> Entry? {
         while true {
-            if !self.pending.isEmpty { return self.pending.removeFirst() }
+            if let pending = self.pending {
+                self.pending = nil
+                return pending
+            }
             guard let level = self.levels.last else { return nil }
             errno = 0
             guard let entry = readdir(level.handle) else {
@@ -74,43 +78,35 @@ final class DirectoryWalker {
             switch Self.kind(of: path, type: entry.pointee.d_type) {
             case .directory:
                 self.enter(path)
-            case .file:
+            case .regular:
                 if self.accepts(name) { return .file(path) }
-            case .link:
+            case .symbolicLink:
                 if self.accepts(name) { return .link(path) }
-            case .other:
+            case .other, nil:
                 continue
             }
         }
     }
 
-    private enum Kind { case directory, file, link, other }
-
-    private static func kind(of path: String, type: UInt8) -> Kind {
+    /// The entry's kind from `d_type`, or from one `lstat` (which does not follow links) on file systems that do
+    /// not report types.
+    private static func kind(of path: String, type: UInt8) -> FileStatus.Kind? {
         switch Int32(type) {
         case Int32(DT_DIR): return .directory
-        case Int32(DT_REG): return .file
-        case Int32(DT_LNK): return .link
-        case Int32(DT_UNKNOWN):
-            // File systems that do not report types: one lstat, which does not follow links.
-            switch FileStatus(path: path, followingLinks: false)?.kind {
-            case .directory: return .directory
-            case .regular: return .file
-            case .symbolicLink: return .link
-            case .other, nil: return .other
-            }
-        default:
-            return .other
+        case Int32(DT_REG): return .regular
+        case Int32(DT_LNK): return .symbolicLink
+        case Int32(DT_UNKNOWN): return FileStatus(path: path, followingLinks: false)?.kind
+        default: return .other
         }
     }
 
     private func enter(_ path: String) {
         guard self.levels.count < self.maximumDepth else {
-            self.pending.append(.failed(path: path, reason: "deeper than \(self.maximumDepth) directory levels"))
+            self.pending = .failed(path: path, reason: "deeper than \(self.maximumDepth) directory levels")
             return
         }
         guard let handle = opendir(path) else {
-            self.pending.append(.failed(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+            self.pending = .failed(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
             return
         }
         self.levels.append(Level(handle: handle, path: path))

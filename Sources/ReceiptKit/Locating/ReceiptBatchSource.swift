@@ -102,6 +102,9 @@ public final class ReceiptBatchSource {
         }
     }
 
+    /// The longest path accepted in a list: longer records are failed items, not paths.
+    static let maximumPathLength = 64 * 1024
+
     private var inputs: ArraySlice<Input>
     private let options: Options
     private var walker: DirectoryWalker?
@@ -134,8 +137,7 @@ public final class ReceiptBatchSource {
                     if let item = self.item(for: input, name: name, record: bytes, number: number) { return item }
                     continue
                 case .tooLong(let number):
-                    let limit = input.isBase64Lines ? self.options.maximumLineLength : Int(PATH_MAX) * 16
-                    let error = ReceiptError(.inputTooLarge, "\(name): line \(number) is longer than \(limit) bytes")
+                    let error = ReceiptError(.inputTooLarge, "\(name): line \(number) is longer than \(reader.maximumLength) bytes")
                     return Item(file: name, line: number, base64: input.isBase64Lines ? true : nil, content: .failure(error))
                 case .failed(let number):
                     self.reader = nil
@@ -166,20 +168,19 @@ public final class ReceiptBatchSource {
             }
             return Item(file: path, content: .file(path))
         case .pathList(let path), .base64Lines(let path):
-            let name = path == "-" ? "-" : path
             let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 let reason = errno == ENOENT ? "no such file" : "cannot be read: \(String(cString: strerror(errno)))"
-                return Item(file: name, content: .failure(ReceiptError(.unreadableFile, "\(name): \(reason)")))
+                return Item(file: path, content: .failure(ReceiptError(.unreadableFile, "\(path): \(reason)")))
             }
             let lines = input.isBase64Lines
             self.reader = (
-                input, name,
+                input, path,
                 DelimitedReader(
                     descriptor: descriptor,
                     ownsDescriptor: path != "-",
                     delimiter: lines ? UInt8(ascii: "\n") : self.options.pathSeparator,
-                    maximumLength: lines ? self.options.maximumLineLength : Int(PATH_MAX) * 16
+                    maximumLength: lines ? self.options.maximumLineLength : Self.maximumPathLength
                 )
             )
             return nil

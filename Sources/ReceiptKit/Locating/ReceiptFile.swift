@@ -29,43 +29,46 @@ public enum ReceiptFile {
             return try Self.readChunks(STDIN_FILENO, name: "standard input", limit: maximumSize)
         }
         // A path named by the caller is read whatever it is (FIFOs and devices under the cap).
-        guard let bytes = try Self.readFile(path, maximumSize: maximumSize, onlyRegularFiles: false) else {
-            throw ReceiptError(.unreadableFile, "\(path): is not a file")
-        }
-        return bytes
+        let (descriptor, status) = try Self.openFile(path, nonBlocking: false)
+        defer { close(descriptor) }
+        return try Self.readOpened(descriptor, status, name: path, limit: maximumSize)
     }
 
     /// The bytes of `path` when it is (or links to) a regular file; `nil` for a directory, FIFO, device or socket.
     /// Opening does not block on a FIFO. Batch sources use it for symbolic links found in directories.
     static func regularFileContents(atPath path: String, maximumSize: Int) throws(ReceiptError) -> [UInt8]? {
-        try Self.readFile(path, maximumSize: maximumSize, onlyRegularFiles: true)
+        let (descriptor, status) = try Self.openFile(path, nonBlocking: true)
+        defer { close(descriptor) }
+        guard status.kind == .regular else { return nil }
+        return try Self.readOpened(descriptor, status, name: path, limit: maximumSize)
     }
 
-    private static func readFile(_ path: String, maximumSize: Int, onlyRegularFiles: Bool) throws(ReceiptError) -> [UInt8]? {
-        // open + fstat + read on one descriptor: no race between checking and reading, and three system calls for a
-        // small regular file (batch validation reads hundreds of thousands of them).
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (onlyRegularFiles ? O_NONBLOCK : 0))
-        guard descriptor >= 0 else {
-            throw Self.error(errno, path: path)
-        }
-        defer { close(descriptor) }
+    /// Opens `path` and stats the descriptor: no race between checking and reading, and three system calls in all
+    /// for a small regular file (batch validation reads hundreds of thousands of them).
+    private static func openFile(_ path: String, nonBlocking: Bool) throws(ReceiptError) -> (Int32, FileStatus) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0))
+        guard descriptor >= 0 else { throw Self.error(errno, path: path) }
         guard let status = FileStatus(descriptor: descriptor) else {
-            throw Self.error(errno, path: path)
+            let failure = errno
+            close(descriptor)
+            throw Self.error(failure, path: path)
         }
-        if onlyRegularFiles, status.kind != .regular { return nil }
+        return (descriptor, status)
+    }
+
+    private static func readOpened(_ descriptor: Int32, _ status: FileStatus, name: String, limit: Int) throws(ReceiptError) -> [UInt8] {
         switch status.kind {
         case .directory:
-            throw ReceiptError(.unreadableFile, "\(path): is a directory")
+            throw ReceiptError(.unreadableFile, "\(name): is a directory")
         case .regular:
             // A regular file's size is known up front: refuse it before reading anything.
-            let size = status.size
-            guard size <= maximumSize else {
-                throw ReceiptError(.unreadableFile, "\(path): larger than \(maximumSize) bytes")
+            guard status.size <= limit else {
+                throw ReceiptError(.unreadableFile, "\(name): larger than \(limit) bytes")
             }
-            return try Self.readRegular(descriptor, expectedSize: size, name: path, limit: maximumSize)
-        default:
+            return try Self.readRegular(descriptor, expectedSize: status.size, name: name, limit: limit)
+        case .symbolicLink, .other:
             // FIFOs, character devices, sockets: no size to trust, read in chunks under the cap.
-            return try Self.readChunks(descriptor, name: path, limit: maximumSize)
+            return try Self.readChunks(descriptor, name: name, limit: limit)
         }
     }
 
@@ -77,28 +80,24 @@ public enum ReceiptFile {
         }
     }
 
-    /// Reads a regular file of `expectedSize` bytes in one allocation; a file that grew meanwhile is read on in
-    /// chunks, still under `limit`.
+    /// Reads a regular file of `expectedSize` bytes into one allocation, asking for one byte more to see the end; a
+    /// file that grew meanwhile is read on in chunks, still under `limit`.
     private static func readRegular(_ descriptor: Int32, expectedSize: Int, name: String, limit: Int) throws(ReceiptError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: expectedSize)
-        var filled = 0
-        while filled < expectedSize {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress.map { $0 + filled }, expectedSize - filled)
+        var failure: Int32?
+        var bytes = [UInt8](unsafeUninitializedCapacity: expectedSize + 1) { buffer, filled in
+            while filled < buffer.count {
+                let count = read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+                if count < 0, errno == EINTR { continue }
+                if count < 0 { failure = errno }
+                if count <= 0 { return }
+                filled += count
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Self.error(errno, path: name)
-            }
-            if count == 0 {
-                // The file shrank while being read: what is there is the file.
-                bytes.removeLast(expectedSize - filled)
-                return bytes
-            }
-            filled += count
         }
-        let rest = try Self.readChunks(descriptor, name: name, limit: limit, alreadyRead: expectedSize)
-        bytes.append(contentsOf: rest)
+        if let failure { throw Self.error(failure, path: name) }
+        // Shorter than announced (it shrank) or exactly as announced: what was read is the file.
+        guard bytes.count > expectedSize else { return bytes }
+        guard bytes.count <= limit else { throw ReceiptError(.unreadableFile, "\(name): larger than \(limit) bytes") }
+        bytes += try Self.readChunks(descriptor, name: name, limit: limit, alreadyRead: bytes.count)
         return bytes
     }
 

@@ -1,3 +1,4 @@
+import struct Foundation.Data
 package import _ReceiptKitShared
 
 extension AppReceipt {
@@ -53,7 +54,7 @@ extension AppReceipt {
         json.endArray()
         if let value = self.opaqueValue {
             json.key("opaque_value")
-            json.base64String(value)
+            json.string(Data(value).base64EncodedString())
         }
         if let value = self.originalAppVersion {
             json.key("original_application_version")
@@ -67,7 +68,7 @@ extension AppReceipt {
         }
         if let value = self.sha1Hash {
             json.key("sha1_hash")
-            json.base64String(value)
+            json.string(Data(value).base64EncodedString())
         }
         if let value = self.versionExternalIdentifier {
             json.key("version_external_identifier")

@@ -19,11 +19,17 @@ enum DeferredText: Sendable {
             return nil
         case .text(let text):
             return text
-        case .span(let offset, let count):
-            let start = raw.startIndex + Int(offset)
-            let end = start + Int(count)
-            guard start >= raw.startIndex, end <= raw.endIndex else { return nil }
-            return String(decoding: raw[start..<end], as: UTF8.self)
+        case .span:
+            return self.span(in: raw).map { String(decoding: $0, as: UTF8.self) }
         }
+    }
+
+    /// For a `.span`, its validated UTF-8 bytes inside `raw` (`nil` if the span lies outside it); otherwise `nil`.
+    func span(in raw: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard case .span(let offset, let count) = self else { return nil }
+        let start = raw.startIndex + Int(offset)
+        let end = start + Int(count)
+        guard start >= raw.startIndex, end <= raw.endIndex else { return nil }
+        return raw[start..<end]
     }
 }

@@ -38,19 +38,12 @@ extension InAppPurchase {
     }
 
     private func write(_ text: DeferredText, key: StaticString, to json: inout JSONWriter) {
-        switch text {
-        case .absent:
-            return
-        case .text(let value):
+        if case .text(let value) = text {
             json.key(key)
             json.string(value)
-        case .span(let offset, let count):
-            // The same bounds `DeferredText.resolve(in:)` applies: a span outside the record reads as absent.
-            let start = self.raw.startIndex + Int(offset)
-            let end = start + Int(count)
-            guard start >= self.raw.startIndex, end <= self.raw.endIndex else { return }
+        } else if let bytes = text.span(in: self.raw) {
             json.key(key)
-            json.string(utf8: self.raw[start..<end])
+            bytes.withUnsafeBufferPointer { json.string(utf8: $0) }
         }
     }
 }

@@ -49,41 +49,24 @@ enum VerifyReceiptDateFormat {
         json.appendRaw(" America/Los_Angeles")
     }
 
-    /// `yyyy-MM-dd HH:mm:ss`, each field zero-padded to its width.
+    /// `yyyy-MM-dd HH:mm:ss`: the year as `String(year)` left-padded with `0` to four characters (years outside
+    /// 0...9999 keep all their digits and sign), every other field two digits, built on the stack and appended at
+    /// once.
     private static func appendFields(_ f: CivilTime.Fields, to json: inout JSONWriter) {
-        guard (0...9999).contains(f.year) else {
-            // Outside four-digit years: `String(year)` padded to four characters, as the `Codable` form does.
-            json.appendPadded(f.year, width: 4)
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { buffer in
-                Self.fill(buffer, from: 0, f)
-                json.appendRaw(UnsafeBufferPointer(buffer))
+        json.appendPadded(f.year, width: 4)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { buffer in
+            func put(_ index: Int, _ separator: UInt8, _ value: Int) {
+                buffer[index] = separator
+                buffer[index &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)
+                buffer[index &+ 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
             }
-            return
-        }
-        // Month, day, hour, minute and second are always two digits; built on the stack and appended at once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 19) { buffer in
-            let zero = UInt8(ascii: "0")
-            buffer[0] = zero &+ UInt8(truncatingIfNeeded: f.year / 1000)
-            buffer[1] = zero &+ UInt8(truncatingIfNeeded: f.year / 100 % 10)
-            buffer[2] = zero &+ UInt8(truncatingIfNeeded: f.year / 10 % 10)
-            buffer[3] = zero &+ UInt8(truncatingIfNeeded: f.year % 10)
-            Self.fill(buffer, from: 4, f)
+            put(0, UInt8(ascii: "-"), f.month)
+            put(3, UInt8(ascii: "-"), f.day)
+            put(6, UInt8(ascii: " "), f.hour)
+            put(9, UInt8(ascii: ":"), f.minute)
+            put(12, UInt8(ascii: ":"), f.second)
             json.appendRaw(UnsafeBufferPointer(buffer))
         }
-    }
-
-    /// Writes `-MM-dd HH:mm:ss` (15 bytes) at `start`.
-    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, _ f: CivilTime.Fields) {
-        func put(_ index: Int, _ separator: UInt8, _ value: Int) {
-            buffer[index] = separator
-            buffer[index &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)
-            buffer[index &+ 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-        }
-        put(start, UInt8(ascii: "-"), f.month)
-        put(start &+ 3, UInt8(ascii: "-"), f.day)
-        put(start &+ 6, UInt8(ascii: " "), f.hour)
-        put(start &+ 9, UInt8(ascii: ":"), f.minute)
-        put(start &+ 12, UInt8(ascii: ":"), f.second)
     }
 
     /// Reads a date back from JSON: epoch milliseconds, the `Etc/GMT` form, or RFC 3339.

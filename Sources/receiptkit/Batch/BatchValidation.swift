@@ -19,14 +19,15 @@ struct BatchValidation {
         let clock = ContinuousClock()
         let start = clock.now
         let showsProgress = StandardError.isTerminal
+        let knownTotal = showsProgress ? self.knownTotal : nil
         let coordinator = BatchCoordinator(
             source: ReceiptBatchSource(self.inputs, options: self.options),
             ordered: self.ordered,
             window: 64 * self.jobs,
             showsProgress: showsProgress,
-            total: self.knownTotal
+            total: knownTotal
         )
-        if showsProgress, self.knownTotal == nil, !self.readsStandardInput {
+        if showsProgress, knownTotal == nil, self.canBeReadTwice {
             // Count the inputs on a thread of its own (directory entries and list lines are cheap to count) so the
             // progress line can show a total and a time left; it never holds up validation.
             let inputs = self.inputs
@@ -86,10 +87,16 @@ struct BatchValidation {
         return count
     }
 
-    private var readsStandardInput: Bool {
-        self.inputs.contains { input in
+    /// Whether counting the inputs leaves them for the workers: lists and line files must be regular files (a
+    /// pipe, standard input or `<(find …)`, gives its records to whoever reads them first).
+    private var canBeReadTwice: Bool {
+        self.inputs.allSatisfy { input in
             switch input {
-            case .path(let path), .pathList(let path), .base64Lines(let path): return path == "-"
+            case .path: return true
+            case .pathList(let path), .base64Lines(let path):
+                // attributesOfItem does not follow links: /dev/fd/63 is a link to a pipe, and is not counted.
+                let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+                return path != "-" && type == .typeRegular
             }
         }
     }
