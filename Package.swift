@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ReceiptKitTesting", targets: ["ReceiptKitTesting"]),
         .library(name: "ServerTrust", targets: ["ServerTrust"]),
         .library(name: "ServerTrustNIO", targets: ["ServerTrustNIO"]),
+        .library(name: "ReceiptLedger", targets: ["ReceiptLedger"]),
+        .library(name: "ReceiptService", targets: ["ReceiptService"]),
         .executable(name: "receiptkit", targets: ["receiptkit"]),
     ],
     dependencies: [
@@ -25,6 +27,12 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         .target(
@@ -68,6 +76,41 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "ReceiptLedger",
+            dependencies: [
+                "ReceiptKit",
+                "_ReceiptKitShared",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ReceiptService",
+            dependencies: [
+                "ReceiptKit",
+                "ReceiptLedger",
+                "_ReceiptKitShared",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "ReceiptKitTesting",
             dependencies: [
                 "ReceiptKit",
@@ -85,7 +128,12 @@ let package = Package(
                 "_ReceiptKitShared",
                 "ReceiptKitTesting",
                 "ServerTrust",
+                "ReceiptLedger",
+                "ReceiptService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strictSettings
@@ -130,6 +178,23 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ReceiptServiceTests",
+            dependencies: [
+                "ReceiptKit",
+                "ReceiptKitTesting",
+                "ReceiptLedger",
+                "ReceiptService",
+                "_ReceiptKitShared",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strictSettings
         ),

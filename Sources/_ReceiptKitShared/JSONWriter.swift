@@ -167,6 +167,15 @@ package struct JSONWriter: Sendable {
         }
     }
 
+    /// A complete JSON value written earlier by a `JSONWriter` (an object kept in a database, say), as an element
+    /// or a value, with the comma before it when one is due.
+    @inlinable
+    package mutating func value(json: [UInt8]) {
+        self.separate()
+        self.bytes.append(contentsOf: json)
+        self.needsComma = true
+    }
+
     /// Appends bytes the caller has already escaped (or that need no escaping).
     @inlinable
     package mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {

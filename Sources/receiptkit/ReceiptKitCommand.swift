@@ -9,6 +9,9 @@ struct ReceiptKitCommand: AsyncParsableCommand {
             Exit status: 0 valid (or decoded), 1 decoded but invalid, 64 usage error, 65 malformed input, \
             66 unreadable file, 73 output file cannot be written. With several inputs, the worst status.
             """,
-        subcommands: [InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self]
+        subcommands: [
+            InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self,
+            ServeCommand.self,
+        ]
     )
 }

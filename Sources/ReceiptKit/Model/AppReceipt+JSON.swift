@@ -1,4 +1,5 @@
-import struct Foundation.Data
+package import struct Foundation.Data
+package import struct Foundation.Date
 package import _ReceiptKitShared
 
 extension AppReceipt {
@@ -18,8 +19,9 @@ extension AppReceipt {
         return json.bytes
     }
 
-    /// Writes the `receipt` object (keys in byte order, as `.sortedKeys` orders them).
-    package func write(to json: inout JSONWriter) {
+    /// Writes the `receipt` object (keys in byte order, as `.sortedKeys` orders them); a service adds the
+    /// `request_date` fields Apple's responses carry.
+    package func write(to json: inout JSONWriter, requestDate: Date? = nil) {
         json.beginObject()
         if let value = self.appItemIdentifier {
             json.key("adam_id")
@@ -66,6 +68,7 @@ extension AppReceipt {
             json.key("receipt_type")
             json.string(value.rawValue)
         }
+        VerifyReceiptDateFormat.write(requestDate, key: "request_date", to: &json)
         if let value = self.sha1Hash {
             json.key("sha1_hash")
             json.string(Data(value).base64EncodedString())

@@ -1,10 +1,10 @@
-import _ReceiptKitShared
+package import _ReceiptKitShared
 
 extension InAppPurchase {
     /// Writes the purchase as an element of `in_app`: the bytes `JSONEncoder` with `.sortedKeys` makes of
     /// ``encode(to:)``. Strings still inside the receipt's bytes are copied from there (they were validated as
     /// UTF-8 when decoded), never materialised as `String`.
-    func write(to json: inout JSONWriter) {
+    package func write(to json: inout JSONWriter) {
         json.beginObject()
         VerifyReceiptDateFormat.write(self.cancellationDate, key: "cancellation_date", to: &json)
         VerifyReceiptDateFormat.write(self.expiresDate, key: "expires_date", to: &json)

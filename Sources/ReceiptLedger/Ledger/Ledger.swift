@@ -1,0 +1,47 @@
+/// Where a verifyReceipt service remembers what it has seen: receipts, the transactions they carry, and renewal
+/// information — the state Apple's endpoint kept and a stateless validator cannot.
+///
+/// Two implementations share one schema and one test suite: ``SQLiteLedger`` (embedded, one process) and
+/// ``PostgresLedger`` (several service instances sharing one database).
+///
+/// Every write is idempotent: recording the same receipt twice changes nothing, and concurrent writes of receipts
+/// that share transactions never lose or duplicate one. A transaction seen in several receipts keeps the version
+/// from the newest receipt (by creation date, then by receipt hash, so the outcome does not depend on the order in
+/// which the receipts arrive).
+///
+/// ```swift
+/// let ledger = try await SQLiteLedger(path: "receiptkit.sqlite")
+/// try await ledger.migrate()
+/// try await ledger.record(LedgerReceipt(result.receipt, bytes: bytes, environment: .production, seenAt: now))
+/// let history = try await ledger.transactions(matching: LedgerQuery(receipt: result.receipt, environment: .production))
+/// ```
+public protocol Ledger: Sendable {
+    /// Creates the schema or brings it to the newest version; safe to call on every start and from several
+    /// instances at once.
+    func migrate() async throws(LedgerError)
+
+    /// The schema version the database is at (0 before the first migration).
+    func schemaVersion() async throws(LedgerError) -> Int
+
+    /// Stores a validated receipt and upserts its transactions by transaction id, atomically.
+    @discardableResult
+    func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary
+
+    /// Every stored transaction of the query's app, environment and original transaction ids, newest first.
+    func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction]
+
+    /// The bytes of a stored receipt, by its ``LedgerReceipt/hash``.
+    func receipt(hash: String) async throws(LedgerError) -> [UInt8]?
+
+    /// Stores (or replaces with a newer one) the renewal information of a subscription.
+    func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError)
+
+    /// The renewal information known for the query's original transaction ids.
+    func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo]
+
+    /// Whether the database answers (a trivial query).
+    func ping() async throws(LedgerError)
+
+    /// Releases connections; the ledger cannot be used afterwards.
+    func shutdown() async
+}

@@ -1,0 +1,150 @@
+/// The ledger's logic, written once over ``SQLBackend``: both ``SQLiteLedger`` and ``PostgresLedger`` forward here,
+/// so they differ only in how statements reach the database.
+struct LedgerOperations<Backend: SQLBackend>: Sendable {
+    let backend: Backend
+    let statements: LedgerStatements
+
+    init(backend: Backend) {
+        self.backend = backend
+        self.statements = LedgerStatements(dialect: backend.dialect)
+    }
+
+    func migrate() async throws(LedgerError) {
+        let dialect = self.backend.dialect
+        try await self.guarded {
+            try await self.backend.transaction(exclusive: true) { session in
+                _ = try await session.run(SQLStatement(sql: LedgerMigration.createVersionTable(dialect), binds: []))
+                let current = try await Self.version(session)
+                guard current <= LedgerMigration.latestVersion else {
+                    throw LedgerError(
+                        .incompatibleSchema,
+                        "the database is at schema version \(current); this build knows up to \(LedgerMigration.latestVersion)"
+                    )
+                }
+                for migration in LedgerMigration.all where migration.version > current {
+                    for sql in migration.statements(dialect) {
+                        _ = try await session.run(SQLStatement(sql: sql, binds: []))
+                    }
+                    _ = try await session.run(migration.recordStatement(dialect))
+                }
+            }
+        }
+    }
+
+    func schemaVersion() async throws(LedgerError) -> Int {
+        let dialect = self.backend.dialect
+        return try await self.guarded {
+            try await self.backend.read { session in
+                _ = try await session.run(SQLStatement(sql: LedgerMigration.createVersionTable(dialect), binds: []))
+                return try await Self.version(session)
+            }
+        }
+    }
+
+    func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
+        let statements = self.statements
+        // One lock order for every writer: rows sorted by transaction id.
+        let rows = receipt.transactions.sorted { $0.transactionIdentifier < $1.transactionIdentifier }
+        return try await self.guarded {
+            try await self.backend.transaction(exclusive: false) { session in
+                let inserted = try await session.run(statements.insertReceipt(receipt))
+                // A receipt already recorded had its transactions upserted in the same transaction: nothing to do.
+                guard !inserted.isEmpty else { return LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0) }
+                var written = 0
+                for chunk in LedgerStatements.chunks(rows) {
+                    written += try await session.run(statements.upsertTransactions(chunk)).count
+                }
+                return LedgerWriteSummary(receiptInserted: true, transactionsWritten: written)
+            }
+        }
+    }
+
+    func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {
+        guard !query.originalTransactionIdentifiers.isEmpty else { return [] }
+        let statements = self.statements
+        let rows = try await self.guarded {
+            try await self.backend.read { session in
+                var rows: [[SQLValue]] = []
+                for ids in LedgerStatements.chunks(query.originalTransactionIdentifiers) {
+                    rows += try await session.run(statements.selectTransactions(query, ids: ids))
+                }
+                return rows
+            }
+        }
+        var transactions: [LedgerTransaction] = []
+        transactions.reserveCapacity(rows.count)
+        for row in rows {
+            transactions.append(try LedgerRowReader.transaction(row, query: query))
+        }
+        transactions.sort(by: LedgerTransaction.isNewer)
+        return transactions
+    }
+
+    func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
+        let statement = self.statements.selectReceipt(hash: hash)
+        let rows = try await self.guarded {
+            try await self.backend.read { session in try await session.run(statement) }
+        }
+        guard let row = rows.first else { return nil }
+        guard row.count == 1, case .blob(let bytes) = row[0] else {
+            throw LedgerError(.incompatibleSchema, "a stored receipt is not a byte string")
+        }
+        return bytes
+    }
+
+    func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
+        let statement = self.statements.upsertRenewalInfo(info)
+        try await self.guarded {
+            _ = try await self.backend.transaction(exclusive: false) { session in
+                try await session.run(statement).count
+            }
+        }
+    }
+
+    func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
+        guard !query.originalTransactionIdentifiers.isEmpty else { return [] }
+        let statements = self.statements
+        let rows = try await self.guarded {
+            try await self.backend.read { session in
+                var rows: [[SQLValue]] = []
+                for ids in LedgerStatements.chunks(query.originalTransactionIdentifiers) {
+                    rows += try await session.run(statements.selectRenewalInfo(query, ids: ids))
+                }
+                return rows
+            }
+        }
+        var infos: [LedgerRenewalInfo] = []
+        for row in rows {
+            infos.append(try LedgerRowReader.renewalInfo(row, query: query))
+        }
+        infos.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
+        return infos
+    }
+
+    func ping() async throws(LedgerError) {
+        try await self.guarded {
+            _ = try await self.backend.read { session in
+                try await session.run(SQLStatement(sql: "SELECT 1", binds: [])).count
+            }
+        }
+    }
+
+    private static func version(_ session: any SQLSession) async throws -> Int {
+        let rows = try await session.run(SQLStatement(sql: LedgerMigration.selectVersion, binds: []))
+        guard let row = rows.first, row.count == 1, case .integer(let version) = row[0] else {
+            throw LedgerError(.incompatibleSchema, "receiptkit_schema holds no readable version")
+        }
+        return Int(clamping: version)
+    }
+
+    /// Runs `body`, turning whatever the driver throws into a ``LedgerError``.
+    private func guarded<T>(_ body: () async throws -> T) async throws(LedgerError) -> T {
+        do {
+            return try await body()
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw self.backend.ledgerError(error)
+        }
+    }
+}

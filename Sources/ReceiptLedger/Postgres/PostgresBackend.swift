@@ -1,0 +1,97 @@
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// PostgreSQL through PostgresNIO's connection pool. Writes run in transactions; migrations additionally hold a
+/// transaction-scoped advisory lock, so instances starting together migrate one after the other.
+struct PostgresBackend: SQLBackend {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// The advisory lock key migrations serialise on ("rkit" in ASCII).
+    static let migrationLockKey: Int64 = 0x726B_6974
+
+    var dialect: SQLDialect { .postgres }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await self.client.withConnection { connection in
+            try await body(Session(connection: connection, logger: self.logger))
+        }
+    }
+
+    func transaction<T: Sendable>(
+        exclusive: Bool,
+        _ body: @escaping @Sendable (any SQLSession) async throws -> T
+    ) async throws -> T {
+        try await self.client.withTransaction(logger: self.logger) { connection in
+            let session = Session(connection: connection, logger: self.logger)
+            if exclusive {
+                _ = try await session.run(
+                    SQLStatement(sql: "SELECT pg_advisory_xact_lock($1)", binds: [.integer(Self.migrationLockKey)]))
+            }
+            return try await body(session)
+        }
+    }
+
+    func ledgerError(_ error: any Error) -> LedgerError {
+        // withTransaction wraps what the body threw.
+        if let wrapped = error as? PostgresTransactionError {
+            if let closure = wrapped.closureError { return self.ledgerError(closure) }
+            if let begin = wrapped.beginError { return self.ledgerError(begin) }
+            if let commit = wrapped.commitError { return self.ledgerError(commit) }
+        }
+        if let error = error as? LedgerError { return error }
+        guard let error = error as? PSQLError else {
+            return LedgerError(.unavailable, "PostgreSQL: \(type(of: error))")
+        }
+        if error.code == .server {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            let message = error.serverInfo?[.message] ?? ""
+            // 08 connection, 40 serialisation/deadlock, 53 resources, 57 operator intervention: worth retrying.
+            if ["08", "40", "53", "57"].contains(where: { state.hasPrefix($0) }) {
+                return LedgerError(.unavailable, "PostgreSQL \(state): \(message)")
+            }
+            return LedgerError(.statementFailed, "PostgreSQL \(state): \(message)")
+        }
+        return LedgerError(.unavailable, "PostgreSQL: \(error.code)")
+    }
+
+    func shutdown() async {}
+
+    struct Session: SQLSession {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
+            var bindings = PostgresBindings(capacity: statement.binds.count)
+            for value in statement.binds {
+                switch value {
+                case .text(let text): bindings.append(text)
+                case .integer(let integer): bindings.append(integer)
+                case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+                case .null: bindings.appendNull()
+                }
+            }
+            let rows = try await self.connection.query(
+                PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: self.logger)
+            var result: [[SQLValue]] = []
+            for try await row in rows {
+                var values: [SQLValue] = []
+                for cell in row {
+                    values.append(try Self.value(cell))
+                }
+                result.append(values)
+            }
+            return result
+        }
+
+        static func value(_ cell: PostgresCell) throws -> SQLValue {
+            guard cell.bytes != nil else { return .null }
+            switch cell.dataType {
+            case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+            case .bytea: return .blob(Array(try cell.decode(ByteBuffer.self).readableBytesView))
+            default: return .text(try cell.decode(String.self))
+            }
+        }
+    }
+}

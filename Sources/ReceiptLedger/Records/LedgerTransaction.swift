@@ -1,0 +1,81 @@
+/// One in-app purchase transaction as the ledger holds it: the columns it is found and ordered by, and the
+/// verifyReceipt `in_app` object of the newest receipt that carried it.
+public struct LedgerTransaction: Sendable, Hashable {
+    /// The environment the transaction belongs to.
+    public var environment: LedgerEnvironment
+    /// The app's bundle identifier (empty when the receipt carried none).
+    public var bundleIdentifier: String
+    /// `transaction_id`; unique within an environment.
+    public var transactionIdentifier: String
+    /// `original_transaction_id` (the transaction id itself when the receipt carried none).
+    public var originalTransactionIdentifier: String
+    /// `product_id` (empty when the receipt carried none).
+    public var productIdentifier: String
+    /// `purchase_date_ms`, when known.
+    public var purchaseDateMilliseconds: Int64?
+    /// `expires_date_ms` for subscriptions.
+    public var expiresDateMilliseconds: Int64?
+    /// `cancellation_date_ms` for refunded or cancelled purchases.
+    public var cancellationDateMilliseconds: Int64?
+    /// The hash of the newest receipt this transaction was seen in.
+    public var receiptHash: String
+    /// That receipt's creation date in milliseconds.
+    public var receiptCreationMilliseconds: Int64
+    /// The transaction's verifyReceipt JSON object (UTF-8), as that receipt carried it.
+    public var json: [UInt8]
+
+    /// Creates a transaction row.
+    public init(
+        environment: LedgerEnvironment,
+        bundleIdentifier: String,
+        transactionIdentifier: String,
+        originalTransactionIdentifier: String,
+        productIdentifier: String,
+        purchaseDateMilliseconds: Int64?,
+        expiresDateMilliseconds: Int64?,
+        cancellationDateMilliseconds: Int64?,
+        receiptHash: String,
+        receiptCreationMilliseconds: Int64,
+        json: [UInt8]
+    ) {
+        self.environment = environment
+        self.bundleIdentifier = bundleIdentifier
+        self.transactionIdentifier = transactionIdentifier
+        self.originalTransactionIdentifier = originalTransactionIdentifier
+        self.productIdentifier = productIdentifier
+        self.purchaseDateMilliseconds = purchaseDateMilliseconds
+        self.expiresDateMilliseconds = expiresDateMilliseconds
+        self.cancellationDateMilliseconds = cancellationDateMilliseconds
+        self.receiptHash = receiptHash
+        self.receiptCreationMilliseconds = receiptCreationMilliseconds
+        self.json = json
+    }
+
+    /// Whether this row should replace `stored` (the same transaction from another receipt): the newer receipt
+    /// wins, ties broken by receipt hash, so the final state does not depend on arrival order. Mirrors the SQL
+    /// upsert condition.
+    func supersedes(_ stored: LedgerTransaction) -> Bool {
+        (self.receiptCreationMilliseconds, self.receiptHash) > (stored.receiptCreationMilliseconds, stored.receiptHash)
+    }
+}
+
+extension LedgerTransaction {
+    /// verifyReceipt's `latest_receipt_info` order: newest purchase first (unknown dates last), then the larger
+    /// transaction id (numerically when both are digits).
+    static func isNewer(_ lhs: LedgerTransaction, _ rhs: LedgerTransaction) -> Bool {
+        switch (lhs.purchaseDateMilliseconds, rhs.purchaseDateMilliseconds) {
+        case (let l?, let r?) where l != r: return l > r
+        case (.some, .none): return true
+        case (.none, .some): return false
+        default: break
+        }
+        let l = lhs.transactionIdentifier
+        let r = rhs.transactionIdentifier
+        if l.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), r.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            l.utf8.count != r.utf8.count
+        {
+            return l.utf8.count > r.utf8.count
+        }
+        return l > r
+    }
+}

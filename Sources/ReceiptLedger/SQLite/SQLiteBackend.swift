@@ -1,0 +1,135 @@
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import SQLiteNIO
+
+/// SQLite through SQLiteNIO (SQLite compiled in, statements on a thread pool): one writer connection whose
+/// transactions take turns on an ``AsyncLock``, and reader connections that see only committed data (WAL).
+struct SQLiteBackend: SQLBackend {
+    let writer: SQLiteConnection
+    let readers: [SQLiteConnection]
+    let writeLock = AsyncLock()
+    let threadPool: NIOThreadPool
+    let next = NIOLockedValueBoxCounter()
+
+    var dialect: SQLDialect { .sqlite }
+
+    static func open(path: String?, readers readerCount: Int, logger: Logger) async throws -> SQLiteBackend {
+        let pool = NIOThreadPool(numberOfThreads: max(2, readerCount + 1))
+        pool.start()
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        do {
+            let storage: SQLiteConnection.Storage = path.map { .file(path: $0) } ?? .memory
+            let writer = try await SQLiteConnection.open(storage: storage, threadPool: pool, logger: logger, on: eventLoop)
+            var readers: [SQLiteConnection] = []
+            if let path {
+                // WAL: readers never block the writer and never see its uncommitted rows.
+                _ = try await writer.query("PRAGMA journal_mode = WAL", [])
+                _ = try await writer.query("PRAGMA synchronous = NORMAL", [])
+                for _ in 0..<readerCount {
+                    let reader = try await SQLiteConnection.open(
+                        storage: .file(path: path), threadPool: pool, logger: logger, on: eventLoop)
+                    _ = try await reader.query("PRAGMA query_only = ON", [])
+                    readers.append(reader)
+                }
+            }
+            return SQLiteBackend(writer: writer, readers: readers, threadPool: pool)
+        } catch {
+            try? await pool.shutdownGracefully()
+            throw error
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        guard !self.readers.isEmpty else {
+            // In memory there is one connection: reads take the writer's turn so they never see a write half done.
+            return try await self.writeLock.withLock { try await body(Session(connection: self.writer)) }
+        }
+        let reader = self.readers[self.next.increment() % self.readers.count]
+        return try await body(Session(connection: reader))
+    }
+
+    func transaction<T: Sendable>(
+        exclusive: Bool,
+        _ body: @escaping @Sendable (any SQLSession) async throws -> T
+    ) async throws -> T {
+        try await self.writeLock.withLock {
+            let session = Session(connection: self.writer)
+            // IMMEDIATE takes SQLite's write lock at once, so other processes on the same file are serialised too.
+            _ = try await session.run(SQLStatement(sql: "BEGIN IMMEDIATE", binds: []))
+            do {
+                let result = try await body(session)
+                _ = try await session.run(SQLStatement(sql: "COMMIT", binds: []))
+                return result
+            } catch {
+                _ = try? await session.run(SQLStatement(sql: "ROLLBACK", binds: []))
+                throw error
+            }
+        }
+    }
+
+    func ledgerError(_ error: any Error) -> LedgerError {
+        guard let error = error as? SQLiteError else {
+            return LedgerError(.unavailable, "SQLite: \(error)")
+        }
+        switch error.reason {
+        case .busy, .locked, .ioError, .full, .cantOpen, .noMemory, .interrupt:
+            return LedgerError(.unavailable, "SQLite: \(error.message)")
+        default:
+            return LedgerError(.statementFailed, "SQLite: \(error.message)")
+        }
+    }
+
+    func shutdown() async {
+        for connection in self.readers + [self.writer] {
+            try? await connection.close()
+        }
+        try? await self.threadPool.shutdownGracefully()
+    }
+
+    struct Session: SQLSession {
+        let connection: SQLiteConnection
+
+        func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
+            let binds = statement.binds.map(Self.sqliteData)
+            let rows = NIOLockedValueBox<[[SQLValue]]>([])
+            try await self.connection.query(statement.sql, binds) { row in
+                let values = row.columns.map { Self.value($0.data) }
+                rows.withLockedValue { $0.append(values) }
+            }
+            return rows.withLockedValue { $0 }
+        }
+
+        static func sqliteData(_ value: SQLValue) -> SQLiteData {
+            switch value {
+            case .text(let text): .text(text)
+            case .integer(let integer): .integer(Int(truncatingIfNeeded: integer))
+            case .blob(let bytes): .blob(ByteBuffer(bytes: bytes))
+            case .null: .null
+            }
+        }
+
+        static func value(_ data: SQLiteData) -> SQLValue {
+            switch data {
+            case .text(let text): .text(text)
+            case .integer(let integer): .integer(Int64(integer))
+            case .float(let double): .text(String(double))
+            case .blob(let buffer): .blob(Array(buffer.readableBytesView))
+            case .null: .null
+            }
+        }
+    }
+}
+
+/// A counter for round-robin choices.
+final class NIOLockedValueBoxCounter: Sendable {
+    private let value = NIOLockedValueBox(0)
+
+    func increment() -> Int {
+        self.value.withLockedValue {
+            $0 = $0 &+ 1
+            return $0 & Int.max
+        }
+    }
+}

@@ -1,0 +1,52 @@
+public import Logging
+
+/// The embedded ledger: one SQLite file (or memory), created on first use. SQLite is compiled into the binary
+/// (SQLiteNIO's vendored amalgamation), so nothing needs installing.
+///
+/// One process should own the file: writes are serialised inside the process and by SQLite's lock across
+/// processes, but several service instances belong on ``PostgresLedger``.
+///
+/// ```swift
+/// let ledger = try await SQLiteLedger(path: "receiptkit.sqlite")
+/// try await ledger.migrate()
+/// ```
+public struct SQLiteLedger: Ledger {
+    let operations: LedgerOperations<SQLiteBackend>
+
+    /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is `nil`.
+    /// - Parameters:
+    ///   - path: The database file; its directory must exist.
+    ///   - readers: Reader connections for concurrent queries (file databases only).
+    ///   - logger: Where SQLiteNIO logs.
+    public init(path: String?, readers: Int = 2, logger: Logger = Logger(label: "receiptkit.ledger.sqlite"))
+        async throws(LedgerError)
+    {
+        do {
+            let backend = try await SQLiteBackend.open(path: path, readers: max(1, min(readers, 16)), logger: logger)
+            self.operations = LedgerOperations(backend: backend)
+        } catch {
+            throw LedgerError(.unavailable, "cannot open SQLite database \(path ?? ":memory:"): \(error)")
+        }
+    }
+
+    public func migrate() async throws(LedgerError) { try await self.operations.migrate() }
+    public func schemaVersion() async throws(LedgerError) -> Int { try await self.operations.schemaVersion() }
+    @discardableResult
+    public func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
+        try await self.operations.record(receipt)
+    }
+    public func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {
+        try await self.operations.transactions(matching: query)
+    }
+    public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
+        try await self.operations.receipt(hash: hash)
+    }
+    public func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
+        try await self.operations.recordRenewalInfo(info)
+    }
+    public func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
+        try await self.operations.renewalInfo(matching: query)
+    }
+    public func ping() async throws(LedgerError) { try await self.operations.ping() }
+    public func shutdown() async { await self.operations.backend.shutdown() }
+}

@@ -1,0 +1,124 @@
+/// The ledger's statements, built once per dialect. Both backends run exactly these, so the shared test suite
+/// exercises the same SQL on each.
+struct LedgerStatements: Sendable {
+    let dialect: SQLDialect
+
+    /// Rows per multi-row `INSERT` and ids per `IN (…)` list: far below either database's bound-parameter limit.
+    static let chunkSize = 200
+
+    static let transactionColumns = [
+        "environment", "transaction_id", "original_transaction_id", "bundle_id", "product_id", "purchase_ms",
+        "expires_ms", "cancellation_ms", "receipt_hash", "receipt_created_ms", "purchase_json",
+    ]
+
+    func insertReceipt(_ receipt: LedgerReceipt) -> SQLStatement {
+        let p = self.dialect.placeholder
+        return SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_receipts (receipt_hash, environment, bundle_id, created_ms, first_seen_ms, receipt)
+                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)))
+                ON CONFLICT (receipt_hash) DO NOTHING
+                RETURNING receipt_hash
+                """,
+            binds: [
+                .text(receipt.hash), .text(receipt.environment.rawValue), .text(receipt.bundleIdentifier),
+                .integer(receipt.creationMilliseconds), .integer(receipt.seenMilliseconds), .blob(receipt.bytes),
+            ]
+        )
+    }
+
+    /// Upserts `rows` (at most ``chunkSize``, sorted by transaction id so that concurrent writers lock rows in one
+    /// order): a stored row is replaced only by a row from a newer receipt (creation date, then hash).
+    func upsertTransactions(_ rows: ArraySlice<LedgerTransaction>) -> SQLStatement {
+        let columns = Self.transactionColumns
+        var binds: [SQLValue] = []
+        binds.reserveCapacity(rows.count * columns.count)
+        var tuples: [String] = []
+        tuples.reserveCapacity(rows.count)
+        for row in rows {
+            let first = binds.count + 1
+            let placeholders = (first..<first + columns.count).map(self.dialect.placeholder)
+            tuples.append("(" + placeholders.joined(separator: ", ") + ")")
+            binds.append(contentsOf: [
+                .text(row.environment.rawValue), .text(row.transactionIdentifier),
+                .text(row.originalTransactionIdentifier), .text(row.bundleIdentifier), .text(row.productIdentifier),
+                .integer(row.purchaseDateMilliseconds), .integer(row.expiresDateMilliseconds),
+                .integer(row.cancellationDateMilliseconds), .text(row.receiptHash),
+                .integer(row.receiptCreationMilliseconds), .text(String(decoding: row.json, as: UTF8.self)),
+            ])
+        }
+        let updates = columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_transactions (\(columns.joined(separator: ", ")))
+                VALUES \(tuples.joined(separator: ", "))
+                ON CONFLICT (environment, transaction_id) DO UPDATE SET \(updates)
+                WHERE (excluded.receipt_created_ms, excluded.receipt_hash)
+                    > (receiptkit_transactions.receipt_created_ms, receiptkit_transactions.receipt_hash)
+                RETURNING transaction_id
+                """,
+            binds: binds
+        )
+    }
+
+    func selectTransactions(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
+        let p = self.dialect.placeholder
+        let list = (3..<3 + ids.count).map(p).joined(separator: ", ")
+        return SQLStatement(
+            sql: """
+                SELECT transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms, cancellation_ms,
+                       receipt_hash, receipt_created_ms, purchase_json
+                FROM receiptkit_transactions
+                WHERE environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id IN (\(list))
+                """,
+            binds: [.text(query.environment.rawValue), .text(query.bundleIdentifier)] + ids.map { .text($0) }
+        )
+    }
+
+    func selectReceipt(hash: String) -> SQLStatement {
+        SQLStatement(
+            sql: "SELECT receipt FROM receiptkit_receipts WHERE receipt_hash = \(self.dialect.placeholder(1))",
+            binds: [.text(hash)]
+        )
+    }
+
+    func upsertRenewalInfo(_ info: LedgerRenewalInfo) -> SQLStatement {
+        let p = self.dialect.placeholder
+        return SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_renewal_info
+                    (environment, bundle_id, original_transaction_id, product_id, updated_ms, renewal_json)
+                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)))
+                ON CONFLICT (environment, bundle_id, original_transaction_id) DO UPDATE SET
+                    product_id = excluded.product_id, updated_ms = excluded.updated_ms,
+                    renewal_json = excluded.renewal_json
+                WHERE excluded.updated_ms >= receiptkit_renewal_info.updated_ms
+                """,
+            binds: [
+                .text(info.environment.rawValue), .text(info.bundleIdentifier),
+                .text(info.originalTransactionIdentifier), .text(info.productIdentifier),
+                .integer(info.updatedMilliseconds), .text(String(decoding: info.json, as: UTF8.self)),
+            ]
+        )
+    }
+
+    func selectRenewalInfo(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
+        let p = self.dialect.placeholder
+        let list = (3..<3 + ids.count).map(p).joined(separator: ", ")
+        return SQLStatement(
+            sql: """
+                SELECT original_transaction_id, product_id, updated_ms, renewal_json
+                FROM receiptkit_renewal_info
+                WHERE environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id IN (\(list))
+                """,
+            binds: [.text(query.environment.rawValue), .text(query.bundleIdentifier)] + ids.map { .text($0) }
+        )
+    }
+
+    /// Splits `items` into consecutive chunks of at most ``chunkSize``.
+    static func chunks<T>(_ items: [T]) -> [ArraySlice<T>] {
+        stride(from: 0, to: items.count, by: Self.chunkSize).map {
+            items[$0..<min($0 + Self.chunkSize, items.count)]
+        }
+    }
+}

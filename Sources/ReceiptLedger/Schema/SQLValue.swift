@@ -1,0 +1,11 @@
+/// A value bound to a statement, independent of the driver.
+enum SQLValue: Sendable, Hashable {
+    case text(String)
+    case integer(Int64)
+    case blob([UInt8])
+    case null
+
+    static func integer(_ value: Int64?) -> SQLValue {
+        value.map { .integer($0) } ?? .null
+    }
+}

@@ -1,0 +1,15 @@
+public import Hummingbird
+public import NIOCore
+
+/// The request context of the service's routes: Hummingbird's core context plus the connection's channel, so that
+/// a request refused for its size can end the connection instead of draining a body nobody will read.
+public struct VerifyReceiptRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The connection the request arrived on.
+    public let channel: (any Channel)?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = CoreRequestContextStorage(source: source)
+        self.channel = source.channel
+    }
+}

@@ -1,0 +1,162 @@
+public import Hummingbird
+public import Logging
+import NIOCore
+import ReceiptLedger
+public import ServiceLifecycle
+
+/// The HTTP face of a ``ReceiptVerifier``: Apple's two verifyReceipt endpoints, a health check and metrics.
+///
+/// | route | answer |
+/// |---|---|
+/// | `POST /verifyReceipt` | verifyReceipt as Apple's production host |
+/// | `POST /sandbox/verifyReceipt` | as its sandbox host |
+/// | `GET /health` | 200 when the ledger answers, 503 when not |
+/// | `GET /metrics` | Prometheus text |
+///
+/// Every verdict is HTTP 200 with a `status`, whatever the request's Content-Type. A body over the configured
+/// size is refused with HTTP 413 before it is read; one that does not arrive within the request timeout, 408.
+///
+/// ```swift
+/// let server = VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 8080, logger: logger)
+/// try await server.application().runService()
+/// ```
+public struct VerifyReceiptServer: Sendable {
+    /// Answers requests.
+    public let verifier: ReceiptVerifier
+    /// The address to bind (loopback by default).
+    public var host: String
+    /// The port to bind; 0 picks a free one (see `onServerRunning`).
+    public var port: Int
+    /// Where request logs go.
+    public var logger: Logger
+
+    /// Creates a server.
+    public init(verifier: ReceiptVerifier, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
+        self.verifier = verifier
+        self.host = host
+        self.port = port
+        self.logger = logger
+    }
+
+    /// The routes.
+    public func router() -> Router<VerifyReceiptRequestContext> {
+        let router = Router(context: VerifyReceiptRequestContext.self)
+        let verifier = self.verifier
+        router.post("verifyReceipt") { request, context in
+            try await Self.verify(request, context: context, endpoint: .production, verifier: verifier)
+        }
+        router.post("sandbox/verifyReceipt") { request, context in
+            try await Self.verify(request, context: context, endpoint: .sandbox, verifier: verifier)
+        }
+        router.get("health") { _, _ in
+            await Self.health(verifier)
+        }
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: verifier.metrics.exposition()))
+            )
+        }
+        return router
+    }
+
+    /// The Hummingbird application: the routes on `host:port`, with `services` (a ``PostgresLedger``, say) run
+    /// beside the server and shut down with it on SIGTERM/SIGINT.
+    public func application(
+        services: [any Service] = [],
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> Application<RouterResponder<VerifyReceiptRequestContext>> {
+        Application(
+            router: self.router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(75))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(self.host, port: self.port),
+                serverName: "receiptkit"
+            ),
+            services: services,
+            onServerRunning: onServerRunning,
+            logger: self.logger
+        )
+    }
+
+    static func verify(
+        _ request: Request,
+        context: VerifyReceiptRequestContext,
+        endpoint: VerifyReceiptEndpoint,
+        verifier: ReceiptVerifier
+    ) async throws -> Response {
+        let started = ContinuousClock.now
+        let limit = verifier.configuration.maximumBodySize
+        let timeout = verifier.configuration.requestTimeout
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            return Self.refuse(.contentTooLarge, context: context, verifier: verifier)
+        }
+        let body: ByteBuffer?
+        do {
+            let stream = request.body
+            body = try await withDeadline(timeout) { try await stream.collect(upTo: limit) }
+        } catch is NIOTooManyBytesError {
+            return Self.refuse(.contentTooLarge, context: context, verifier: verifier)
+        }
+        guard let body else {
+            return Self.refuse(.requestTimeout, context: context, verifier: verifier)
+        }
+        let bytes = Array(body.readableBytesView)
+        let answer =
+            try await withDeadline(timeout - (ContinuousClock.now - started)) {
+                await verifier.answer(body: bytes, endpoint: endpoint)
+            } ?? .failure(.internalError, reasons: ["timeout"], retryable: true)
+
+        let elapsed = ContinuousClock.now - started
+        context.logger.info(
+            "verifyReceipt",
+            metadata: [
+                "endpoint": .string(endpoint.rawValue),
+                "status": .stringConvertible(answer.status.code),
+                "reasons": .array(answer.reasons.map { .string($0) }),
+                "body_bytes": .stringConvertible(bytes.count),
+                "duration_ms": .string(Self.milliseconds(elapsed)),
+            ]
+        )
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+        )
+    }
+
+    /// A refusal before any verdict: the status, and the connection closed so the rest of the body is never read.
+    private static func refuse(
+        _ status: HTTPResponse.Status,
+        context: VerifyReceiptRequestContext,
+        verifier: ReceiptVerifier
+    ) -> Response {
+        verifier.metrics.countHTTPRejection(status.code)
+        context.logger.notice("verifyReceipt refused", metadata: ["http_status": .stringConvertible(status.code)])
+        context.channel?.close(mode: .input, promise: nil)
+        return Response(status: status, headers: [.connection: "close", .contentLength: "0"])
+    }
+
+    private static func health(_ verifier: ReceiptVerifier) async -> Response {
+        let ledger = verifier.ledger
+        let reachable: Bool
+        do {
+            reachable = try await withDeadline(.seconds(3)) { try await ledger.ping() } != nil
+        } catch {
+            reachable = false
+        }
+        let body = reachable ? #"{"database":"reachable","status":"ok"}"# : #"{"database":"unreachable","status":"unavailable"}"#
+        return Response(
+            status: reachable ? .ok : .serviceUnavailable,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body))
+        )
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        return "\(micros / 1000).\(String(micros % 1000 + 1000).dropFirst())"
+    }
+}

@@ -1,0 +1,110 @@
+import struct Foundation.Data
+import class Foundation.JSONDecoder
+import ReceiptKit
+
+/// The `receiptkit serve --config FILE` document (JSON). Every key is optional; unknown keys are an error, so a
+/// misspelt `shared_secrets` never silently turns a check off.
+///
+/// ```json
+/// {
+///   "database": "sqlite:/var/lib/receiptkit/ledger.sqlite",
+///   "host": "127.0.0.1", "port": 8080,
+///   "allowed_bundle_ids": ["com.example.app"],
+///   "shared_secrets": {"com.example.app": "0123456789abcdef0123456789abcdef"},
+///   "allow_xcode_receipts": false,
+///   "anchors": ["TestRoot.cer"],
+///   "max_body_bytes": 3145728,
+///   "request_timeout_seconds": 10,
+///   "max_concurrent_validations": 8
+/// }
+/// ```
+///
+/// Relative `anchors` paths are resolved against the file's directory by the caller.
+public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
+    public var database: String?
+    public var host: String?
+    public var port: Int?
+    public var allowedBundleIdentifiers: [String]?
+    public var sharedSecrets: [String: String]?
+    public var allowsXcodeReceipts: Bool?
+    public var anchors: [String]?
+    public var maximumBodySize: Int?
+    public var requestTimeoutSeconds: Double?
+    public var maximumConcurrentValidations: Int?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case database, host, port, anchors
+        case allowedBundleIdentifiers = "allowed_bundle_ids"
+        case sharedSecrets = "shared_secrets"
+        case allowsXcodeReceipts = "allow_xcode_receipts"
+        case maximumBodySize = "max_body_bytes"
+        case requestTimeoutSeconds = "request_timeout_seconds"
+        case maximumConcurrentValidations = "max_concurrent_validations"
+    }
+
+    /// Why a configuration file was refused.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Parses and checks a configuration document.
+    public init(json: [UInt8]) throws(Failure) {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: Data(json))
+        } catch let failure as Failure {
+            throw failure
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw Failure("\(path): \(context.debugDescription)")
+        } catch {
+            throw Failure("not a JSON object of settings")
+        }
+        if let port, !(0...65535).contains(port) { throw Failure("port \(port) is out of range 0-65535") }
+        if let size = self.maximumBodySize, size < 1024 || size > 64 * 1024 * 1024 {
+            throw Failure("max_body_bytes must be between 1024 and 67108864")
+        }
+        if let seconds = self.requestTimeoutSeconds, !(seconds > 0 && seconds <= 3600) {
+            throw Failure("request_timeout_seconds must be in (0, 3600]")
+        }
+        if let count = self.maximumConcurrentValidations, !(1...4096).contains(count) {
+            throw Failure("max_concurrent_validations must be 1-4096")
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        let names = Set(CodingKeys.allCases.map(\.rawValue))
+        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where !names.contains(key.stringValue) {
+            throw Failure("unknown setting \"\(key.stringValue)\" (known: \(names.sorted().joined(separator: ", ")))")
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.database = try container.decodeIfPresent(String.self, forKey: .database)
+        self.host = try container.decodeIfPresent(String.self, forKey: .host)
+        self.port = try container.decodeIfPresent(Int.self, forKey: .port)
+        self.allowedBundleIdentifiers = try container.decodeIfPresent([String].self, forKey: .allowedBundleIdentifiers)
+        self.sharedSecrets = try container.decodeIfPresent([String: String].self, forKey: .sharedSecrets)
+        self.allowsXcodeReceipts = try container.decodeIfPresent(Bool.self, forKey: .allowsXcodeReceipts)
+        self.anchors = try container.decodeIfPresent([String].self, forKey: .anchors)
+        self.maximumBodySize = try container.decodeIfPresent(Int.self, forKey: .maximumBodySize)
+        self.requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
+        self.maximumConcurrentValidations = try container.decodeIfPresent(Int.self, forKey: .maximumConcurrentValidations)
+    }
+
+    /// Applies the file's settings (all but `database`, `host`, `port` and `anchors`, which the caller resolves).
+    public func apply(to configuration: inout VerifyReceiptConfiguration) {
+        if let allowed = self.allowedBundleIdentifiers { configuration.allowedBundleIdentifiers = Set(allowed) }
+        if let secrets = self.sharedSecrets { configuration.sharedSecrets = secrets }
+        if let xcode = self.allowsXcodeReceipts { configuration.allowsXcodeReceipts = xcode }
+        if let size = self.maximumBodySize { configuration.maximumBodySize = size }
+        if let seconds = self.requestTimeoutSeconds {
+            configuration.requestTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        if let count = self.maximumConcurrentValidations { configuration.maximumConcurrentValidations = count }
+    }
+}

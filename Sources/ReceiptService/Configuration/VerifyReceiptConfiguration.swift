@@ -1,0 +1,30 @@
+public import ReceiptKit
+
+/// What a verifyReceipt service accepts and how much work it takes on.
+///
+/// ```swift
+/// var configuration = VerifyReceiptConfiguration()
+/// configuration.allowedBundleIdentifiers = ["com.example.app"]
+/// configuration.sharedSecrets = ["com.example.app": "0123abcd…"]
+/// ```
+public struct VerifyReceiptConfiguration: Sendable {
+    /// The trusted anchors; Apple's pinned root by default.
+    public var anchors: ReceiptTrustAnchors = .apple
+    /// Whether Xcode StoreKit-testing receipts are accepted (on the sandbox endpoint only). Never in production.
+    public var allowsXcodeReceipts = false
+    /// Bundle ids the service answers for; `nil` answers for any app. Others get 21010.
+    public var allowedBundleIdentifiers: Set<String>?
+    /// Shared secrets by bundle id; a request for such an app must send the same `password` (else 21004).
+    public var sharedSecrets: [String: String] = [:]
+    /// Request bodies above this many bytes get HTTP 413 (default 3 MiB).
+    public var maximumBodySize = 3 * 1024 * 1024
+    /// The longest a request may take, queueing included, before it is answered 21009 (retryable).
+    public var requestTimeout: Duration = .seconds(10)
+    /// How many validations run at once; more requests wait their turn (default: twice the core count).
+    public var maximumConcurrentValidations = 2 * max(1, ProcessInfoCores.count)
+    /// Resource limits for decoding receipts.
+    public var decodingConfiguration: ReceiptDecodingConfiguration = .default
+
+    /// Creates the default configuration: Apple's root, any app, no shared secrets.
+    public init() {}
+}

@@ -1,0 +1,71 @@
+import struct Foundation.Data
+import struct Foundation.Date
+import ReceiptKit
+import ReceiptLedger
+import _ReceiptKitShared
+
+/// Writes verifyReceipt response bodies, keys in byte order like the rest of ReceiptKit's JSON.
+///
+/// A valid receipt: `environment`, `latest_receipt` and `latest_receipt_info` (when the ledger holds transactions
+/// for it), `pending_renewal_info` (when known), `receipt` (the verifyReceipt `receipt` object with
+/// `request_date*`), `status` 0. Anything else: `status`, `reasons`, and `is-retryable` with 21009.
+enum VerifyReceiptResponseWriter {
+    static func valid(
+        receipt: AppReceipt,
+        environment: LedgerEnvironment,
+        requestDate: Date,
+        history: LedgerHistory,
+        excludeOldTransactions: Bool
+    ) -> [UInt8] {
+        let transactions = history.latestReceiptInfo(excludingOld: excludeOldTransactions)
+        var json = JSONWriter(
+            capacity: 1024 + 700 * (receipt.inAppPurchases.count + transactions.count)
+                + (history.latestReceipt?.count ?? 0) * 4 / 3)
+        json.beginObject()
+        json.key("environment")
+        json.string(environment == .production ? "Production" : environment == .sandbox ? "Sandbox" : "Xcode")
+        if let latest = history.latestReceipt, !transactions.isEmpty {
+            json.key("latest_receipt")
+            json.string(Data(latest).base64EncodedString())
+            json.key("latest_receipt_info")
+            json.beginArray()
+            for transaction in transactions {
+                json.value(json: transaction.json)
+            }
+            json.endArray()
+        }
+        if !history.renewalInfo.isEmpty {
+            json.key("pending_renewal_info")
+            json.beginArray()
+            for info in history.renewalInfo {
+                json.value(json: info.json)
+            }
+            json.endArray()
+        }
+        json.key("receipt")
+        receipt.write(to: &json, requestDate: requestDate)
+        json.key("status")
+        json.integer(0)
+        json.endObject()
+        return json.bytes
+    }
+
+    static func failure(status: VerifyReceiptStatus, reasons: [String], retryable: Bool) -> [UInt8] {
+        var json = JSONWriter(capacity: 96)
+        json.beginObject()
+        if retryable || status == .internalError {
+            json.key("is-retryable")
+            json.bool(retryable)
+        }
+        json.key("reasons")
+        json.beginArray()
+        for reason in reasons {
+            json.string(reason)
+        }
+        json.endArray()
+        json.key("status")
+        json.integer(Int64(status.code))
+        json.endObject()
+        return json.bytes
+    }
+}

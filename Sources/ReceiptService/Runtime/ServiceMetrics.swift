@@ -1,0 +1,92 @@
+public import Prometheus
+import ReceiptLedger
+
+/// The service's Prometheus metrics, served at `GET /metrics`: requests by endpoint and status, the validation
+/// latency histogram, validations in flight, and ledger writes. One registry per service, injected, so tests and
+/// several services in one process never share counters.
+public struct ServiceMetrics: Sendable {
+    /// The registry every metric lives in.
+    public let registry: PrometheusCollectorRegistry
+    let validationDuration: DurationHistogram
+    private let ledgerReceiptsInserted: Counter
+    private let ledgerReceiptsKnown: Counter
+    private let ledgerTransactionsWritten: Counter
+    private let ledgerFailures: Counter
+    /// Request counters by endpoint and status, made once (a registry lookup per request would take its lock).
+    private let requestCounters: [VerifyReceiptEndpoint: [Int: Counter]]
+
+    /// Creates the metrics in a new registry (or `registry`).
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        self.validationDuration = registry.makeDurationHistogram(
+            descriptor: Self.descriptor("validation_duration", "seconds",
+                "Time to decode and validate one receipt (queueing excluded)."),
+            buckets: [
+                .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+                .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100),
+                .milliseconds(500), .seconds(1),
+            ]
+        )
+        self.ledgerReceiptsInserted = registry.makeCounter(
+            descriptor: Self.ledgerReceipts, labels: [("result", "inserted")])
+        self.ledgerReceiptsKnown = registry.makeCounter(
+            descriptor: Self.ledgerReceipts, labels: [("result", "already_known")])
+        self.ledgerTransactionsWritten = registry.makeCounter(
+            descriptor: Self.descriptor("ledger_transactions_written", "total",
+                "Transactions inserted or replaced by a newer receipt."))
+        var counters: [VerifyReceiptEndpoint: [Int: Counter]] = [:]
+        for endpoint in VerifyReceiptEndpoint.allCases {
+            for status in VerifyReceiptStatus.all {
+                counters[endpoint, default: [:]][status.code] = registry.makeCounter(
+                    descriptor: Self.requests,
+                    labels: [("endpoint", endpoint.rawValue), ("status", String(status.code))])
+            }
+        }
+        self.requestCounters = counters
+        self.ledgerFailures = registry.makeCounter(
+            descriptor: Self.descriptor("ledger_failures", "total", "Ledger operations that failed."))
+    }
+
+    func count(_ answer: VerifyReceiptAnswer, endpoint: VerifyReceiptEndpoint) {
+        if let counter = self.requestCounters[endpoint]?[answer.status.code] {
+            counter.increment()
+        }
+    }
+
+    func countHTTPRejection(_ code: Int) {
+        self.registry.makeCounter(descriptor: Self.rejections, labels: [("code", String(code))]).increment()
+    }
+
+    func countLedgerWrite(_ summary: LedgerWriteSummary) {
+        (summary.receiptInserted ? self.ledgerReceiptsInserted : self.ledgerReceiptsKnown).increment()
+        if summary.transactionsWritten > 0 {
+            self.ledgerTransactionsWritten.increment(by: Int64(summary.transactionsWritten))
+        }
+    }
+
+    func countLedgerFailure() {
+        self.ledgerFailures.increment()
+    }
+
+    private static func descriptor(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "receiptkit", metricName: name, unitName: unit, helpText: help)
+    }
+
+    private static var requests: MetricNameDescriptor {
+        Self.descriptor(
+        "requests", "total", "verifyReceipt requests answered, by endpoint and status.")
+    }
+    private static var rejections: MetricNameDescriptor {
+        Self.descriptor(
+        "http_rejections", "total", "Requests refused before a verdict (413: body too large).")
+    }
+    private static var ledgerReceipts: MetricNameDescriptor {
+        Self.descriptor(
+        "ledger_receipts", "total", "Receipts recorded in the ledger, by whether they were new.")
+    }
+
+    /// The Prometheus text exposition of every metric.
+    public func exposition() -> [UInt8] {
+        self.registry.emitToBuffer()
+    }
+}

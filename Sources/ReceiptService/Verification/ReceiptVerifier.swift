@@ -1,0 +1,173 @@
+import Crypto
+public import struct Foundation.Date
+import Prometheus
+import ReceiptKit
+public import ReceiptLedger
+
+/// verifyReceipt without HTTP: a request body in, the status and response body out. The Hummingbird routes are a
+/// thin layer over this, and tests and other servers can call it directly.
+///
+/// Order of checks: the body (21002), the receipt's bytes (21002), signature and chain (21003), the endpoint's
+/// environment (21007/21008), the allow list (21010), the shared secret (21004), the ledger (21009). Nothing the
+/// receipt says is believed before its signature and chain have verified.
+public struct ReceiptVerifier: Sendable {
+    /// What the service accepts.
+    public let configuration: VerifyReceiptConfiguration
+    /// Where transactions are remembered.
+    public let ledger: any Ledger
+    /// The service's clock: `request_date`, VPP expiry and ledger timestamps come from here, never from the system.
+    public let now: @Sendable () -> Date
+    let validator: ReceiptValidator
+    let limiter: ValidationLimiter
+    let metrics: ServiceMetrics
+
+    /// Creates a verifier.
+    /// - Parameters:
+    ///   - configuration: What to accept.
+    ///   - ledger: The transaction ledger (migrated).
+    ///   - metrics: Where to count requests; a fresh registry by default.
+    ///   - now: The clock.
+    public init(
+        configuration: VerifyReceiptConfiguration,
+        ledger: any Ledger,
+        metrics: ServiceMetrics = ServiceMetrics(),
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.configuration = configuration
+        self.ledger = ledger
+        self.now = now
+        self.metrics = metrics
+        self.limiter = ValidationLimiter(permits: max(1, configuration.maximumConcurrentValidations))
+        self.validator = ReceiptValidator(
+            policy: ReceiptValidationPolicy(
+                anchors: configuration.anchors,
+                allowsXcodeReceipts: configuration.allowsXcodeReceipts
+            ),
+            cache: ReceiptTrustCache(),
+            decodingConfiguration: configuration.decodingConfiguration
+        )
+    }
+
+    /// Answers one request body addressed to `endpoint`.
+    public func answer(body: [UInt8], endpoint: VerifyReceiptEndpoint) async -> VerifyReceiptAnswer {
+        let answer = await self.evaluate(body: body, endpoint: endpoint)
+        self.metrics.count(answer, endpoint: endpoint)
+        return answer
+    }
+
+    private func evaluate(body: [UInt8], endpoint: VerifyReceiptEndpoint) async -> VerifyReceiptAnswer {
+        let request: VerifyReceiptRequest
+        do {
+            request = try VerifyReceiptRequest(body: body)
+        } catch {
+            return .failure(.malformed, reasons: [error.code])
+        }
+        let now = self.now()
+
+        // Decoding and validation are CPU work: bounded in number, and never on an event-loop thread.
+        let validator = self.validator
+        let decoding = self.configuration.decodingConfiguration
+        let metrics = self.metrics
+        let outcome = await self.limiter.run { () -> Result<ValidatedReceipt, ReceiptError> in
+            let start = ContinuousClock.now
+            defer { metrics.validationDuration.record(ContinuousClock.now - start) }
+            do throws(ReceiptError) {
+                let bytes = try ReceiptInput.normalized(Array(request.receiptData.utf8), base64: true, configuration: decoding)
+                return .success(ValidatedReceipt(bytes: bytes, result: try await validator.validate(bytes, now: now)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let bytes: [UInt8]
+        let result: ReceiptValidationResult
+        switch outcome {
+        case .none:
+            return .failure(.internalError, reasons: ["timeout"], retryable: true)
+        case .failure(let error):
+            return .failure(.malformed, reasons: [error.code.rawValue])
+        case .success(let validated):
+            (bytes, result) = (validated.bytes, validated.result)
+        }
+        guard result.isValid else {
+            return .failure(.notAuthenticated, reasons: result.failures.map(\.code))
+        }
+
+        let environment = Self.environment(of: result)
+        switch (endpoint, environment) {
+        case (.production, .sandbox), (.production, .xcode):
+            return .failure(.sandboxReceiptOnProduction, reasons: ["sandbox_receipt"])
+        case (.sandbox, .production):
+            return .failure(.productionReceiptOnSandbox, reasons: ["production_receipt"])
+        default:
+            break
+        }
+
+        let receipt = result.receipt
+        let bundle = receipt.bundleIdentifier ?? ""
+        if let allowed = self.configuration.allowedBundleIdentifiers, !allowed.contains(bundle) {
+            return .failure(.bundleNotAllowed, reasons: ["bundle_id_not_allowed"])
+        }
+        if let secret = self.configuration.sharedSecrets[bundle],
+            !Self.sameSecret(request.password ?? "", secret)
+        {
+            return .failure(.sharedSecretMismatch, reasons: ["shared_secret_mismatch"])
+        }
+
+        let entry = LedgerReceipt(receipt, bytes: bytes, environment: environment, seenAt: now)
+        let history: LedgerHistory
+        do {
+            history = try await LedgerHistory.record(entry, in: self.ledger, metrics: self.metrics)
+        } catch {
+            return .failure(
+                .internalError,
+                reasons: [error.isRetryable ? "ledger_unavailable" : "ledger_error"],
+                retryable: error.isRetryable)
+        }
+        return VerifyReceiptAnswer(
+            status: .valid,
+            reasons: [],
+            isRetryable: false,
+            body: VerifyReceiptResponseWriter.valid(
+                receipt: receipt,
+                environment: environment,
+                requestDate: now,
+                history: history,
+                excludeOldTransactions: request.excludeOldTransactions)
+        )
+    }
+
+    /// The ledger environment of a validated receipt: Xcode when the chain ended at Xcode's certificate, sandbox
+    /// for the sandbox types, production otherwise (old production receipts carry no type).
+    static func environment(of result: ReceiptValidationResult) -> LedgerEnvironment {
+        guard let environment = result.environment else { return .production }
+        if environment == .xcode { return .xcode }
+        return environment.rawValue.hasSuffix("Sandbox") ? .sandbox : .production
+    }
+
+    /// Compares the SHA-256 digests of both secrets in constant time: neither the content nor the length of the
+    /// configured secret shows in the timing.
+    static func sameSecret(_ sent: String, _ configured: String) -> Bool {
+        let a = SHA256.hash(data: Array(sent.utf8))
+        let b = SHA256.hash(data: Array(configured.utf8))
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+}
+
+/// A receipt's bytes and its verdict.
+struct ValidatedReceipt: Sendable {
+    let bytes: [UInt8]
+    let result: ReceiptValidationResult
+}
+
+extension VerifyReceiptAnswer {
+    static func failure(_ status: VerifyReceiptStatus, reasons: [String], retryable: Bool = false) -> VerifyReceiptAnswer {
+        VerifyReceiptAnswer(
+            status: status,
+            reasons: reasons,
+            isRetryable: retryable,
+            body: VerifyReceiptResponseWriter.failure(status: status, reasons: reasons, retryable: retryable)
+        )
+    }
+}
