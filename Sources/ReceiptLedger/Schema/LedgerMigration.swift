@@ -32,7 +32,7 @@ struct LedgerMigration: Sendable {
                     receipt_hash TEXT NOT NULL,
                     receipt_created_ms BIGINT NOT NULL,
                     purchase_json TEXT NOT NULL,
-                    PRIMARY KEY (environment, transaction_id)
+                    PRIMARY KEY (environment, bundle_id, transaction_id)
                 )
                 """,
                 """

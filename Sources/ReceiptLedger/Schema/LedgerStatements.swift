@@ -47,12 +47,12 @@ struct LedgerStatements: Sendable {
                 .integer(row.receiptCreationMilliseconds), .text(String(decoding: row.json, as: UTF8.self)),
             ])
         }
-        let updates = columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let updates = columns.filter { !["environment", "transaction_id", "bundle_id"].contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return SQLStatement(
             sql: """
                 INSERT INTO receiptkit_transactions (\(columns.joined(separator: ", ")))
                 VALUES \(tuples.joined(separator: ", "))
-                ON CONFLICT (environment, transaction_id) DO UPDATE SET \(updates)
+                ON CONFLICT (environment, bundle_id, transaction_id) DO UPDATE SET \(updates)
                 WHERE (excluded.receipt_created_ms, excluded.receipt_hash)
                     > (receiptkit_transactions.receipt_created_ms, receiptkit_transactions.receipt_hash)
                 RETURNING transaction_id

@@ -1,0 +1,169 @@
+import Foundation
+import ReceiptKit
+import ReceiptLedger
+import Testing
+
+/// One suite, every backend: the same expectations of SQLite (memory and file) and PostgreSQL.
+@Suite("Ledger contract")
+struct LedgerContractTests {
+    static let seen = Date(timeIntervalSince1970: 1_750_000_000)
+
+    static func entry(
+        _ receipt: AppReceipt, tag: String, environment: LedgerEnvironment = .production
+    ) -> LedgerReceipt {
+        LedgerReceipt(receipt, bytes: Array("receipt \(tag)".utf8), environment: environment, seenAt: Self.seen)
+    }
+
+    @Test("PostgreSQL runs in CI", .enabled(if: LedgerBackend.postgresRequired))
+    func postgresIsConfiguredWhenRequired() {
+        #expect(LedgerBackend.postgresURL != nil, "RECEIPTKIT_REQUIRE_POSTGRES=1 but RECEIPTKIT_TEST_POSTGRES_URL is unset")
+    }
+
+    @Test("PostgreSQL skipped without a server", .enabled(if: LedgerBackend.postgresURL == nil))
+    func postgresSkipNotice() {
+        print("ReceiptServiceTests: \(LedgerBackend.postgresSkipMessage)")
+    }
+
+    @Test("migrations are versioned and idempotent", arguments: LedgerBackend.available)
+    func migrations(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            #expect(try await ledger.schemaVersion() == 1)
+            try await ledger.migrate()
+            try await ledger.migrate()
+            #expect(try await ledger.schemaVersion() == 1)
+        }
+    }
+
+    @Test("the same receipt recorded twice changes nothing", arguments: LedgerBackend.available)
+    func idempotent(backend: LedgerBackend) async throws {
+        let receipt = ServiceTestPKI.receipt(purchases: [
+            ServiceTestPKI.purchase("1001", original: "1000", day: 31),
+            ServiceTestPKI.purchase("1000", original: "1000", day: 1),
+            ServiceTestPKI.purchase("2000", original: "2000", product: "com.example.coins", day: 5, subscription: false),
+        ])
+        let entry = Self.entry(receipt, tag: "a")
+        try await backend.withLedger { ledger in
+            let first = try await ledger.record(entry)
+            #expect(first == LedgerWriteSummary(receiptInserted: true, transactionsWritten: 3))
+            let query = LedgerQuery(receipt: entry)
+            let before = try await ledger.transactions(matching: query)
+            let second = try await ledger.record(entry)
+            #expect(second == LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0))
+            let after = try await ledger.transactions(matching: query)
+            #expect(before == after)
+            #expect(after.map(\.transactionIdentifier) == ["1001", "2000", "1000"])  // newest purchase first
+            #expect(after.allSatisfy { $0.receiptHash == entry.hash })
+            #expect(try await ledger.receipt(hash: entry.hash) == entry.bytes)
+            #expect(try await ledger.receipt(hash: String(repeating: "0", count: 64)) == nil)
+            // The stored JSON is the purchase's verifyReceipt object.
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(after[0].json)) as? [String: Any])
+            #expect(object["transaction_id"] as? String == "1001")
+            #expect(object["original_transaction_id"] as? String == "1000")
+        }
+    }
+
+    @Test("a transaction keeps the version from the newest receipt, whatever the order", arguments: LedgerBackend.available)
+    func newestReceiptWins(backend: LedgerBackend) async throws {
+        var cancelled = ServiceTestPKI.purchase("1000", original: "1000", day: 1)
+        cancelled.cancellationDate = Date(timeIntervalSince1970: 1_680_000_000)
+        let older = Self.entry(
+            ServiceTestPKI.receipt(createdDay: 10, purchases: [ServiceTestPKI.purchase("1000", original: "1000", day: 1)]),
+            tag: "older")
+        let newer = Self.entry(ServiceTestPKI.receipt(createdDay: 20, purchases: [cancelled]), tag: "newer")
+        for order in [[older, newer], [newer, older]] {
+            try await backend.withLedger { ledger in
+                for entry in order { try await ledger.record(entry) }
+                let rows = try await ledger.transactions(matching: LedgerQuery(receipt: newer))
+                #expect(rows.count == 1)
+                #expect(rows.first?.receiptHash == newer.hash)
+                #expect(rows.first?.cancellationDateMilliseconds == 1_680_000_000_000)
+            }
+        }
+    }
+
+    @Test("concurrent overlapping receipts never lose or duplicate a transaction", arguments: LedgerBackend.available)
+    func concurrentOverlap(backend: LedgerBackend) async throws {
+        // Receipt k carries renewals 0...k of one subscription: every pair overlaps.
+        let entries = (0..<24).map { k in
+            Self.entry(
+                ServiceTestPKI.receipt(
+                    createdDay: 100 + k,
+                    purchases: (0...k).map { ServiceTestPKI.purchase("\(5000 + $0)", original: "5000", day: 30 * $0) }),
+                tag: "overlap-\(k)")
+        }
+        try await backend.withLedger { ledger in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for entry in entries.shuffled() + entries.shuffled() {
+                    group.addTask { try await ledger.record(entry) }
+                }
+                try await group.waitForAll()
+            }
+            let rows = try await ledger.transactions(matching: LedgerQuery(receipt: entries[23]))
+            #expect(rows.map(\.transactionIdentifier) == (0..<24).reversed().map { "\(5000 + $0)" })
+            // Each row comes from the newest receipt that carries it: the last one carries them all.
+            #expect(rows.allSatisfy { $0.receiptHash == entries[23].hash })
+        }
+    }
+
+    @Test("queries span many original transaction ids and stay within one app and environment", arguments: LedgerBackend.available)
+    func manyIdentifiers(backend: LedgerBackend) async throws {
+        let purchases = (0..<450).map { ServiceTestPKI.purchase("\(10_000 + $0)", original: "\(10_000 + $0)", day: $0 % 300) }
+        let entry = Self.entry(ServiceTestPKI.receipt(purchases: purchases), tag: "many")
+        let otherApp = Self.entry(
+            ServiceTestPKI.receipt(bundle: "com.example.other", createdDay: 200, purchases: [purchases[0]]), tag: "other")
+        let sandbox = Self.entry(
+            ServiceTestPKI.receipt(createdDay: 200, purchases: [purchases[1]]), tag: "sandbox", environment: .sandbox)
+        try await backend.withLedger { ledger in
+            #expect(try await ledger.record(entry).transactionsWritten == 450)
+            try await ledger.record(otherApp)
+            try await ledger.record(sandbox)
+            let rows = try await ledger.transactions(matching: LedgerQuery(receipt: entry))
+            #expect(rows.count == 450)
+            #expect(Set(rows.map(\.transactionIdentifier)).count == 450)
+            #expect(rows.allSatisfy { $0.bundleIdentifier == "com.example.app" && $0.environment == .production })
+            // The same transaction id in another app or environment is another row, never a replacement.
+            #expect(rows.allSatisfy { $0.receiptHash == entry.hash })
+            let otherRows = try await ledger.transactions(matching: LedgerQuery(receipt: otherApp))
+            #expect(otherRows.map(\.receiptHash) == [otherApp.hash])
+            let sandboxRows = try await ledger.transactions(matching: LedgerQuery(receipt: sandbox))
+            #expect(sandboxRows.map(\.receiptHash) == [sandbox.hash])
+        }
+    }
+
+    @Test("renewal info: newer replaces older, never the reverse", arguments: LedgerBackend.available)
+    func renewalInfo(backend: LedgerBackend) async throws {
+        @Sendable func info(_ updated: Int64, _ status: String) -> LedgerRenewalInfo {
+            LedgerRenewalInfo(
+                environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifier: "1000",
+                productIdentifier: "com.example.monthly", updatedMilliseconds: updated,
+                json: Array(#"{"auto_renew_status":"\#(status)","original_transaction_id":"1000"}"#.utf8))
+        }
+        try await backend.withLedger { ledger in
+            let query = LedgerQuery(
+                environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000"])
+            #expect(try await ledger.renewalInfo(matching: query).isEmpty)
+            try await ledger.recordRenewalInfo(info(2_000, "1"))
+            try await ledger.recordRenewalInfo(info(1_000, "0"))
+            #expect(try await ledger.renewalInfo(matching: query) == [info(2_000, "1")])
+            try await ledger.recordRenewalInfo(info(3_000, "0"))
+            #expect(try await ledger.renewalInfo(matching: query) == [info(3_000, "0")])
+        }
+    }
+
+    @Test("database locations parse, and bad ones are refused with a code")
+    func locations() throws {
+        #expect(try LedgerLocation("sqlite:./x.sqlite") == .sqlite(path: "./x.sqlite"))
+        #expect(try LedgerLocation("sqlite:///var/x.sqlite") == .sqlite(path: "/var/x.sqlite"))
+        #expect(try LedgerLocation("sqlite::memory:") == .sqlite(path: nil))
+        #expect(try LedgerLocation("postgres://u:secret@db:5433/rk").description == "postgres://u@db:5433/rk")
+        for bad in ["", "sqlite:", "mysql://x", "postgres://db/rk", "postgres://u@db:99999/rk", "postgres://u@db/rk?sslmode=maybe"] {
+            do {
+                _ = try LedgerLocation(bad)
+                Issue.record("\(bad) was accepted")
+            } catch {
+                #expect(error.code == .invalidLocation, "\(bad)")
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ReceiptLedger
+import Testing
+
+/// The ledgers the shared suite runs against: SQLite in memory and in a file always, PostgreSQL when
+/// `RECEIPTKIT_TEST_POSTGRES_URL` names a server (`.ci/run` starts one; a user's clone skips it).
+enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqliteMemory = "sqlite-memory"
+    case sqliteFile = "sqlite-file"
+    case postgres
+
+    var testDescription: String { self.rawValue }
+
+    static let postgresURL = ProcessInfo.processInfo.environment["RECEIPTKIT_TEST_POSTGRES_URL"]
+    static let postgresRequired = ProcessInfo.processInfo.environment["RECEIPTKIT_REQUIRE_POSTGRES"] == "1"
+    static let postgresSkipMessage =
+        "RECEIPTKIT_TEST_POSTGRES_URL is not set: the PostgreSQL ledger tests are skipped (.ci/run starts a server)"
+
+    /// The backends available here.
+    static var available: [LedgerBackend] {
+        Self.postgresURL == nil ? [.sqliteMemory, .sqliteFile] : Self.allCases
+    }
+
+    /// A fresh, migrated ledger of this kind for the duration of `body`: a new temporary file, or a new PostgreSQL
+    /// schema (so tests never see each other's rows).
+    func withLedger<T: Sendable>(_ body: @Sendable (any Ledger) async throws -> T) async throws -> T {
+        switch self {
+        case .sqliteMemory:
+            let ledger = try await SQLiteLedger(path: nil)
+            defer { Task { await ledger.shutdown() } }
+            try await ledger.migrate()
+            return try await body(ledger)
+        case .sqliteFile:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-ledger-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let ledger = try await SQLiteLedger(path: directory.appendingPathComponent("ledger.sqlite").path)
+            try await ledger.migrate()
+            let result = try await body(ledger)
+            await ledger.shutdown()
+            return result
+        case .postgres:
+            return try await Self.withPostgresSchema { configuration in
+                let ledger = PostgresLedger(configuration: configuration)
+                return try await Self.running(ledger) {
+                    try await ledger.migrate()
+                    return try await body(ledger)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with a client configuration whose `search_path` is a new schema, dropped afterwards.
+    static func withPostgresSchema<T: Sendable>(
+        _ body: @Sendable (PostgresClient.Configuration) async throws -> T
+    ) async throws -> T {
+        guard let url = Self.postgresURL else { throw PostgresUnavailable() }
+        let schema = "rk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        var configuration = try PostgresTestConfiguration.parse(url)
+        let admin = PostgresLedger(configuration: configuration)
+        configuration.options.additionalStartupParameters = [("search_path", schema)]
+        let scoped = configuration
+        // A client's pool runs once: the admin client stays up for create, test and drop.
+        return try await Self.running(admin) {
+            try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+            do {
+                let result = try await body(scoped)
+                try await admin.client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
+                return result
+            } catch {
+                _ = try? await admin.client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
+                throw error
+            }
+        }
+    }
+
+    /// Runs a PostgreSQL ledger's pool while `body` runs.
+    static func running<T: Sendable>(_ ledger: PostgresLedger, _ body: @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await ledger.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+}
+
+struct PostgresUnavailable: Error {}
+
+/// Builds a client configuration from the test URL the same way the ledger does.
+enum PostgresTestConfiguration {
+    static func parse(_ url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), let user = components.user else {
+            throw PostgresUnavailable()
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        return PostgresClient.Configuration(
+            host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: user,
+            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
+    }
+}
