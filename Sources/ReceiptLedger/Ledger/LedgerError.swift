@@ -6,7 +6,8 @@ public struct LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A human-readable explanation (never receipt bytes). Do not branch on it.
     public let reason: String
 
-    init(_ code: Code, _ reason: String) {
+    /// Creates an error (for ``Ledger`` implementations of your own).
+    public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }

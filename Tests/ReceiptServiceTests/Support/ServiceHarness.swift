@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import ReceiptKit
+import ReceiptKitTesting
+import ReceiptLedger
+import ReceiptService
+
+/// Starts the real service on 127.0.0.1 (a free port) with a pinned clock and the test CA as an extra anchor.
+enum ServiceHarness {
+    static func configuration(_ adjust: (inout VerifyReceiptConfiguration) -> Void = { _ in }) throws
+        -> VerifyReceiptConfiguration
+    {
+        var configuration = VerifyReceiptConfiguration()
+        configuration.anchors = ReceiptTrustAnchors([try ServiceTestPKI.ca.root.certificate])
+        adjust(&configuration)
+        return configuration
+    }
+
+    static func withLiveService<T: Sendable>(
+        _ configuration: VerifyReceiptConfiguration,
+        ledger: any Ledger,
+        _ body: @Sendable (any TestClientProtocol, ReceiptVerifier) async throws -> T
+    ) async throws -> T {
+        let verifier = ReceiptVerifier(configuration: configuration, ledger: ledger, now: { ServiceTestPKI.now })
+        var logger = Logger(label: "receiptkit.test")
+        logger.logLevel = .warning
+        let server = VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 0, logger: logger)
+        return try await server.application().test(.live) { client in
+            try await body(client, verifier)
+        }
+    }
+
+    /// A migrated in-memory SQLite ledger, shut down afterwards.
+    static func withMemoryLedger<T: Sendable>(_ body: @Sendable (any Ledger) async throws -> T) async throws -> T {
+        try await LedgerBackend.sqliteMemory.withLedger(body)
+    }
+
+    static func body(_ receipt: [UInt8], password: String? = nil, excludeOld: Bool? = nil) -> ByteBuffer {
+        var object: [String: Any] = ["receipt-data": Data(receipt).base64EncodedString()]
+        if let password { object["password"] = password }
+        if let excludeOld { object["exclude-old-transactions"] = excludeOld }
+        return ByteBuffer(bytes: (try? JSONSerialization.data(withJSONObject: object)) ?? Data())
+    }
+
+    /// POSTs `body` and parses the verifyReceipt answer (HTTP 200 with a JSON object is part of the contract).
+    static func post(
+        _ client: any TestClientProtocol, _ path: String = "/verifyReceipt", body: ByteBuffer,
+        headers: HTTPFields = [.contentType: "application/json"]
+    ) async throws -> [String: Any] {
+        try await client.execute(uri: path, method: .post, headers: headers, body: body) { response in
+            guard response.status == .ok else { throw ContractViolation("HTTP \(response.status.code), not 200") }
+            guard response.headers[.contentType] == "application/json" else {
+                throw ContractViolation("content type \(response.headers[.contentType] ?? "none")")
+            }
+            guard let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+            else { throw ContractViolation("body is not a JSON object") }
+            return object
+        }
+    }
+}
+
+struct ContractViolation: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A ledger that is down (or refuses statements): every call throws.
+struct FailingLedger: Ledger {
+    let error: LedgerError
+
+    func migrate() async throws(LedgerError) { throw self.error }
+    func schemaVersion() async throws(LedgerError) -> Int { throw self.error }
+    func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary { throw self.error }
+    func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] { throw self.error }
+    func receipt(hash: String) async throws(LedgerError) -> [UInt8]? { throw self.error }
+    func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) { throw self.error }
+    func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] { throw self.error }
+    func ping() async throws(LedgerError) { throw self.error }
+    func shutdown() async {}
+}
