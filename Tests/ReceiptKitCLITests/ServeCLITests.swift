@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `receiptkit serve` as a user runs it: a real process on 127.0.0.1, curl-like requests, SIGTERM to stop.
+@Suite("receiptkit serve", .serialized)
+struct ServeCLITests {
+    /// A running `receiptkit serve`; the port is read from its "serving verifyReceipt on" line.
+    final class Server: @unchecked Sendable {
+        let process = Process()
+        let port: Int
+        private let stderr = Pipe()
+        private var stderrText = ""
+
+        init(_ arguments: [String]) throws {
+            self.process.executableURL = CLIRunner.executable
+            self.process.arguments = ["serve", "--port", "0", "--log-level", "warning"] + arguments
+            self.process.currentDirectoryURL = CLIRunner.packageRoot
+            self.process.standardError = self.stderr
+            self.process.standardOutput = FileHandle.nullDevice
+            try self.process.run()
+            var text = ""
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, !text.contains("\n"), self.process.isRunning {
+                let chunk = self.stderr.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+                if text.contains("serving verifyReceipt on http://") { break }
+            }
+            self.stderrText = text
+            guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+                let port = Int(text[range].split(separator: ":").last ?? "")
+            else {
+                self.process.terminate()
+                throw ServeFailure("serve did not start: \(text)")
+            }
+            self.port = port
+        }
+
+        /// SIGTERM, then the exit status.
+        func stop() -> Int32 {
+            self.process.terminate()
+            self.process.waitUntilExit()
+            return self.process.terminationStatus
+        }
+
+        func post(_ path: String, json: Data) async throws -> [String: Any] {
+            guard let url = URL(string: "http://127.0.0.1:\(self.port)\(path)") else { throw ServeFailure("bad path") }
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.httpBody = json
+            let (data, response) = try await URLSession.shared.data(for: request)
+            guard (response as? HTTPURLResponse)?.statusCode == 200,
+                let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { throw ServeFailure("not an HTTP 200 JSON object") }
+            return object
+        }
+    }
+
+    struct ServeFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func body(_ path: String) throws -> Data {
+        let bytes = try Data(contentsOf: CLIRunner.packageRoot.appendingPathComponent(path))
+        return try JSONSerialization.data(withJSONObject: ["receipt-data": bytes.base64EncodedString()])
+    }
+
+    /// The `receipt` object of `receiptkit inspect --json`.
+    static func inspect(_ path: String) throws -> [String: Any] {
+        let output = try CLIRunner.run(["inspect", "--json", path])
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test("serves the sample on an SQLite file that outlives the process; the receipt matches inspect --json")
+    func sampleOnSQLite() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-serve-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = "sqlite:" + directory.appendingPathComponent("ledger.sqlite").path
+        let sample = try Self.body("Examples/sample.receipt")
+
+        let first = try Server(["--database", database, "--anchor", "Examples/TestRoot.cer"])
+        let answer = try await first.post("/verifyReceipt", json: sample)
+        #expect(answer["status"] as? Int == 0)
+        var served = try #require(answer["receipt"] as? [String: Any])
+        for key in ["request_date", "request_date_ms", "request_date_pst"] { #expect(served.removeValue(forKey: key) != nil) }
+        #expect(NSDictionary(dictionary: served).isEqual(to: try Self.inspect("Examples/sample.receipt")))
+        #expect((try await first.post("/sandbox/verifyReceipt", json: sample))["status"] as? Int == 21008)
+        #expect(first.stop() == 0)  // graceful stop on SIGTERM
+
+        // The ledger survived the restart.
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("ledger.sqlite").path))
+        let second = try Server(["--database", database, "--anchor", "Examples/TestRoot.cer"])
+        let again = try await second.post("/verifyReceipt", json: sample)
+        #expect((again["latest_receipt_info"] as? [Any])?.count == 1)
+        #expect(second.stop() == 0)
+    }
+
+    @Test("the shared real receipts: each answered as inspect --json decodes it", .enabled(if: CLIFixtures.available))
+    func realReceipts() async throws {
+        let server = try Server(["--database", "sqlite::memory:"])
+        defer { _ = server.stop() }
+        for name in ["receipt-production.der", "receipt-sandbox-legacy.der", "receipt-watch.der"] {
+            let path = "../shared/fixtures/receipts/\(name)"
+            let inspected = try Self.inspect(path)
+            let endpoint = (inspected["receipt_type"] as? String) == "Production" ? "/verifyReceipt" : "/sandbox/verifyReceipt"
+            let answer = try await server.post(endpoint, json: try Self.body(path))
+            #expect(answer["status"] as? Int == 0, "\(name)")
+            var served = try #require(answer["receipt"] as? [String: Any])
+            for key in ["request_date", "request_date_ms", "request_date_pst"] { served[key] = nil }
+            #expect(NSDictionary(dictionary: served).isEqual(to: inspected), "\(name)")
+        }
+    }
+
+    @Test("configuration mistakes stop the start with the exit status and a message")
+    func configurationErrors() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-serve-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let typo = directory.appendingPathComponent("typo.json")
+        try Data(#"{"shared_secret": {"com.example.app": "x"}}"#.utf8).write(to: typo)
+        let badPort = directory.appendingPathComponent("port.json")
+        try Data(#"{"port": 70000}"#.utf8).write(to: badPort)
+
+        let unknown = try CLIRunner.run(["serve", "--config", typo.path])
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains(#"unknown setting "shared_secret""#))
+        let range = try CLIRunner.run(["serve", "--config", badPort.path])
+        #expect(range.status == 65)
+        #expect(range.stderr.contains("port 70000 is out of range"))
+        let missing = try CLIRunner.run(["serve", "--config", directory.appendingPathComponent("none.json").path])
+        #expect(missing.status == 66)
+        let database = try CLIRunner.run(["serve", "--database", "mysql://x"])
+        #expect(database.status == 64)
+        #expect(database.stderr.contains("sqlite:PATH"))
+        let port = try CLIRunner.run(["serve", "--port", "70000"])
+        #expect(port.status == 64)
+    }
+}
+
+enum CLIFixtures {
+    static var available: Bool {
+        FileManager.default.fileExists(
+            atPath: CLIRunner.packageRoot.appendingPathComponent("../shared/fixtures/receipts/expected.json").path)
+    }
+}
