@@ -3,6 +3,7 @@
 struct LedgerOperations<Backend: SQLBackend>: Sendable {
     let backend: Backend
     let statements: LedgerStatements
+    let known = KnownReceipts()
 
     init(backend: Backend) {
         self.backend = backend
@@ -42,10 +43,13 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     }
 
     func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
+        if self.known.contains(receipt.hash) {
+            return LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0)
+        }
         let statements = self.statements
         // One lock order for every writer: rows sorted by transaction id.
         let rows = receipt.transactions.sorted { $0.transactionIdentifier < $1.transactionIdentifier }
-        return try await self.guarded {
+        let summary = try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
                 let inserted = try await session.run(statements.insertReceipt(receipt))
                 // A receipt already recorded had its transactions upserted in the same transaction: nothing to do.
@@ -57,20 +61,14 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                 return LedgerWriteSummary(receiptInserted: true, transactionsWritten: written)
             }
         }
+        self.known.insert(receipt.hash)  // committed (now or before): never written again by this process
+        return summary
     }
 
     func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {
         guard !query.originalTransactionIdentifiers.isEmpty else { return [] }
         let statements = self.statements
-        let rows = try await self.guarded {
-            try await self.backend.read { session in
-                var rows: [[SQLValue]] = []
-                for ids in LedgerStatements.chunks(query.originalTransactionIdentifiers) {
-                    rows += try await session.run(statements.selectTransactions(query, ids: ids))
-                }
-                return rows
-            }
-        }
+        let rows = try await self.rows(for: query) { statements.selectTransactions(query, ids: $0) }
         var transactions: [LedgerTransaction] = []
         transactions.reserveCapacity(rows.count)
         for row in rows {
@@ -104,15 +102,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
         guard !query.originalTransactionIdentifiers.isEmpty else { return [] }
         let statements = self.statements
-        let rows = try await self.guarded {
-            try await self.backend.read { session in
-                var rows: [[SQLValue]] = []
-                for ids in LedgerStatements.chunks(query.originalTransactionIdentifiers) {
-                    rows += try await session.run(statements.selectRenewalInfo(query, ids: ids))
-                }
-                return rows
-            }
-        }
+        let rows = try await self.rows(for: query) { statements.selectRenewalInfo(query, ids: $0) }
         var infos: [LedgerRenewalInfo] = []
         for row in rows {
             infos.append(try LedgerRowReader.renewalInfo(row, query: query))
@@ -125,6 +115,22 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         try await self.guarded {
             _ = try await self.backend.read { session in
                 try await session.run(SQLStatement(sql: "SELECT 1", binds: [])).count
+            }
+        }
+    }
+
+    /// The rows of `statement` over the query's original transaction ids, a chunk of ids per statement.
+    private func rows(
+        for query: LedgerQuery,
+        _ statement: @escaping @Sendable (ArraySlice<String>) -> SQLStatement
+    ) async throws(LedgerError) -> [[SQLValue]] {
+        try await self.guarded {
+            try await self.backend.read { session in
+                var rows: [[SQLValue]] = []
+                for ids in LedgerStatements.chunks(query.originalTransactionIdentifiers) {
+                    rows += try await session.run(statement(ids))
+                }
+                return rows
             }
         }
     }
