@@ -23,8 +23,8 @@ struct TwoInstanceTests {
         ]))
         let configuration = try H.configuration()
         try await LedgerBackend.withPostgresSchema { postgres in
-            let a = PostgresLedger(configuration: postgres)
-            let b = PostgresLedger(configuration: postgres)
+            let a = PostgresLedger(configuration: postgres, logger: LedgerBackend.quiet)
+            let b = PostgresLedger(configuration: postgres, logger: LedgerBackend.quiet)
             try await LedgerBackend.running(a) {
                 try await LedgerBackend.running(b) {
                     // Both start at once: the advisory lock serialises their migrations.

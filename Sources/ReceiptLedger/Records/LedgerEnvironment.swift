@@ -1,5 +1,5 @@
 /// The App Store environment a receipt and its transactions belong to, as verifyReceipt names it. Transaction ids
-/// are unique within one environment only, so the ledger keys every row by environment too.
+/// are unique within one environment only, so the ledger keys every row by environment (and app) too.
 public enum LedgerEnvironment: String, Sendable, Hashable, CaseIterable {
     /// Receipts from the App Store (`Production`, `ProductionVPP`).
     case production = "Production"

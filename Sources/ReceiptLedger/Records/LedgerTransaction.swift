@@ -5,7 +5,7 @@ public struct LedgerTransaction: Sendable, Hashable {
     public var environment: LedgerEnvironment
     /// The app's bundle identifier (empty when the receipt carried none).
     public var bundleIdentifier: String
-    /// `transaction_id`; unique within an environment.
+    /// `transaction_id`; the ledger keys rows by environment, app and transaction id.
     public var transactionIdentifier: String
     /// `original_transaction_id` (the transaction id itself when the receipt carried none).
     public var originalTransactionIdentifier: String

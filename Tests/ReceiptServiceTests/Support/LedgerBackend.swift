@@ -43,7 +43,7 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
             return result
         case .postgres:
             return try await Self.withPostgresSchema { configuration in
-                let ledger = PostgresLedger(configuration: configuration)
+                let ledger = PostgresLedger(configuration: configuration, logger: Self.quiet)
                 return try await Self.running(ledger) {
                     try await ledger.migrate()
                     return try await body(ledger)
@@ -59,7 +59,7 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
         guard let url = Self.postgresURL else { throw PostgresUnavailable() }
         let schema = "rk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         var configuration = try PostgresTestConfiguration.parse(url)
-        let admin = PostgresLedger(configuration: configuration)
+        let admin = PostgresLedger(configuration: configuration, logger: Self.quiet)
         configuration.options.additionalStartupParameters = [("search_path", schema)]
         let scoped = configuration
         // A client's pool runs once: the admin client stays up for create, test and drop.
@@ -74,6 +74,14 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
                 throw error
             }
         }
+    }
+
+    /// Errors only: a test's pool may be asked for a connection a moment before its `run()` task starts, which
+    /// PostgresNIO notes with a warning and then serves.
+    static var quiet: Logger {
+        var logger = Logger(label: "receiptkit.test.postgres")
+        logger.logLevel = .error
+        return logger
     }
 
     /// Runs a PostgreSQL ledger's pool while `body` runs.
