@@ -3,6 +3,7 @@
 # over and over, next to `receiptkit bench` full validation of the same receipt on one core, in the same run.
 #
 #   Benchmarks/serve/load.sh [seconds-per-run] [connections]
+#   LOAD_LEDGERS="sqlite" LOAD_RECEIPTS="receipt-production.der" Benchmarks/serve/load.sh 300   # one configuration
 #
 # For each receipt (the minted sample; the real production fixture when ../shared is present) and each ledger
 # (SQLite; PostgreSQL when RECEIPTKIT_TEST_POSTGRES_URL is set or .ci/postgres.sh can start one) it prints
@@ -30,12 +31,20 @@ receipts=("Examples/sample.receipt")
 anchors=(--anchor Examples/TestRoot.cer)
 [ -f ../shared/fixtures/receipts/receipt-production.der ] && receipts+=("../shared/fixtures/receipts/receipt-production.der")
 
+if [ -n "${LOAD_RECEIPTS:-}" ]; then
+  selected=()
+  for receipt in "${receipts[@]}"; do [[ " $LOAD_RECEIPTS " == *" $(basename "$receipt") "* ]] && selected+=("$receipt"); done
+  receipts=("${selected[@]}")
+fi
+ledgers="${LOAD_LEDGERS:-sqlite postgres}"
+
 pg_url="${RECEIPTKIT_TEST_POSTGRES_URL:-}"
-if [ -z "$pg_url" ]; then
+if [ -z "$pg_url" ] && [[ " $ledgers " == *" postgres "* ]]; then
   pg_url="$(RECEIPTKIT_PG_PORT=54330 RECEIPTKIT_PG_DIR=/tmp/receiptkit-pg-load .ci/postgres.sh start 2>/dev/null)" && started_pg=1 || pg_url=""
 fi
-databases=("sqlite:$work/ledger.sqlite")
-[ -n "$pg_url" ] && databases+=("$pg_url")
+databases=()
+[[ " $ledgers " == *" sqlite "* ]] && databases+=("sqlite:$work/ledger.sqlite")
+[ -n "$pg_url" ] && [[ " $ledgers " == *" postgres "* ]] && databases+=("$pg_url")
 
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 

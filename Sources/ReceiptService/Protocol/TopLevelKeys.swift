@@ -24,10 +24,8 @@ enum TopLevelKeys {
                     index += body[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 if depth == 1, expectingKey {
-                    let literal = Data(body[start...min(index, count - 1)])
-                    guard let key = try? JSONDecoder().decode(String.self, from: literal),
-                        keys.insert(key).inserted
-                    else { return false }
+                    let literal = body[start...min(index, count - 1)]
+                    guard let key = Self.key(literal), keys.insert(key).inserted else { return false }
                     expectingKey = false
                 }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -43,5 +41,16 @@ enum TopLevelKeys {
             index += 1
         }
         return true
+    }
+
+    /// A key literal's text: its bytes when it has no escapes (already valid UTF-8, Foundation checked), else
+    /// Foundation's reading of it.
+    private static func key(_ literal: ArraySlice<UInt8>) -> String? {
+        guard literal.count >= 2 else { return nil }
+        let inner = literal.dropFirst().dropLast()
+        if !inner.contains(UInt8(ascii: "\\")) {
+            return String(decoding: inner, as: UTF8.self)
+        }
+        return try? JSONDecoder().decode(String.self, from: Data(literal))
     }
 }
