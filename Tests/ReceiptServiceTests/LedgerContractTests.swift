@@ -148,6 +148,18 @@ struct LedgerContractTests {
             #expect(try await ledger.renewalInfo(matching: query) == [info(2_000, "1")])
             try await ledger.recordRenewalInfo(info(3_000, "0"))
             #expect(try await ledger.renewalInfo(matching: query) == [info(3_000, "0")])
+
+            // The one-statement snapshot reads exactly what the two separate reads do.
+            let entry = Self.entry(
+                ServiceTestPKI.receipt(purchases: [
+                    ServiceTestPKI.purchase("1000", original: "1000", day: 1),
+                    ServiceTestPKI.purchase("1001", original: "1000", day: 31),
+                ]), tag: "snapshot")
+            try await ledger.record(entry)
+            let snapshot = try await ledger.snapshot(matching: query)
+            #expect(snapshot.transactions == (try await ledger.transactions(matching: query)))
+            #expect(snapshot.transactions.count == 2)
+            #expect(snapshot.renewalInfo == [info(3_000, "0")])
         }
     }
 

@@ -39,9 +39,22 @@ public protocol Ledger: Sendable {
     /// The renewal information known for the query's original transaction ids.
     func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo]
 
+    /// Transactions and renewal information together; the built-in ledgers read both with one statement.
+    func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot
+
     /// Whether the database answers (a trivial query).
     func ping() async throws(LedgerError)
 
     /// Releases connections; the ledger cannot be used afterwards.
     func shutdown() async
+}
+
+extension Ledger {
+    /// Two reads; ledgers that can do better override it.
+    public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
+        LedgerSnapshot(
+            transactions: try await self.transactions(matching: query),
+            renewalInfo: try await self.renewalInfo(matching: query)
+        )
+    }
 }

@@ -78,6 +78,32 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         return transactions
     }
 
+    func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
+        guard !query.originalTransactionIdentifiers.isEmpty else {
+            return LedgerSnapshot(transactions: [], renewalInfo: [])
+        }
+        let statements = self.statements
+        let rows = try await self.rows(for: query) { statements.selectSnapshot(query, ids: $0) }
+        var transactions: [LedgerTransaction] = []
+        var infos: [LedgerRenewalInfo] = []
+        transactions.reserveCapacity(rows.count)
+        for row in rows {
+            guard let kind = row.first, row.count == 10 else {
+                throw LedgerError(.incompatibleSchema, "a snapshot row has an unexpected shape")
+            }
+            let columns = Array(row.dropFirst())
+            switch kind {
+            case .text("t"): transactions.append(try LedgerRowReader.transaction(columns, query: query))
+            case .text("r"):
+                infos.append(try LedgerRowReader.renewalInfo([columns[0], columns[1], columns[3], columns[8]], query: query))
+            default: throw LedgerError(.incompatibleSchema, "a snapshot row has an unknown kind")
+            }
+        }
+        transactions.sort(by: LedgerTransaction.isNewer)
+        infos.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
+        return LedgerSnapshot(transactions: transactions, renewalInfo: infos)
+    }
+
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
         let statement = self.statements.selectReceipt(hash: hash)
         let rows = try await self.guarded {

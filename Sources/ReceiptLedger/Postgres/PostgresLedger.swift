@@ -54,6 +54,9 @@ public struct PostgresLedger: Ledger, Service {
     public func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
         try await self.operations.renewalInfo(matching: query)
     }
+    public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
+        try await self.operations.snapshot(matching: query)
+    }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async {}
 }

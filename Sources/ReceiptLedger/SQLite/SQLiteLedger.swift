@@ -47,6 +47,9 @@ public struct SQLiteLedger: Ledger {
     public func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
         try await self.operations.renewalInfo(matching: query)
     }
+    public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
+        try await self.operations.snapshot(matching: query)
+    }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
 }

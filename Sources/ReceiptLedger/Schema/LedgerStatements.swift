@@ -115,6 +115,25 @@ struct LedgerStatements: Sendable {
         )
     }
 
+    /// Transactions and renewal information in one statement: rows tagged `t` have the columns of
+    /// ``selectTransactions(_:ids:)``, rows tagged `r` those of ``selectRenewalInfo(_:ids:)`` padded with NULLs.
+    func selectSnapshot(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
+        let p = self.dialect.placeholder
+        let list = (3..<3 + ids.count).map(p).joined(separator: ", ")
+        let scope = "environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id IN (\(list))"
+        return SQLStatement(
+            sql: """
+                SELECT 't' AS kind, transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms,
+                       cancellation_ms, receipt_hash, receipt_created_ms, purchase_json
+                FROM receiptkit_transactions WHERE \(scope)
+                UNION ALL
+                SELECT 'r', original_transaction_id, product_id, NULL, updated_ms, NULL, NULL, NULL, NULL, renewal_json
+                FROM receiptkit_renewal_info WHERE \(scope)
+                """,
+            binds: [.text(query.environment.rawValue), .text(query.bundleIdentifier)] + ids.map { .text($0) }
+        )
+    }
+
     /// Splits `items` into consecutive chunks of at most ``chunkSize``.
     static func chunks<T>(_ items: [T]) -> [ArraySlice<T>] {
         stride(from: 0, to: items.count, by: Self.chunkSize).map {

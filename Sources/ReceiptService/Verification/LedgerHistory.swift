@@ -17,15 +17,15 @@ struct LedgerHistory: Sendable {
             metrics.countLedgerFailure()
             throw error
         }
-        let query = LedgerQuery(receipt: entry)
-        let transactions = try await ledger.transactions(matching: query)
+        let snapshot = try await ledger.snapshot(matching: LedgerQuery(receipt: entry))
+        let transactions = snapshot.transactions
         var latestReceipt: [UInt8]?
         if let newest = transactions.max(by: {
             ($0.receiptCreationMilliseconds, $0.receiptHash) < ($1.receiptCreationMilliseconds, $1.receiptHash)
         }) {
             latestReceipt = newest.receiptHash == entry.hash ? entry.bytes : try await ledger.receipt(hash: newest.receiptHash)
         }
-        let renewalInfo = try await ledger.renewalInfo(matching: query)
+        let renewalInfo = snapshot.renewalInfo
         return LedgerHistory(transactions: transactions, latestReceipt: latestReceipt, renewalInfo: renewalInfo)
     }
 
