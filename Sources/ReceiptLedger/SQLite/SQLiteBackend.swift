@@ -22,6 +22,9 @@ struct SQLiteBackend: SQLBackend {
         do {
             let storage: SQLiteConnection.Storage = path.map { .file(path: $0) } ?? .memory
             let writer = try await SQLiteConnection.open(storage: storage, threadPool: pool, logger: logger, on: eventLoop)
+            // Another process holding the file's lock makes a statement fail as busy (retryable) after 5 s,
+            // instead of SQLiteNIO's default of waiting forever on a pool thread.
+            _ = try await writer.query("PRAGMA busy_timeout = 5000", [])
             var readers: [SQLiteConnection] = []
             if let path {
                 // WAL: readers never block the writer and never see its uncommitted rows.
@@ -31,6 +34,7 @@ struct SQLiteBackend: SQLBackend {
                     let reader = try await SQLiteConnection.open(
                         storage: .file(path: path), threadPool: pool, logger: logger, on: eventLoop)
                     _ = try await reader.query("PRAGMA query_only = ON", [])
+                    _ = try await reader.query("PRAGMA busy_timeout = 5000", [])
                     readers.append(reader)
                 }
             }
