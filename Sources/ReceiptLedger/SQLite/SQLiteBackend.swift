@@ -3,15 +3,16 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import SQLiteNIO
+import _ReceiptKitShared
 
 /// SQLite through SQLiteNIO (SQLite compiled in, statements on a thread pool): one writer connection whose
-/// transactions take turns on an ``AsyncLock``, and reader connections that see only committed data (WAL).
+/// transactions take turns on a one-permit `AsyncSemaphore`, and reader connections that see only committed data (WAL).
 struct SQLiteBackend: SQLBackend {
     let writer: SQLiteConnection
     let readers: [SQLiteConnection]
-    let writeLock = AsyncLock()
+    let writeTurn = AsyncSemaphore(permits: 1)
     let threadPool: NIOThreadPool
-    let next = NIOLockedValueBoxCounter()
+    let nextReader = NIOLockedValueBox(0)
 
     var dialect: SQLDialect { .sqlite }
 
@@ -48,9 +49,13 @@ struct SQLiteBackend: SQLBackend {
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         guard !self.readers.isEmpty else {
             // In memory there is one connection: reads take the writer's turn so they never see a write half done.
-            return try await self.writeLock.withLock { try await body(Session(connection: self.writer)) }
+            return try await self.withWriteTurn { try await body(Session(connection: self.writer)) }
         }
-        let reader = self.readers[self.next.increment() % self.readers.count]
+        let turn = self.nextReader.withLockedValue { next in
+            next = (next + 1) % self.readers.count
+            return next
+        }
+        let reader = self.readers[turn]
         return try await body(Session(connection: reader))
     }
 
@@ -58,7 +63,7 @@ struct SQLiteBackend: SQLBackend {
         exclusive: Bool,
         _ body: @escaping @Sendable (any SQLSession) async throws -> T
     ) async throws -> T {
-        try await self.writeLock.withLock {
+        try await self.withWriteTurn {
             let session = Session(connection: self.writer)
             // IMMEDIATE takes SQLite's write lock at once, so other processes on the same file are serialised too.
             _ = try await session.run(SQLStatement(sql: "BEGIN IMMEDIATE", binds: []))
@@ -71,6 +76,12 @@ struct SQLiteBackend: SQLBackend {
                 throw error
             }
         }
+    }
+
+    /// Runs `body` while holding the writer connection; a task cancelled while waiting throws.
+    private func withWriteTurn<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let result = try await self.writeTurn.withPermit(body) else { throw CancellationError() }
+        return result
     }
 
     func ledgerError(_ error: any Error) -> LedgerError {
@@ -122,18 +133,6 @@ struct SQLiteBackend: SQLBackend {
             case .blob(let buffer): .blob(Array(buffer.readableBytesView))
             case .null: .null
             }
-        }
-    }
-}
-
-/// A counter for round-robin choices.
-final class NIOLockedValueBoxCounter: Sendable {
-    private let value = NIOLockedValueBox(0)
-
-    func increment() -> Int {
-        self.value.withLockedValue {
-            $0 = $0 &+ 1
-            return $0 & Int.max
         }
     }
 }
