@@ -18,7 +18,16 @@ public enum HexDigits {
 
     /// Lowercase hex digits of `bytes`.
     public static func string(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let digits: StaticString = "0123456789abcdef"
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        digits.withUTF8Buffer { digits in
+            for byte in bytes {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func nibble(_ c: UInt8) -> UInt8? {

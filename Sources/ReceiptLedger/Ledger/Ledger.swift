@@ -27,19 +27,14 @@ public protocol Ledger: Sendable {
     @discardableResult
     func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary
 
-    /// Every stored transaction of the query's app, environment and original transaction ids, newest first.
-    func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction]
-
     /// The bytes of a stored receipt, by its ``LedgerReceipt/hash``.
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]?
 
     /// Stores (or replaces with a newer one) the renewal information of a subscription.
     func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError)
 
-    /// The renewal information known for the query's original transaction ids.
-    func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo]
-
-    /// Transactions and renewal information together; the built-in ledgers read both with one statement.
+    /// Every stored transaction of the query's app, environment and original transaction ids (newest first) and
+    /// their renewal information, read together (one statement in the built-in ledgers).
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot
 
     /// Whether the database answers (a trivial query).
@@ -50,11 +45,13 @@ public protocol Ledger: Sendable {
 }
 
 extension Ledger {
-    /// Two reads; ledgers that can do better override it.
-    public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
-        LedgerSnapshot(
-            transactions: try await self.transactions(matching: query),
-            renewalInfo: try await self.renewalInfo(matching: query)
-        )
+    /// The snapshot's transactions, newest first.
+    public func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {
+        try await self.snapshot(matching: query).transactions
+    }
+
+    /// The snapshot's renewal information.
+    public func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
+        try await self.snapshot(matching: query).renewalInfo
     }
 }

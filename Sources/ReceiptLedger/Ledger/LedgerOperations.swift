@@ -65,43 +65,21 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         return summary
     }
 
-    func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {
-        guard !query.originalTransactionIdentifiers.isEmpty else { return [] }
-        let statements = self.statements
-        let rows = try await self.rows(for: query) { statements.selectTransactions(query, ids: $0) }
-        var transactions: [LedgerTransaction] = []
-        transactions.reserveCapacity(rows.count)
-        for row in rows {
-            transactions.append(try LedgerRowReader.transaction(row, query: query))
-        }
-        transactions.sort(by: LedgerTransaction.isNewer)
-        return transactions
-    }
-
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
         guard !query.originalTransactionIdentifiers.isEmpty else {
             return LedgerSnapshot(transactions: [], renewalInfo: [])
         }
         let statements = self.statements
-        let rows = try await self.rows(for: query) { statements.selectSnapshot(query, ids: $0) }
-        var transactions: [LedgerTransaction] = []
-        var infos: [LedgerRenewalInfo] = []
-        transactions.reserveCapacity(rows.count)
-        for row in rows {
-            guard let kind = row.first, row.count == 10 else {
-                throw LedgerError(.incompatibleSchema, "a snapshot row has an unexpected shape")
-            }
-            let columns = Array(row.dropFirst())
-            switch kind {
-            case .text("t"): transactions.append(try LedgerRowReader.transaction(columns, query: query))
-            case .text("r"):
-                infos.append(try LedgerRowReader.renewalInfo([columns[0], columns[1], columns[3], columns[8]], query: query))
-            default: throw LedgerError(.incompatibleSchema, "a snapshot row has an unknown kind")
+        let rows = try await self.guarded {
+            try await self.backend.read { session in
+                var rows: [[SQLValue]] = []
+                for ids in LedgerStatements.chunks(query.originalTransactionIdentifiers) {
+                    rows += try await session.run(statements.selectSnapshot(query, ids: ids))
+                }
+                return rows
             }
         }
-        transactions.sort(by: LedgerTransaction.isNewer)
-        infos.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
-        return LedgerSnapshot(transactions: transactions, renewalInfo: infos)
+        return try LedgerRowReader.snapshot(rows, query: query)
     }
 
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
@@ -125,38 +103,10 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         }
     }
 
-    func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
-        guard !query.originalTransactionIdentifiers.isEmpty else { return [] }
-        let statements = self.statements
-        let rows = try await self.rows(for: query) { statements.selectRenewalInfo(query, ids: $0) }
-        var infos: [LedgerRenewalInfo] = []
-        for row in rows {
-            infos.append(try LedgerRowReader.renewalInfo(row, query: query))
-        }
-        infos.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
-        return infos
-    }
-
     func ping() async throws(LedgerError) {
         try await self.guarded {
             _ = try await self.backend.read { session in
                 try await session.run(SQLStatement(sql: "SELECT 1", binds: [])).count
-            }
-        }
-    }
-
-    /// The rows of `statement` over the query's original transaction ids, a chunk of ids per statement.
-    private func rows(
-        for query: LedgerQuery,
-        _ statement: @escaping @Sendable (ArraySlice<String>) -> SQLStatement
-    ) async throws(LedgerError) -> [[SQLValue]] {
-        try await self.guarded {
-            try await self.backend.read { session in
-                var rows: [[SQLValue]] = []
-                for ids in LedgerStatements.chunks(query.originalTransactionIdentifiers) {
-                    rows += try await session.run(statement(ids))
-                }
-                return rows
             }
         }
     }

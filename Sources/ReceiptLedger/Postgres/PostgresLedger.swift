@@ -28,7 +28,13 @@ public struct PostgresLedger: Ledger, Service {
 
     /// Creates a ledger from a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
     public init(url: String, logger: Logger = Logger(label: "receiptkit.ledger.postgres")) throws(LedgerError) {
-        self.init(configuration: try PostgresLocation(url: url).configuration(), logger: logger)
+        self.init(configuration: try Self.configuration(url: url), logger: logger)
+    }
+
+    /// The client configuration a `postgres://` URL describes, to adjust before creating a ledger (pool size,
+    /// `search_path`, TLS settings).
+    public static func configuration(url: String) throws(LedgerError) -> PostgresClient.Configuration {
+        try PostgresLocation(url: url).configuration()
     }
 
     /// Runs the connection pool until the task is cancelled or the service group shuts down.
@@ -42,17 +48,11 @@ public struct PostgresLedger: Ledger, Service {
     public func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
         try await self.operations.record(receipt)
     }
-    public func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {
-        try await self.operations.transactions(matching: query)
-    }
     public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
         try await self.operations.receipt(hash: hash)
     }
     public func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
         try await self.operations.recordRenewalInfo(info)
-    }
-    public func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
-        try await self.operations.renewalInfo(matching: query)
     }
     public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
         try await self.operations.snapshot(matching: query)

@@ -3,8 +3,7 @@ import NIOSSL
 import PostgresNIO
 
 /// A `postgres://` (or `postgresql://`) URL taken apart: `postgres://user[:password]@host[:port]/database`
-/// with an optional `?sslmode=disable|prefer|require` (default `prefer`) or `host=/path/to/socket/dir` for a Unix
-/// socket.
+/// with an optional `?sslmode=disable|prefer|require` (default `prefer`).
 struct PostgresLocation: Sendable, Hashable {
     var host: String
     var port: Int
@@ -12,7 +11,6 @@ struct PostgresLocation: Sendable, Hashable {
     var password: String?
     var database: String?
     var sslMode: String
-    var socketDirectory: String?
 
     init(url: String) throws(LedgerError) {
         guard let components = URLComponents(string: url),
@@ -21,7 +19,6 @@ struct PostgresLocation: Sendable, Hashable {
             throw LedgerError(.invalidLocation, "not a postgres:// URL")
         }
         let items = components.queryItems ?? []
-        self.socketDirectory = items.last { $0.name == "host" }?.value
         guard let user = components.user, !user.isEmpty else {
             throw LedgerError(.invalidLocation, "the postgres URL names no user (postgres://USER@host/database)")
         }
@@ -47,16 +44,9 @@ struct PostgresLocation: Sendable, Hashable {
             case "require": .require(.makeClientConfiguration())
             default: .prefer(.makeClientConfiguration())
             }
-        var configuration: PostgresClient.Configuration
-        if let directory = self.socketDirectory {
-            configuration = PostgresClient.Configuration(
-                unixSocketPath: "\(directory)/.s.PGSQL.\(self.port)", username: self.user,
-                password: self.password, database: self.database)
-        } else {
-            configuration = PostgresClient.Configuration(
-                host: self.host, port: self.port, username: self.user, password: self.password,
-                database: self.database, tls: tls)
-        }
+        var configuration = PostgresClient.Configuration(
+            host: self.host, port: self.port, username: self.user, password: self.password,
+            database: self.database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
         return configuration
     }

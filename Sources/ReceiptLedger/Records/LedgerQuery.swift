@@ -20,7 +20,7 @@ public struct LedgerQuery: Sendable, Hashable {
         self.init(
             environment: receipt.environment,
             bundleIdentifier: receipt.bundleIdentifier,
-            originalTransactionIdentifiers: receipt.transactions.map(\.originalTransactionIdentifier)
+            originalTransactionIdentifiers: receipt.originalTransactionIdentifiers
         )
     }
 }

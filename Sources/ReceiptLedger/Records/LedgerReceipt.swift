@@ -20,48 +20,58 @@ public struct LedgerReceipt: Sendable {
     public let creationMilliseconds: Int64
     /// When the service first saw it, in milliseconds (from the service's injected clock).
     public let seenMilliseconds: Int64
-    /// One row per purchase with a transaction id; a transaction id repeated inside the receipt keeps its first
-    /// occurrence.
-    public let transactions: [LedgerTransaction]
+    /// The original transaction ids of its purchases (a purchase without one counts as its own original).
+    public let originalTransactionIdentifiers: [String]
+    private let receipt: AppReceipt
 
-    /// Prepares `receipt` (decoded from `bytes`) for the ledger.
+    /// Prepares `receipt` (decoded from `bytes`) for the ledger. Cheap: the transaction rows, which write each
+    /// purchase's JSON, are made only when the receipt is actually written (see ``transactions``).
     public init(_ receipt: AppReceipt, bytes: [UInt8], environment: LedgerEnvironment, seenAt: Date) {
-        let hash = HexDigits.string(SHA256.hash(data: bytes))
-        let bundle = receipt.bundleIdentifier ?? ""
-        let created = receipt.creationDate?.epochMilliseconds ?? 0
-        self.hash = hash
+        self.hash = HexDigits.string(SHA256.hash(data: bytes))
         self.bytes = bytes
         self.environment = environment
-        self.bundleIdentifier = bundle
-        self.creationMilliseconds = created
+        self.bundleIdentifier = receipt.bundleIdentifier ?? ""
+        self.creationMilliseconds = receipt.creationDate?.epochMilliseconds ?? 0
         self.seenMilliseconds = seenAt.epochMilliseconds
+        self.receipt = receipt
+        self.originalTransactionIdentifiers = receipt.inAppPurchases.compactMap { purchase in
+            guard let transaction = purchase.transactionIdentifier, !transaction.isEmpty else { return nil }
+            return Self.original(of: purchase, transaction: transaction)
+        }
+    }
 
+    /// One row per purchase with a transaction id; a transaction id repeated inside the receipt keeps its first
+    /// occurrence.
+    public var transactions: [LedgerTransaction] {
         var seen = Set<String>()
         var rows: [LedgerTransaction] = []
-        rows.reserveCapacity(receipt.inAppPurchases.count)
-        for purchase in receipt.inAppPurchases {
+        rows.reserveCapacity(self.receipt.inAppPurchases.count)
+        for purchase in self.receipt.inAppPurchases {
             guard let transaction = purchase.transactionIdentifier, !transaction.isEmpty,
                 seen.insert(transaction).inserted
             else { continue }
             var json = JSONWriter(capacity: 640)
             purchase.write(to: &json)
-            let original = purchase.originalTransactionIdentifier.flatMap { $0.isEmpty ? nil : $0 } ?? transaction
             rows.append(
                 LedgerTransaction(
-                    environment: environment,
-                    bundleIdentifier: bundle,
+                    environment: self.environment,
+                    bundleIdentifier: self.bundleIdentifier,
                     transactionIdentifier: transaction,
-                    originalTransactionIdentifier: original,
+                    originalTransactionIdentifier: Self.original(of: purchase, transaction: transaction),
                     productIdentifier: purchase.productIdentifier ?? "",
                     purchaseDateMilliseconds: purchase.purchaseDate?.epochMilliseconds,
                     expiresDateMilliseconds: purchase.expiresDate?.epochMilliseconds,
                     cancellationDateMilliseconds: purchase.cancellationDate?.epochMilliseconds,
-                    receiptHash: hash,
-                    receiptCreationMilliseconds: created,
+                    receiptHash: self.hash,
+                    receiptCreationMilliseconds: self.creationMilliseconds,
                     json: json.bytes
                 )
             )
         }
-        self.transactions = rows
+        return rows
+    }
+
+    private static func original(of purchase: InAppPurchase, transaction: String) -> String {
+        purchase.originalTransactionIdentifier.flatMap { $0.isEmpty ? nil : $0 } ?? transaction
     }
 }

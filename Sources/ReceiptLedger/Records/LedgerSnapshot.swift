@@ -1,9 +1,9 @@
 /// What the ledger holds around a query, read in one round trip: its transactions (newest first) and renewal
 /// information.
 public struct LedgerSnapshot: Sendable, Hashable {
-    /// ``Ledger/transactions(matching:)``.
+    /// Transactions, newest first.
     public var transactions: [LedgerTransaction]
-    /// ``Ledger/renewalInfo(matching:)``.
+    /// Renewal information, by original transaction id.
     public var renewalInfo: [LedgerRenewalInfo]
 
     /// Creates a snapshot.

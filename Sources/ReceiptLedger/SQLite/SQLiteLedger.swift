@@ -35,17 +35,11 @@ public struct SQLiteLedger: Ledger {
     public func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
         try await self.operations.record(receipt)
     }
-    public func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {
-        try await self.operations.transactions(matching: query)
-    }
     public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
         try await self.operations.receipt(hash: hash)
     }
     public func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
         try await self.operations.recordRenewalInfo(info)
-    }
-    public func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] {
-        try await self.operations.renewalInfo(matching: query)
     }
     public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
         try await self.operations.snapshot(matching: query)

@@ -1,33 +1,47 @@
-/// Reads the rows of the ledger's `SELECT`s back into records; a row of unexpected shape is an
+/// Reads the rows of the snapshot `SELECT` back into records; a row of unexpected shape is an
 /// ``LedgerError/Code/incompatibleSchema`` error, never a crash.
 enum LedgerRowReader {
-    static func transaction(_ row: [SQLValue], query: LedgerQuery) throws(LedgerError) -> LedgerTransaction {
-        guard row.count == 9 else { throw Self.shape("transaction") }
-        return LedgerTransaction(
-            environment: query.environment,
-            bundleIdentifier: query.bundleIdentifier,
-            transactionIdentifier: try Self.text(row[0]),
-            originalTransactionIdentifier: try Self.text(row[1]),
-            productIdentifier: try Self.text(row[2]),
-            purchaseDateMilliseconds: try Self.optionalInteger(row[3]),
-            expiresDateMilliseconds: try Self.optionalInteger(row[4]),
-            cancellationDateMilliseconds: try Self.optionalInteger(row[5]),
-            receiptHash: try Self.text(row[6]),
-            receiptCreationMilliseconds: try Self.integer(row[7]),
-            json: Array(try Self.text(row[8]).utf8)
-        )
-    }
-
-    static func renewalInfo(_ row: [SQLValue], query: LedgerQuery) throws(LedgerError) -> LedgerRenewalInfo {
-        guard row.count == 4 else { throw Self.shape("renewal info") }
-        return LedgerRenewalInfo(
-            environment: query.environment,
-            bundleIdentifier: query.bundleIdentifier,
-            originalTransactionIdentifier: try Self.text(row[0]),
-            productIdentifier: try Self.text(row[1]),
-            updatedMilliseconds: try Self.integer(row[2]),
-            json: Array(try Self.text(row[3]).utf8)
-        )
+    /// Columns: kind, transaction_id, original_transaction_id, product_id, purchase_ms (or updated_ms),
+    /// expires_ms, cancellation_ms, receipt_hash, receipt_created_ms, JSON.
+    static func snapshot(_ rows: [[SQLValue]], query: LedgerQuery) throws(LedgerError) -> LedgerSnapshot {
+        var transactions: [LedgerTransaction] = []
+        var infos: [LedgerRenewalInfo] = []
+        transactions.reserveCapacity(rows.count)
+        for row in rows {
+            guard row.count == 10 else { throw Self.shape("snapshot row") }
+            switch row[0] {
+            case .text("t"):
+                transactions.append(
+                    LedgerTransaction(
+                        environment: query.environment,
+                        bundleIdentifier: query.bundleIdentifier,
+                        transactionIdentifier: try Self.text(row[1]),
+                        originalTransactionIdentifier: try Self.text(row[2]),
+                        productIdentifier: try Self.text(row[3]),
+                        purchaseDateMilliseconds: try Self.optionalInteger(row[4]),
+                        expiresDateMilliseconds: try Self.optionalInteger(row[5]),
+                        cancellationDateMilliseconds: try Self.optionalInteger(row[6]),
+                        receiptHash: try Self.text(row[7]),
+                        receiptCreationMilliseconds: try Self.integer(row[8]),
+                        json: Array(try Self.text(row[9]).utf8)
+                    ))
+            case .text("r"):
+                infos.append(
+                    LedgerRenewalInfo(
+                        environment: query.environment,
+                        bundleIdentifier: query.bundleIdentifier,
+                        originalTransactionIdentifier: try Self.text(row[2]),
+                        productIdentifier: try Self.text(row[3]),
+                        updatedMilliseconds: try Self.integer(row[4]),
+                        json: Array(try Self.text(row[9]).utf8)
+                    ))
+            default:
+                throw Self.shape("snapshot row kind")
+            }
+        }
+        transactions.sort(by: LedgerTransaction.isNewer)
+        infos.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
+        return LedgerSnapshot(transactions: transactions, renewalInfo: infos)
     }
 
     private static func text(_ value: SQLValue) throws(LedgerError) -> String {

@@ -61,20 +61,6 @@ struct LedgerStatements: Sendable {
         )
     }
 
-    func selectTransactions(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
-        let p = self.dialect.placeholder
-        let list = (3..<3 + ids.count).map(p).joined(separator: ", ")
-        return SQLStatement(
-            sql: """
-                SELECT transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms, cancellation_ms,
-                       receipt_hash, receipt_created_ms, purchase_json
-                FROM receiptkit_transactions
-                WHERE environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id IN (\(list))
-                """,
-            binds: [.text(query.environment.rawValue), .text(query.bundleIdentifier)] + ids.map { .text($0) }
-        )
-    }
-
     func selectReceipt(hash: String) -> SQLStatement {
         SQLStatement(
             sql: "SELECT receipt FROM receiptkit_receipts WHERE receipt_hash = \(self.dialect.placeholder(1))",
@@ -102,21 +88,9 @@ struct LedgerStatements: Sendable {
         )
     }
 
-    func selectRenewalInfo(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
-        let p = self.dialect.placeholder
-        let list = (3..<3 + ids.count).map(p).joined(separator: ", ")
-        return SQLStatement(
-            sql: """
-                SELECT original_transaction_id, product_id, updated_ms, renewal_json
-                FROM receiptkit_renewal_info
-                WHERE environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id IN (\(list))
-                """,
-            binds: [.text(query.environment.rawValue), .text(query.bundleIdentifier)] + ids.map { .text($0) }
-        )
-    }
-
-    /// Transactions and renewal information in one statement: rows tagged `t` have the columns of
-    /// ``selectTransactions(_:ids:)``, rows tagged `r` those of ``selectRenewalInfo(_:ids:)`` padded with NULLs.
+    /// Transactions and renewal information in one statement. Rows tagged `t` are transactions; rows tagged `r`
+    /// are renewal information in the columns of the same meaning (original transaction id, product, a date in
+    /// milliseconds, JSON), NULL elsewhere — so each column keeps one type, as PostgreSQL's UNION requires.
     func selectSnapshot(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
         let p = self.dialect.placeholder
         let list = (3..<3 + ids.count).map(p).joined(separator: ", ")
@@ -127,7 +101,7 @@ struct LedgerStatements: Sendable {
                        cancellation_ms, receipt_hash, receipt_created_ms, purchase_json
                 FROM receiptkit_transactions WHERE \(scope)
                 UNION ALL
-                SELECT 'r', original_transaction_id, product_id, NULL, updated_ms, NULL, NULL, NULL, NULL, renewal_json
+                SELECT 'r', NULL, original_transaction_id, product_id, updated_ms, NULL, NULL, NULL, NULL, renewal_json
                 FROM receiptkit_renewal_info WHERE \(scope)
                 """,
             binds: [.text(query.environment.rawValue), .text(query.bundleIdentifier)] + ids.map { .text($0) }

@@ -58,7 +58,7 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
     ) async throws -> T {
         guard let url = Self.postgresURL else { throw PostgresUnavailable() }
         let schema = "rk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        var configuration = try PostgresTestConfiguration.parse(url)
+        var configuration = try PostgresLedger.configuration(url: url)
         let admin = PostgresLedger(configuration: configuration, logger: Self.quiet)
         configuration.options.additionalStartupParameters = [("search_path", schema)]
         let scoped = configuration
@@ -98,16 +98,3 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
 }
 
 struct PostgresUnavailable: Error {}
-
-/// Builds a client configuration from the test URL the same way the ledger does.
-enum PostgresTestConfiguration {
-    static func parse(_ url: String) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url), let user = components.user else {
-            throw PostgresUnavailable()
-        }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        return PostgresClient.Configuration(
-            host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: user,
-            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
-    }
-}

@@ -74,10 +74,9 @@ struct FailingLedger: Ledger {
     func migrate() async throws(LedgerError) { throw self.error }
     func schemaVersion() async throws(LedgerError) -> Int { throw self.error }
     func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary { throw self.error }
-    func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] { throw self.error }
+    func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot { throw self.error }
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]? { throw self.error }
     func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) { throw self.error }
-    func renewalInfo(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerRenewalInfo] { throw self.error }
     func ping() async throws(LedgerError) { throw self.error }
     func shutdown() async {}
 }
