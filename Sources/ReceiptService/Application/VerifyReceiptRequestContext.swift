@@ -6,7 +6,7 @@ public import NIOCore
 public struct VerifyReceiptRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The connection the request arrived on.
-    public let channel: (any Channel)?
+    public let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = CoreRequestContextStorage(source: source)

@@ -134,7 +134,7 @@ public struct VerifyReceiptServer: Sendable {
     ) -> Response {
         verifier.metrics.countHTTPRejection(status.code)
         context.logger.notice("verifyReceipt refused", metadata: ["http_status": .stringConvertible(status.code)])
-        context.channel?.close(mode: .input, promise: nil)
+        context.channel.close(mode: .input, promise: nil)
         return Response(status: status, headers: [.connection: "close", .contentLength: "0"])
     }
 

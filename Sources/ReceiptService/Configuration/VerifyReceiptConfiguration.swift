@@ -1,3 +1,4 @@
+import class Foundation.ProcessInfo
 public import ReceiptKit
 
 /// What a verifyReceipt service accepts and how much work it takes on.
@@ -21,7 +22,7 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// The longest a request may take, queueing included, before it is answered 21009 (retryable).
     public var requestTimeout: Duration = .seconds(10)
     /// How many validations run at once; more requests wait their turn (default: twice the core count).
-    public var maximumConcurrentValidations = 2 * max(1, ProcessInfoCores.count)
+    public var maximumConcurrentValidations = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Resource limits for decoding receipts.
     public var decodingConfiguration: ReceiptDecodingConfiguration = .default
 

@@ -23,7 +23,7 @@ enum VerifyReceiptResponseWriter {
                 + (history.latestReceipt?.count ?? 0) * 4 / 3)
         json.beginObject()
         json.key("environment")
-        json.string(environment == .production ? "Production" : environment == .sandbox ? "Sandbox" : "Xcode")
+        json.string(environment.rawValue)
         if let latest = history.latestReceipt, !transactions.isEmpty {
             json.key("latest_receipt")
             json.string(Data(latest).base64EncodedString())
@@ -34,10 +34,10 @@ enum VerifyReceiptResponseWriter {
             }
             json.endArray()
         }
-        if !history.renewalInfo.isEmpty {
+        if !history.snapshot.renewalInfo.isEmpty {
             json.key("pending_renewal_info")
             json.beginArray()
-            for info in history.renewalInfo {
+            for info in history.snapshot.renewalInfo {
                 json.value(json: info.json)
             }
             json.endArray()

@@ -1,8 +1,8 @@
 public import Prometheus
 import ReceiptLedger
 
-/// The service's Prometheus metrics, served at `GET /metrics`: requests by endpoint and status, the validation
-/// latency histogram, validations in flight, and ledger writes. One registry per service, injected, so tests and
+/// The service's Prometheus metrics, served at `GET /metrics`: requests by endpoint and status, requests refused
+/// before a verdict (413/408), the validation latency histogram, and ledger writes and failures. One registry per service, injected, so tests and
 /// several services in one process never share counters.
 public struct ServiceMetrics: Sendable {
     /// The registry every metric lives in.
@@ -78,7 +78,7 @@ public struct ServiceMetrics: Sendable {
     }
     private static var rejections: MetricNameDescriptor {
         Self.descriptor(
-        "http_rejections", "total", "Requests refused before a verdict (413: body too large).")
+        "http_rejections", "total", "Requests refused before a verdict (413 body too large, 408 body too slow).")
     }
     private static var ledgerReceipts: MetricNameDescriptor {
         Self.descriptor(
