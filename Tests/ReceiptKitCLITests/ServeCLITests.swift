@@ -14,10 +14,10 @@ struct ServeCLITests {
         private let stderr = Pipe()
         private var stderrText = ""
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], in directory: URL = CLIRunner.packageRoot) throws {
             self.process.executableURL = CLIRunner.executable
             self.process.arguments = ["serve", "--port", "0", "--log-level", "warning"] + arguments
-            self.process.currentDirectoryURL = CLIRunner.packageRoot
+            self.process.currentDirectoryURL = directory
             self.process.standardError = self.stderr
             self.process.standardOutput = FileHandle.nullDevice
             try self.process.run()
@@ -114,6 +114,31 @@ struct ServeCLITests {
             for key in ["request_date", "request_date_ms", "request_date_pst"] { served[key] = nil }
             #expect(NSDictionary(dictionary: served).isEqual(to: inspected), "\(name)")
         }
+    }
+
+    @Test("a configuration file's settings apply, its anchors resolved against the file's directory")
+    func configurationFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-serve-file-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(
+            at: CLIRunner.packageRoot.appendingPathComponent("Examples/TestRoot.cer"),
+            to: directory.appendingPathComponent("root.cer"))
+        let config = directory.appendingPathComponent("serve.json")
+        try Data(#"{"anchors": ["root.cer"], "database": "sqlite::memory:", "shared_secrets": {"com.example.receiptkit": "s3cret"}}"#.utf8)
+            .write(to: config)
+        // Started from the file's own directory with a bare file name: the anchor must still resolve there.
+        let server = try Server(["--config", "serve.json"], in: directory)
+        defer { _ = server.stop() }
+        let receipt = try Data(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Examples/sample.receipt"))
+            .base64EncodedString()
+        let wrong = try await server.post(
+            "/verifyReceipt", json: try JSONSerialization.data(withJSONObject: ["receipt-data": receipt]))
+        #expect(wrong["status"] as? Int == 21004)
+        let right = try await server.post(
+            "/verifyReceipt",
+            json: try JSONSerialization.data(withJSONObject: ["receipt-data": receipt, "password": "s3cret"]))
+        #expect(right["status"] as? Int == 0)  // 21003 if root.cer had not been found next to the file
     }
 
     @Test("configuration mistakes stop the start with the exit status and a message")

@@ -68,7 +68,6 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "receiptkit.serve")
 
         var settings = ServiceConfigurationFile?.none
-        var settingsDirectory = "."
         if let path = self.config {
             do {
                 settings = try ServiceConfigurationFile(json: try ReceiptFile.contents(atPath: path))
@@ -79,14 +78,17 @@ struct ServeCommand: AsyncParsableCommand {
                 StandardError.write("receiptkit: --config \(path): \(error)\n")
                 throw ExitStatus.malformed.exitCode
             }
-            settingsDirectory = (path as NSString).deletingLastPathComponent
         }
 
         var configuration = VerifyReceiptConfiguration()
         settings?.apply(to: &configuration)
         if self.allowXcode { configuration.allowsXcodeReceipts = true }
+        // The file's anchors are relative to the file (`--config cfg.json` included), the options' to the caller.
+        let settingsDirectory = self.config.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
         let anchorPaths =
-            (settings?.anchors ?? []).map { $0.hasPrefix("/") ? $0 : "\(settingsDirectory)/\($0)" } + self.anchors
+            (settings?.anchors ?? []).map { anchor in
+                settingsDirectory.map { URL(fileURLWithPath: anchor, relativeTo: $0).path } ?? anchor
+            } + self.anchors
         var anchorCertificates: [Certificate] = []
         for path in anchorPaths {
             do {
