@@ -50,11 +50,20 @@ struct TrustOptions: ParsableArguments {
     @Flag(name: .customLong("no-domain-validation"), help: "Do not require the leaf to name the host.")
     var noDomainValidation = false
 
+    @Option(
+        help: """
+            webpki (default: the CA/Browser Forum rules browsers and rustls enforce) or rfc5280 (looser, for \
+            private PKIs: no EKU required, Common Name fallback, non-critical name constraints).
+            """
+    )
+    var profile: String = "webpki"
+
     func validate() throws {
         guard ["none", "certificate", "public-key"].contains(self.mode) else {
             throw ValidationError("--mode takes none, certificate or public-key")
         }
         if self.host != nil, self.ip != nil { throw ValidationError("give --host or --ip, not both") }
+        if ServerTrustProfile(self.profile) == nil { throw ValidationError("--profile takes webpki or rfc5280") }
         if let at, RFC3339.date(at) == nil { throw ValidationError("--at takes an RFC 3339 time, not '\(at)'") }
         if self.mode == "none", !(self.pins.isEmpty && self.pinnedCertificates.isEmpty) {
             throw ValidationError("pins need --mode certificate or --mode public-key")
@@ -89,7 +98,8 @@ struct TrustOptions: ParsableArguments {
             pinnedCertificates: pinned,
             validatesDomainName: !self.noDomainValidation,
             allowsInvalidCertificates: self.allowInvalid,
-            requiresBackupPin: false
+            requiresBackupPin: false,
+            profile: ServerTrustProfile(self.profile) ?? .webPKI
         )
         return Evaluation(
             evaluator: ServerTrustEvaluator(policies: ServerTrustPolicies(policy), anchors: anchors, systemRoots: self.systemRoots),
@@ -108,8 +118,11 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             Exit status: 0 trusted, 1 not trusted (reason codes printed), 64 usage error, 65 unparseable \
             certificate or pin, 66 unreadable file. Evaluates what it is given: any number of pins, no backup-pin \
             minimum. Reasons: chain_untrusted, expired, hostname_mismatch, extended_key_usage, pin_mismatch, \
-            pins_expired, pinning_required, malformed_chain, chain_too_long, invalid_host. With --allow-invalid, \
-            a pin counts only when the leaf is linked to it by signatures.
+            pins_expired, pinning_required, malformed_chain, chain_too_long, invalid_host, no_policy_for_host; and \
+            for a path signed up to an anchor that breaks the profile's certificate rules: invalid_serial_number, \
+            malformed_extension, unknown_critical_extension, extension_criticality, invalid_name, key_identifier, \
+            ca_constraints, path_length, name_constraints, certificate_version. With --allow-invalid, a pin counts \
+            only when the leaf is linked to it by signatures.
             """
     )
 

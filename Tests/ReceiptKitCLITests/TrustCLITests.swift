@@ -11,6 +11,7 @@ struct TrustCLITests {
     struct Files {
         var root: String
         var chain: String
+        var looseChain: String
         var attack: String
         var leafPin: String
         var rootPin: String
@@ -29,17 +30,30 @@ struct TrustCLITests {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true))
+                SubjectKeyIdentifier(hash: Certificate.PublicKey(rootKey.publicKey))
             },
             issuerPrivateKey: .init(rootKey)
         )
-        let leaf = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
-            notValidBefore: Date(timeIntervalSince1970: 1_577_836_800), notValidAfter: Date(timeIntervalSince1970: 1_893_456_000),
-            issuer: rootName, subject: try DistinguishedName { CommonName("cli.example.test") },
-            signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions { SubjectAlternativeNames([.dnsName("cli.example.test")]) },
-            issuerPrivateKey: .init(rootKey)
-        )
+        let rootIdentifier = try root.extensions.subjectKeyIdentifier?.keyIdentifier
+        // Web PKI–conformant with serverAuth; without it, as a private PKI might issue the same leaf.
+        func makeLeaf(serverAuth: Bool) throws -> Certificate {
+            try Certificate(
+                version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
+                notValidBefore: Date(timeIntervalSince1970: 1_577_836_800), notValidAfter: Date(timeIntervalSince1970: 1_893_456_000),
+                issuer: rootName, subject: try DistinguishedName { CommonName("cli.example.test") },
+                signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    SubjectAlternativeNames([.dnsName("cli.example.test")])
+                    AuthorityKeyIdentifier(keyIdentifier: rootIdentifier)
+                    if serverAuth { try ExtendedKeyUsage([.serverAuth]) }
+                },
+                issuerPrivateKey: .init(rootKey)
+            )
+        }
+        let leaf = try makeLeaf(serverAuth: true)
+        let looseLeaf = try makeLeaf(serverAuth: false)
+        let looseChainPath = directory.appendingPathComponent("loose-chain.pem")
+        try Data(try looseLeaf.serializeAsPEM().pemString.utf8).write(to: looseChainPath)
         let rootPath = directory.appendingPathComponent("root.pem")
         let chainPath = directory.appendingPathComponent("chain.pem")
         try Data(try root.serializeAsPEM().pemString.utf8).write(to: rootPath)
@@ -59,6 +73,7 @@ struct TrustCLITests {
         return Files(
             root: rootPath.path,
             chain: chainPath.path,
+            looseChain: looseChainPath.path,
             attack: attackPath.path,
             leafPin: PublicKeyPin(publicKeyOf: leaf)?.description ?? "",
             rootPin: PublicKeyPin(publicKeyOf: root)?.description ?? ""
@@ -129,6 +144,22 @@ struct TrustCLITests {
             )
             #expect(genuine.status == 0, "\(genuine.stdout)")
         }
+    }
+
+    @Test func theProfileIsAnOptionDefaultingToTheWebPKI() throws {
+        let f = try Self.files.get()
+        let arguments = ["trust", "evaluate", "--chain", f.looseChain, "--anchor", f.root, "--host", "cli.example.test", "--at", at]
+        let strict = try CLIRunner.run(arguments)
+        #expect(strict.status == 1)
+        #expect(strict.stdout == "NOT TRUSTED: extended_key_usage\n")
+        let explicit = try CLIRunner.run(arguments + ["--profile", "webpki"])
+        #expect(explicit.stdout == strict.stdout)
+        let loose = try CLIRunner.run(arguments + ["--profile", "rfc5280"])
+        #expect(loose.status == 0)
+        #expect(loose.stdout == "TRUSTED\n  CN=cli.example.test\n  CN=CLI Test Root\n")
+        let unknown = try CLIRunner.run(arguments + ["--profile", "browser"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("--profile takes webpki or rfc5280"))
     }
 
     @Test func pinPrintsWhatTheLibraryComputes() throws {

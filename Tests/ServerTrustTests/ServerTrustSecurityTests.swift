@@ -170,9 +170,19 @@ struct ServerTrustSecurityTests {
         let unpinned = try await evaluate(crossSigned, pinned, anchors: [pki.root.certificate, pki.otherRoot.certificate])
         #expect(unpinned.failures == [.pinMismatch])
         #expect(unpinned.pathSearches == 1)
-        // No candidate path reached a policy: the leaf's identity takes a second, trivial search.
+        // No candidate path reached a policy: the Web PKI profile decides the leaf's identity from the leaf alone...
         let untrusted = try await evaluate([pki.leaf.certificate], pinned, identity: .host("evil.example.test"))
         #expect(untrusted.failures == [.chainUntrusted, .hostnameMismatch, .pinMismatch])
-        #expect(untrusted.pathSearches == 2)
+        #expect(untrusted.pathSearches == 1)
+        // ...the RFC 5280 profile asks swift-certificates' identity policy in a second, trivial search.
+        let loose = try ServerTrustPolicy(
+            mode: .publicKey,
+            pins: [pin(pki.unrelated.certificate)],
+            requiresBackupPin: false,
+            profile: .rfc5280
+        )
+        let untrustedLoose = try await evaluate([pki.leaf.certificate], loose, identity: .host("evil.example.test"))
+        #expect(untrustedLoose.failures == [.chainUntrusted, .hostnameMismatch, .pinMismatch])
+        #expect(untrustedLoose.pathSearches == 2)
     }
 }

@@ -64,7 +64,11 @@ struct TLSTestPKI: Sendable {
                 )
             }
             SubjectKeyIdentifier(hash: Certificate.PublicKey(key.publicKey))
-            if let usage {
+            if let issuer, let identifier = try? issuer.certificate.extensions.subjectKeyIdentifier {
+                AuthorityKeyIdentifier(keyIdentifier: identifier.keyIdentifier)
+            }
+            // What a Web PKI leaf carries: serverAuth, unless the test says otherwise.
+            if let usage = try usage ?? (serves ?? !ca ? ExtendedKeyUsage([.serverAuth]) : nil) {
                 if criticalUsage { Critical(usage) } else { usage }
             }
         }

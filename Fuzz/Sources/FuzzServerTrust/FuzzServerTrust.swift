@@ -4,7 +4,7 @@ import ServerTrust
 import X509
 
 /// Server-trust evaluation of a fuzzed chain for a fuzzed host: the input is `host|||anchors|||chain` (PEM or DER,
-/// several PEM blocks allowed). Evaluated under default, certificate-pinned and key-pinned policies, each pinned
+/// several PEM blocks allowed). Evaluated under default policies of both profiles, certificate-pinned and key-pinned ones, each pinned
 /// one also with invalid certificates allowed, where a trusted path must still be linked by signatures to a pin.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzServerTrust(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -18,7 +18,7 @@ public func fuzzServerTrust(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let identity: ServerIdentity = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? .ip(host) : .host(host)
     let time = Date(timeIntervalSince1970: 1_750_000_000)
 
-    var policies: [ServerTrustPolicy] = [.default]
+    var policies: [ServerTrustPolicy] = [.default, .default(profile: .rfc5280)]
     for invalid in [false, true] {
         if let pinned = try? ServerTrustPolicy(mode: .certificate, pinnedCertificates: anchors, allowsInvalidCertificates: invalid, requiresBackupPin: false) {
             policies.append(pinned)

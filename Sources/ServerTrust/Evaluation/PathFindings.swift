@@ -5,7 +5,7 @@ import X509
 ///
 /// Owned by one evaluation on one task; never shared.
 final class PathFindings {
-    /// Some path is sound: signatures linked to an anchor, RFC 5280 rules met at some instant.
+    /// Some path is sound: signatures linked to an anchor, the profile's rules met at some instant.
     var sound = false
     /// Some sound path has every certificate inside its validity window at the evaluation time.
     var soundInTime = false
@@ -17,6 +17,17 @@ final class PathFindings {
     var pathIgnoringPins: [Certificate]?
     /// Whether the leaf names the identity, once a candidate path has asked.
     var leafNamesIdentity: Bool?
+    /// The profile rules broken by the first signed path that broke any: why no path is sound, when none is.
+    var profileFailures: [ServerTrustFailure]?
+    /// Each certificate's decoded facts, so that no candidate path decodes a certificate again.
+    private var facts: [Certificate: CertificateFacts] = [:]
 
     init() {}
+
+    func facts(of certificate: Certificate) -> CertificateFacts {
+        if let known = self.facts[certificate] { return known }
+        let decoded = CertificateFacts(certificate)
+        self.facts[certificate] = decoded
+        return decoded
+    }
 }

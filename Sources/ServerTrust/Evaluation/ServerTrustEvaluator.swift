@@ -3,9 +3,11 @@ public import X509
 
 /// Decides whether a server's certificate chain is trusted for a host, under per-host ``ServerTrustPolicy``s.
 ///
-/// Path validation, expiry and server identity are swift-certificates' (`Verifier`, `RFC5280Policy`,
-/// `ServerIdentityPolicy`); this type adds pinning during path building, the extended-key-usage rule, canonical
-/// host names, and structured reasons. Each evaluation runs one path search, whose findings also explain a failure.
+/// Path building and signatures are swift-certificates' `Verifier`; the certificate rules are the policy's
+/// ``ServerTrustProfile`` (Web PKI by default, or RFC 5280), checked as a `VerifierPolicy` on every candidate path
+/// together with expiry, the pins and the server identity, so that pins are matched during path building. Host
+/// names are compared in canonical form, and every failure has a structured reason. Each evaluation runs one path
+/// search, whose findings also explain a failure.
 ///
 /// ```swift
 /// let policy = try ServerTrustPolicy(mode: .publicKey, pins: [try PublicKeyPin("sha256/…"), backup])
@@ -55,7 +57,7 @@ public struct ServerTrustEvaluator: Sendable {
             return ServerTrustResult(failures: [.noPolicyForHost], reportedViolations: [], chain: [])
         }
         let canonical: ServerIdentity = host.isAddress ? .ip(host.text) : .host(host.text)
-        let outcome = await self.evaluate(chain: chain, identity: canonical, policy: policy, time: time)
+        let outcome = await self.evaluate(chain: chain, host: host, identity: canonical, policy: policy, time: time)
         guard policy.reportOnly, outcome.failures.contains(where: \.isPinFailure) else {
             return ServerTrustResult(
                 failures: outcome.failures,
@@ -87,6 +89,7 @@ public struct ServerTrustEvaluator: Sendable {
 
     private func evaluate(
         chain: [Certificate],
+        host: CanonicalHost,
         identity: ServerIdentity,
         policy: ServerTrustPolicy,
         time: Date
@@ -107,6 +110,10 @@ public struct ServerTrustEvaluator: Sendable {
         }
         let pinnedCertificates = mode == .certificate ? policy.pinnedCertificates : []
         let pinned = mode == .none ? nil : PinnedPathPolicy(pins: mode == .publicKey ? pins : [], certificates: pinnedCertificates)
+        let findings = PathFindings()
+        let rules = ProfileRules(profile: policy.profile)
+        let leafFacts = findings.facts(of: leaf)
+        let names = IdentityCheck(profile: policy.profile, host: host, identity: identity, leaf: leafFacts)
 
         if policy.allowsInvalidCertificates {
             var path: [Certificate] = chain
@@ -120,7 +127,7 @@ public struct ServerTrustEvaluator: Sendable {
             } else if policy.validatesDomainName, !failures.contains(.pinsExpired) {
                 failures.append(.pinningRequired)
             }
-            if policy.validatesDomainName, pinned != nil, await !Self.namesIdentity(leaf, identity, &searches) {
+            if policy.validatesDomainName, pinned != nil, await !names.leafNamesIdentity(leaf, &searches) {
                 failures.append(.hostnameMismatch)
             }
             return Outcome(failures: failures, chain: failures.isEmpty ? path : [], pathIgnoringPins: [], searches: searches)
@@ -129,16 +136,18 @@ public struct ServerTrustEvaluator: Sendable {
         let roots = self.anchors + pinnedCertificates
         let store = self.usesSystemRoots
             ? CertificateStore.systemTrustRoots.appending(contentsOf: roots) : CertificateStore(roots)
-        let findings = PathFindings()
-        let leafAllowsServerAuth = ServerAuthExtendedKeyUsagePolicy().allowsServerAuth(leaf)
+        let trustedAsItself = roots.contains(leaf)
+        let leafAllowsServerAuth = rules.leafAllowsServerAuth(leafFacts, trustedAsItself: trustedAsItself)
+        if policy.validatesDomainName { findings.leafNamesIdentity = names.decided }
         var verifier = Verifier(rootCertificates: store) {
             ServerTrustPathPolicy(
+                rules: rules,
                 time: time,
                 pins: pinned,
-                identity: policy.validatesDomainName
-                    ? ServerIdentityPolicy(serverHostname: identity.hostname, serverIP: identity.ipAddress) : nil,
+                identity: policy.validatesDomainName ? names.verifierPolicy : nil,
                 leafAllowsServerAuth: leafAllowsServerAuth,
-                findings: findings
+                findings: findings,
+                presented: chain
             )
         }
         searches += 1
@@ -152,9 +161,10 @@ public struct ServerTrustEvaluator: Sendable {
         if pinnedCertificates.contains(leaf) {
             // The exact leaf is pinned: it is trusted as itself, whoever issued it (swift-certificates will not
             // take a non-CA certificate as a root). It must still be valid now, allow serverAuth and name the host.
+            for broken in rules.failures([leafFacts]) where !failures.contains(broken) { failures.append(broken) }
             if !(leaf.notValidBefore <= time && time <= leaf.notValidAfter) { failures.append(.expired) }
             if !leafAllowsServerAuth { failures.append(.extendedKeyUsage) }
-            if policy.validatesDomainName, await !Self.namesIdentity(leaf, identity, &searches) {
+            if policy.validatesDomainName, await !names.leafNamesIdentity(leaf, &searches) {
                 failures.append(.hostnameMismatch)
             }
             return Outcome(failures: failures, chain: failures.isEmpty ? [leaf] : [], pathIgnoringPins: [leaf], searches: searches)
@@ -162,14 +172,16 @@ public struct ServerTrustEvaluator: Sendable {
 
         // Explain the failure from what the one path search saw.
         if !findings.sound {
-            failures.append(.chainUntrusted)
+            // A path signed up to an anchor that breaks the profile is reported by what it breaks.
+            // A leaf with an empty issuer name has no issuer to be found by: say so rather than "untrusted".
+            failures.append(contentsOf: findings.profileFailures ?? (leafFacts.issuerIsEmpty ? [.invalidName] : [.chainUntrusted]))
         } else if !findings.soundInTime {
             failures.append(.expired)
         }
-        if !leafAllowsServerAuth {
+        if !leafAllowsServerAuth, !failures.contains(.extendedKeyUsage) {
             failures.append(.extendedKeyUsage)
         }
-        if policy.validatesDomainName, await !Self.leafNamesIdentity(findings, leaf, identity, &searches) {
+        if policy.validatesDomainName, await !names.leafNamesIdentity(findings, leaf, &searches) {
             failures.append(.hostnameMismatch)
         }
         if let pinned, !failures.contains(.pinsExpired) {
@@ -199,29 +211,5 @@ public struct ServerTrustEvaluator: Sendable {
         case .validCertificate(let path): return Array(path)
         case .couldNotValidate: return nil
         }
-    }
-
-    private static func leafNamesIdentity(
-        _ findings: PathFindings,
-        _ leaf: Certificate,
-        _ identity: ServerIdentity,
-        _ searches: inout Int
-    ) async -> Bool {
-        if let known = findings.leafNamesIdentity { return known }
-        return await Self.namesIdentity(leaf, identity, &searches)
-    }
-
-    /// Whether the leaf names the identity (swift-certificates' server identity rules), path validity aside: the
-    /// leaf is made its own root so that only the identity policy decides.
-    private static func namesIdentity(_ leaf: Certificate, _ identity: ServerIdentity, _ searches: inout Int) async -> Bool {
-        searches += 1
-        var verifier = Verifier(rootCertificates: CertificateStore([leaf])) {
-            ServerIdentityPolicy(serverHostname: identity.hostname, serverIP: identity.ipAddress)
-            HandlesExtensionsPolicy(extensions: leaf.extensions.filter(\.critical).map(\.oid))
-        }
-        if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: CertificateStore()) {
-            return true
-        }
-        return false
     }
 }

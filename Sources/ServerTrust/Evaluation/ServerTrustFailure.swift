@@ -21,7 +21,9 @@ public struct ServerTrustFailure: Sendable, Hashable, Codable, CustomStringConve
     public static let expired = ServerTrustFailure("expired")
     /// The leaf does not name the host (DNS SAN) or IP address (IP SAN).
     public static let hostnameMismatch = ServerTrustFailure("hostname_mismatch")
-    /// The leaf's extended key usage allows neither serverAuth nor anyExtendedKeyUsage.
+    /// The leaf's extended key usage does not allow TLS server authentication: under ``ServerTrustProfile/webPKI``
+    /// it must be present and assert serverAuth, and a CA that asserts EKUs must include serverAuth; under
+    /// ``ServerTrustProfile/rfc5280`` an absent extension or anyExtendedKeyUsage is enough.
     public static let extendedKeyUsage = ServerTrustFailure("extended_key_usage")
     /// No validated path carries a pin (with invalid certificates allowed: no path in which each certificate is
     /// signed by the next links the leaf to a pinned certificate or key).
@@ -41,6 +43,37 @@ public struct ServerTrustFailure: Sendable, Hashable, Codable, CustomStringConve
     public static let invalidHost = ServerTrustFailure("invalid_host")
     /// Policies are required for every host and none covers this one.
     public static let noPolicyForHost = ServerTrustFailure("no_policy_for_host")
+
+    // The certificate rules of a ``ServerTrustProfile``: a path signed up to an anchor that breaks them is reported
+    // by what it breaks rather than as `chain_untrusted`.
+
+    /// A serial number is zero, negative or longer than 20 octets.
+    public static let invalidSerialNumber = ServerTrustFailure("invalid_serial_number")
+    /// An extension does not decode or breaks its syntax: an empty subjectAltName or authorityInfoAccess, name
+    /// constraints without subtrees or with a subtree that is no valid constraint.
+    public static let malformedExtension = ServerTrustFailure("malformed_extension")
+    /// A critical extension that nothing in the evaluation processes.
+    public static let unknownCriticalExtension = ServerTrustFailure("unknown_critical_extension")
+    /// An extension marked critical, or not, against the profile (a critical AKI, SKI or AIA; a SAN that is not
+    /// critical under an empty subject; under ``ServerTrustProfile/webPKI`` also a critical SAN under a non-empty
+    /// subject and name constraints that are not critical).
+    public static let extensionCriticality = ServerTrustFailure("extension_criticality")
+    /// An empty issuer name, a CA with an empty subject, or an empty subject without subjectAltName.
+    public static let invalidName = ServerTrustFailure("invalid_name")
+    /// A leaf or intermediate without an authorityKeyIdentifier keyIdentifier, a CA without subjectKeyIdentifier,
+    /// or (``ServerTrustProfile/webPKI``) an anchor whose AKI lacks the keyIdentifier, names an issuer or serial, or
+    /// differs from its own SKI.
+    public static let keyIdentifier = ServerTrustFailure("key_identifier")
+    /// A certificate issues without being a version-3 CA (basicConstraints cA, critical on the anchor), keyUsage
+    /// of an issuer lacks keyCertSign, keyCertSign without cA, or (``ServerTrustProfile/webPKI``) the leaf is a CA.
+    public static let caConstraints = ServerTrustFailure("ca_constraints")
+    /// More intermediates follow a CA than its pathLenConstraint allows.
+    public static let pathLength = ServerTrustFailure("path_length")
+    /// A name lies outside a permitted subtree or inside an excluded one, is of a form a constraint names but that
+    /// cannot be compared, or the leaf carries name constraints.
+    public static let nameConstraints = ServerTrustFailure("name_constraints")
+    /// The leaf is not version 3 (``ServerTrustProfile/webPKI``).
+    public static let certificateVersion = ServerTrustFailure("certificate_version")
 
     /// Whether this is a pin failure (``pinMismatch``, ``pinsExpired``), which report-only policies allow.
     public var isPinFailure: Bool { self == .pinMismatch || self == .pinsExpired }

@@ -176,6 +176,22 @@ struct CanonicalHost: Hashable, Sendable, CustomStringConvertible {
         return (0..<4).map { String((address >> UInt64(8 * (3 - $0))) & 0xFF) }.joined(separator: ".")
     }
 
+    /// The address in network byte order (4 or 16 bytes), as an iPAddress SAN holds it; `nil` for a DNS name.
+    var addressBytes: [UInt8]? {
+        switch self.kind {
+        case .dns:
+            return nil
+        case .ipv4:
+            var address = in_addr()
+            guard inet_pton(AF_INET, self.text, &address) == 1 else { return nil }
+            return withUnsafeBytes(of: &address) { Array($0) }
+        case .ipv6:
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, self.text, &address) == 1 else { return nil }
+            return withUnsafeBytes(of: &address) { Array($0) }
+        }
+    }
+
     private static func ipv6(_ text: String) -> String? {
         guard !text.utf8.contains(UInt8(ascii: "%")), text.utf8.count < 64 else { return nil }
         var address = in6_addr()

@@ -4,7 +4,7 @@ public import X509
 ///
 /// | mode | allowsInvalidCertificates | validatesDomainName | the connection is trusted when |
 /// |---|---|---|---|
-/// | none | false | true (default) | RFC 5280 path to an anchor, valid now, leaf names the host, EKU allows serverAuth |
+/// | none | false | true (default) | a path to an anchor meets the ``profile`` (Web PKI by default), valid now, leaf names the host, EKU allows serverAuth |
 /// | none | false | false | as above without the host check |
 /// | none | true | true | never: `pinning_required` (an unvalidated certificate can claim any name) |
 /// | none | true | false | always (explicitly insecure: for tests against throwaway servers only) |
@@ -38,6 +38,9 @@ public struct ServerTrustPolicy: Sendable {
     /// Whether pin failures are reported (``ServerTrustEvaluator/reporter``) and then allowed; every other failure
     /// still refuses the connection.
     public let reportOnly: Bool
+    /// The certificate rules every path must meet: ``ServerTrustProfile/webPKI`` (default) or
+    /// ``ServerTrustProfile/rfc5280``.
+    public let profile: ServerTrustProfile
 
     /// What to do once all pins have expired.
     public struct ExpiredPinsBehavior: Sendable, Hashable {
@@ -64,7 +67,8 @@ public struct ServerTrustPolicy: Sendable {
         allowsInvalidCertificates: Bool = false,
         expiredPinsBehavior: ExpiredPinsBehavior = .fail,
         reportOnly: Bool = false,
-        requiresBackupPin: Bool = true
+        requiresBackupPin: Bool = true,
+        profile: ServerTrustProfile = .webPKI
     ) throws(ServerTrustError) {
         let unused =
             mode == .none ? pins.count + pinnedCertificates.count
@@ -89,12 +93,18 @@ public struct ServerTrustPolicy: Sendable {
         self.allowsInvalidCertificates = allowsInvalidCertificates
         self.expiredPinsBehavior = expiredPinsBehavior
         self.reportOnly = reportOnly
+        self.profile = profile
     }
 
-    /// Default evaluation only: path validation and the host name.
-    public static var `default`: ServerTrustPolicy { ServerTrustPolicy(defaultEvaluation: ()) }
+    /// Default evaluation only: path validation under the Web PKI profile and the host name.
+    public static var `default`: ServerTrustPolicy { ServerTrustPolicy(defaultEvaluation: .webPKI) }
 
-    private init(defaultEvaluation: Void) {
+    /// Default evaluation under `profile`: path validation and the host name.
+    public static func `default`(profile: ServerTrustProfile) -> ServerTrustPolicy {
+        ServerTrustPolicy(defaultEvaluation: profile)
+    }
+
+    private init(defaultEvaluation profile: ServerTrustProfile) {
         self.mode = .none
         self.pins = []
         self.pinnedCertificates = []
@@ -102,5 +112,6 @@ public struct ServerTrustPolicy: Sendable {
         self.allowsInvalidCertificates = false
         self.expiredPinsBehavior = .fail
         self.reportOnly = false
+        self.profile = profile
     }
 }

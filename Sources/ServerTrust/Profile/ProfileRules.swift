@@ -1,0 +1,112 @@
+import X509
+
+/// The certificate rules of a ``ServerTrustProfile`` over one candidate path (leaf first, anchor last), each broken
+/// rule reported once by its reason code. Signatures, validity windows, pins and the host are checked elsewhere.
+struct ProfileRules {
+    let profile: ServerTrustProfile
+
+    /// The reasons `path` breaks the profile, in a stable order; empty when it meets it.
+    func failures(_ path: [CertificateFacts]) -> [ServerTrustFailure] {
+        var failures: [ServerTrustFailure] = []
+        func add(_ failure: ServerTrustFailure) {
+            if !failures.contains(failure) { failures.append(failure) }
+        }
+        let web = self.profile.isWebPKI
+        let anchorIndex = path.count - 1
+        // A path of one certificate: the leaf is trusted as itself and issues nothing here.
+        let trustedAsItself = path.count == 1
+
+        for (index, certificate) in path.enumerated() {
+            let isAnchor = index == anchorIndex
+            let isIssuer = index > 0
+
+            // Every certificate: its extensions.
+            if certificate.hasMalformedExtension { add(.malformedExtension) }
+            if certificate.hasUnknownCriticalExtension { add(.unknownCriticalExtension) }
+            if certificate.hasCriticalIdentifierExtension { add(.extensionCriticality) }
+            if certificate.subjectIsEmpty {
+                if certificate.alternativeNames == nil {
+                    add(.invalidName)
+                } else if !certificate.alternativeNamesIsCritical {
+                    add(.extensionCriticality)
+                }
+            } else if web, certificate.alternativeNamesIsCritical {
+                add(.extensionCriticality)
+            }
+            if web, certificate.hasNameConstraints, !certificate.nameConstraintsIsCritical { add(.extensionCriticality) }
+            if certificate.assertsKeyCertSign, !certificate.isCertificateAuthority { add(.caConstraints) }
+
+            // Certificates issued on this path (all but the anchor; a certificate trusted as itself included).
+            if !isAnchor || trustedAsItself {
+                if !certificate.hasValidSerialNumber { add(.invalidSerialNumber) }
+                if certificate.issuerIsEmpty { add(.invalidName) }
+            }
+            if !isAnchor, certificate.authorityKeyIdentifier?.keyIdentifier == nil { add(.keyIdentifier) }
+
+            if index == 0 {
+                if web, !certificate.isVersion3 { add(.certificateVersion) }
+                if !trustedAsItself {
+                    if web, certificate.isCertificateAuthority || certificate.assertsKeyCertSign { add(.caConstraints) }
+                    if certificate.hasNameConstraints { add(.nameConstraints) }
+                }
+            }
+
+            guard isIssuer else { continue }
+            // Certificates that issue on this path: intermediates and the anchor.
+            if certificate.subjectIsEmpty { add(.invalidName) }
+            // Version 1 and 2 certificates have no extensions: their CA rule below says what they may do.
+            if certificate.isVersion3, certificate.subjectKeyIdentifier == nil { add(.keyIdentifier) }
+            if !certificate.isVersion3 {
+                // Version 1 and 2 carry no basicConstraints: RFC 5280 lets only an anchor (trusted out of band) issue.
+                if web || !isAnchor { add(.caConstraints) }
+            } else if !certificate.isCertificateAuthority || (isAnchor && !certificate.basicConstraintsIsCritical) {
+                add(.caConstraints)
+            }
+            if let usage = certificate.keyUsage, !usage.keyCertSign { add(.caConstraints) }
+            if let limit = certificate.pathLengthConstraint {
+                let below = path[1..<index].filter { !$0.isSelfIssued }.count
+                if below > limit { add(.pathLength) }
+            }
+            if web, let usage = certificate.extendedKeyUsage, !usage.contains(.serverAuth) { add(.extendedKeyUsage) }
+            if web, isAnchor, let identifier = certificate.authorityKeyIdentifier {
+                let ownKey = certificate.subjectKeyIdentifier?.keyIdentifier
+                if identifier.keyIdentifier == nil || identifier.authorityCertIssuer != nil
+                    || identifier.authorityCertSerialNumber != nil
+                    || (certificate.isSelfIssued && identifier.keyIdentifier != ownKey)
+                {
+                    add(.keyIdentifier)
+                }
+            }
+            if let constraints = certificate.nameConstraints, !self.namesPermitted(by: constraints, below: index, in: path) {
+                add(.nameConstraints)
+            }
+        }
+        return failures
+    }
+
+    /// Whether the certificates below `index` have names inside `constraints`. Self-issued intermediates are exempt
+    /// (RFC 5280 §6.1.3: key rollover); the leaf never is.
+    private func namesPermitted(by constraints: NameConstraints, below index: Int, in path: [CertificateFacts]) -> Bool {
+        for position in 0..<index where position == 0 || !path[position].isSelfIssued {
+            var names = path[position].constrainedNames
+            if position == 0, !self.profile.isWebPKI, let host = path[position].commonNameHost,
+                !names.contains(where: { if case .dnsName = $0 { return true } else { return false } })
+            {
+                // The RFC 5280 profile's identity check falls back to the Common Name: constrain what it reads.
+                names.append(.dnsName(host))
+            }
+            if !NameConstraintRules.permits(constraints, names: names) { return false }
+        }
+        return true
+    }
+
+    /// Whether the leaf's extended key usage allows TLS server authentication: the Web PKI requires the extension
+    /// with serverAuth (anyExtendedKeyUsage alone is not enough); RFC 5280 accepts its absence or anyExtendedKeyUsage.
+    /// A certificate trusted as itself is held to the RFC 5280 rule (`openssl req -x509` writes no EKU).
+    func leafAllowsServerAuth(_ leaf: CertificateFacts, trustedAsItself: Bool) -> Bool {
+        guard let usage = leaf.extendedKeyUsage else {
+            return !leaf.hasExtendedKeyUsage && (!self.profile.isWebPKI || trustedAsItself)
+        }
+        return usage.contains(.serverAuth) || ((!self.profile.isWebPKI || trustedAsItself) && usage.contains(.any))
+    }
+}
