@@ -4,7 +4,7 @@ extension AppReceipt {
     /// Decodes a receipt from its DER or BER encoding (the bytes of a `receipt` file), without checking trust.
     ///
     /// - Parameters:
-    ///   - berEncoded: The PKCS#7 / CMS `SignedData` bytes.
+    ///   - bytes: The PKCS#7 / CMS `SignedData` bytes (`berEncoded:`).
     ///   - configuration: Resource limits for hostile input.
     /// - Throws: ``ReceiptError`` when the bytes are not a well-formed receipt or exceed a limit.
     public init(

@@ -4,7 +4,7 @@ public import struct Foundation.Date
 /// Mac, and exit with status 173 when it fails, so macOS asks the App Store for a fresh receipt and relaunches.
 ///
 /// The decision is platform-independent and testable (``evaluate(bundle:device:anchors:now:)``); only
-/// ``validateMainBundleOrExit(now:)`` touches the process, and it exists on macOS only.
+/// `validateMainBundleOrExit(now:)` touches the process, and it exists on macOS only.
 public enum ReceiptStartupCheck {
     /// The exit status that makes macOS fetch a receipt from the App Store.
     public static let receiptRefreshExitStatus: Int32 = 173

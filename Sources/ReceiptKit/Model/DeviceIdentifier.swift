@@ -5,7 +5,7 @@ import _ReceiptKitShared
 ///
 /// On iOS it is the 16 bytes of `UIDevice.identifierForVendor`; on macOS the 6 bytes of the primary network
 /// interface's MAC address. ReceiptKit never reads it from the machine it runs on unless asked
-/// (``DeviceIdentifier/current`` on Apple platforms): a server is handed it by the app.
+/// (`DeviceIdentifier.current` on Apple platforms): a server is handed it by the app.
 public struct DeviceIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// The identifier bytes, exactly as hashed.
     public let bytes: [UInt8]

@@ -61,7 +61,7 @@ public struct VerifyReceiptServer: Sendable {
         return router
     }
 
-    /// The Hummingbird application: the routes on `host:port`, with `services` (a ``PostgresLedger``, say) run
+    /// The Hummingbird application: the routes on `host:port`, with `services` (a `PostgresLedger`, say) run
     /// beside the server and shut down with it on SIGTERM/SIGINT.
     public func application(
         services: [any Service] = [],

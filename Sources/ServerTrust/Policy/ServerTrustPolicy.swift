@@ -53,8 +53,18 @@ public struct ServerTrustPolicy: Sendable {
 
     /// Creates a policy.
     ///
-    /// - Parameter requiresBackupPin: A long-lived pinning policy needs at least two pins — the one in use and a
-    ///   backup — or a key rotation locks clients out. Pass `false` to waive that rule (one-off checks, tests).
+    /// - Parameters:
+    ///   - mode: What is pinned.
+    ///   - pins: Public-key pins, for ``PinningMode/publicKey``.
+    ///   - pinnedCertificates: Pinned certificates, for ``PinningMode/certificate`` (also anchors in that mode).
+    ///   - validatesDomainName: Whether the leaf must name the host.
+    ///   - allowsInvalidCertificates: Whether expiry, anchors and the profile's rules are relaxed (the pin must
+    ///     still be linked to the leaf by signatures).
+    ///   - expiredPinsBehavior: What happens once every pin has expired.
+    ///   - reportOnly: Whether pin failures are reported and allowed.
+    ///   - requiresBackupPin: A long-lived pinning policy needs at least two pins — the one in use and a
+    ///     backup — or a key rotation locks clients out. Pass `false` to waive that rule (one-off checks, tests).
+    ///   - profile: The certificate rules every path must meet; ``ServerTrustProfile/webPKI`` by default.
     /// - Throws: ``ServerTrustError`` with ``ServerTrustError/Code/missingBackupPin`` when a pinning mode has fewer
     ///   than two pins and the rule is not waived; with ``ServerTrustError/Code/unusedPins`` when pins are given that
     ///   `mode` would not use (any pin with ``PinningMode/none``, certificates with ``PinningMode/publicKey``, keys
