@@ -116,24 +116,37 @@ enum Fixtures {
             let rootName = try DistinguishedName { CommonName("Bench Root") }
             let intermediateName = try DistinguishedName { CommonName("Bench Intermediate") }
             let window = (Date(timeIntervalSince1970: 1_577_836_800), Date(timeIntervalSince1970: 1_893_456_000))
-            let ca = try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true))
+            // A Web PKI–conformant chain (key identifiers, serverAuth): the default profile trusts it.
+            func identifier(_ key: P256.Signing.PrivateKey) -> ArraySlice<UInt8> {
+                ArraySlice(Insecure.SHA1.hash(data: key.publicKey.derRepresentation))
+            }
+            func ca(_ key: P256.Signing.PrivateKey, issuer: P256.Signing.PrivateKey?) throws -> Certificate.Extensions {
+                try Certificate.Extensions {
+                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                    Critical(KeyUsage(keyCertSign: true))
+                    SubjectKeyIdentifier(keyIdentifier: identifier(key))
+                    if let issuer { AuthorityKeyIdentifier(keyIdentifier: identifier(issuer)) }
+                }
             }
             let root = try Certificate(
                 version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
                 notValidBefore: window.0, notValidAfter: window.1, issuer: rootName, subject: rootName,
-                signatureAlgorithm: .ecdsaWithSHA256, extensions: ca, issuerPrivateKey: .init(rootKey))
+                signatureAlgorithm: .ecdsaWithSHA256, extensions: try ca(rootKey, issuer: nil), issuerPrivateKey: .init(rootKey))
             let intermediate = try Certificate(
                 version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey),
                 notValidBefore: window.0, notValidAfter: window.1, issuer: rootName, subject: intermediateName,
-                signatureAlgorithm: .ecdsaWithSHA256, extensions: ca, issuerPrivateKey: .init(rootKey))
+                signatureAlgorithm: .ecdsaWithSHA256, extensions: try ca(intermediateKey, issuer: rootKey),
+                issuerPrivateKey: .init(rootKey))
             let leaf = try Certificate(
                 version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
                 notValidBefore: window.0, notValidAfter: window.1, issuer: intermediateName,
                 subject: try DistinguishedName { CommonName("localhost") },
                 signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions { SubjectAlternativeNames([.dnsName("localhost")]) },
+                extensions: try Certificate.Extensions {
+                    SubjectAlternativeNames([.dnsName("localhost")])
+                    AuthorityKeyIdentifier(keyIdentifier: identifier(intermediateKey))
+                    try ExtendedKeyUsage([.serverAuth])
+                },
                 issuerPrivateKey: .init(intermediateKey))
             guard let pin = PublicKeyPin(publicKeyOf: intermediate) else { preconditionFailure("pin") }
             let policy = try ServerTrustPolicy(mode: .publicKey, pins: [pin], requiresBackupPin: false)
