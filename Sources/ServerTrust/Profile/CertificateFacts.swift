@@ -17,7 +17,6 @@ struct CertificateFacts {
     ]
 
     let isVersion3: Bool
-    let isVersion1: Bool
     /// Positive, non-zero and at most 20 octets (a 21st leading zero octet of the DER form allowed).
     let hasValidSerialNumber: Bool
     let issuerIsEmpty: Bool
@@ -105,7 +104,6 @@ struct CertificateFacts {
         self.hasUnknownCriticalExtension = extensions.contains { $0.critical && !Self.processedExtensions.contains($0.oid) }
 
         self.isVersion3 = certificate.version == .v3
-        self.isVersion1 = certificate.version == .v1
         self.hasValidSerialNumber = Self.serialNumberIsValid(certificate.tbsCertificateBytes)
         self.issuerIsEmpty = certificate.issuer.isEmpty
         self.subjectIsEmpty = certificate.subject.isEmpty
