@@ -89,9 +89,10 @@ struct ProfileRuleTests {
         #expect(zero == [.invalidSerialNumber])
         // A negative serial number never gets this far: swift-certificates refuses to parse the certificate (the
         // CLI's exit 65), and a certificate built by other means is caught by the same rule.
-        await #expect(throws: ASN1Error.self) {
+        let negative = await #expect(throws: ASN1Error.self) {
             _ = try await failures(profile, leaf: { $0.serial = [0x80, 0x01, 0x02] })
         }
+        #expect(negative?.code == .invalidASN1IntegerEncoding)
         let long = try await failures(profile, intermediate: { $0.serial = Array(repeating: 0x5A, count: 21) })
         #expect(long == [.invalidSerialNumber])
         let twenty = try await failures(profile, leaf: { $0.serial = Array(repeating: 0x7F, count: 20) })

@@ -158,18 +158,6 @@ public struct ServerTrustEvaluator: Sendable {
             let path = Array(path)
             return Outcome(failures: failures, chain: failures.isEmpty ? path : [], pathIgnoringPins: path, searches: searches)
         }
-        if pinnedCertificates.contains(leaf) {
-            // The exact leaf is pinned: it is trusted as itself, whoever issued it (swift-certificates will not
-            // take a non-CA certificate as a root). It must still be valid now, allow serverAuth and name the host.
-            for broken in rules.failures([leafFacts]) where !failures.contains(broken) { failures.append(broken) }
-            if !(leaf.notValidBefore <= time && time <= leaf.notValidAfter) { failures.append(.expired) }
-            if !leafAllowsServerAuth { failures.append(.extendedKeyUsage) }
-            if policy.validatesDomainName, await !names.leafNamesIdentity(leaf, &searches) {
-                failures.append(.hostnameMismatch)
-            }
-            return Outcome(failures: failures, chain: failures.isEmpty ? [leaf] : [], pathIgnoringPins: [leaf], searches: searches)
-        }
-
         // Explain the failure from what the one path search saw.
         if !findings.sound {
             // A path signed up to an anchor that breaks the profile is reported by what it breaks.

@@ -45,9 +45,17 @@ struct CertificateFacts {
     let hasUnknownCriticalExtension: Bool
     /// The names name constraints apply to: a non-empty subject as a directoryName, then the SAN entries.
     let constrainedNames: [GeneralName]
+    /// The subject's last Common Name.
+    let lastCommonName: String?
+
     /// The last Common Name when it reads as a DNS name: what swift-certificates' identity check falls back to
-    /// without a SAN, so what name constraints must cover under the RFC 5280 profile.
-    let commonNameHost: String?
+    /// without a SAN, so what name constraints must cover under the RFC 5280 profile. Read only where a name
+    /// constraint applies, so not decided up front.
+    var commonNameHost: String? {
+        self.lastCommonName.flatMap { name in
+            name.contains(".") && DNSName.labels(of: name, allowingWildcard: true) != nil ? name : nil
+        }
+    }
 
     var isCertificateAuthority: Bool {
         if case .isCertificateAuthority = self.basicConstraints { return true }
@@ -111,9 +119,7 @@ struct CertificateFacts {
         var names: [GeneralName] = self.subjectIsEmpty ? [] : [.directoryName(certificate.subject)]
         names += self.alternativeNames.map(Array.init) ?? []
         self.constrainedNames = names
-        self.commonNameHost = Self.lastCommonName(certificate.subject).flatMap { name in
-            name.contains(".") && DNSName.labels(of: name, allowingWildcard: true) != nil ? name : nil
-        }
+        self.lastCommonName = Self.lastCommonName(certificate.subject)
     }
 
     private static func lastCommonName(_ name: DistinguishedName) -> String? {
@@ -131,13 +137,8 @@ struct CertificateFacts {
     /// TBSCertificate ::= SEQUENCE { version [0] EXPLICIT Version DEFAULT v1, serialNumber INTEGER, ... }
     /// ```
     static func serialNumberIsValid(_ tbs: ArraySlice<UInt8>) -> Bool {
-        var outer = DERHeader.Reader(tbs)
-        guard let sequence = outer.next(), sequence.tag == 0x30 else { return false }
-        var fields = DERHeader.Reader(sequence.content)
-        guard var field = fields.next() else { return false }
-        if field.tag == 0xA0 {
-            guard let next = fields.next() else { return false }
-            field = next
+        guard var fields = DERHeader.fieldsFromSerialNumber(ofTBSCertificate: tbs), let field = fields.next() else {
+            return false
         }
         let serial = field.content
         guard field.tag == 0x02, let first = serial.first, first & 0x80 == 0 else { return false }
