@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "ReceiptKitTesting", targets: ["ReceiptKitTesting"]),
+        .library(name: "AppStoreJWS", targets: ["AppStoreJWS"]),
         .library(name: "ServerTrust", targets: ["ServerTrust"]),
         .library(name: "ServerTrustNIO", targets: ["ServerTrustNIO"]),
         .library(name: "ReceiptLedger", targets: ["ReceiptLedger"]),
@@ -45,6 +46,16 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "AppStoreJWS",
+            dependencies: [
+                "ReceiptKit",
+                "_ReceiptKitShared",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -116,6 +127,7 @@ let package = Package(
             name: "ReceiptKitTesting",
             dependencies: [
                 "ReceiptKit",
+                "AppStoreJWS",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -165,6 +177,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppStoreJWSTests",
+            dependencies: [
+                "AppStoreJWS",
+                "ReceiptKit",
+                "ReceiptKitTesting",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

@@ -68,6 +68,14 @@ package struct JSONWriter: Sendable {
         self.needsComma = false
     }
 
+    /// An object key given at run time (escaped like a string value), with the comma before it when one is due.
+    @inlinable
+    package mutating func key(_ name: String) {
+        self.string(name)
+        self.bytes.append(UInt8(ascii: ":"))
+        self.needsComma = false
+    }
+
     /// A literal value written as it is (`true`, `null`, or a quoted literal string).
     @inlinable
     package mutating func literal(_ text: StaticString) {

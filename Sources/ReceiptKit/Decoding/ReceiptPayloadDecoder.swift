@@ -1,4 +1,5 @@
 import struct Foundation.Date
+import _ReceiptKitShared
 
 /// Decodes the signed content of a receipt — `Payload ::= SET OF ReceiptAttribute` — into an ``AppReceipt``.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import X509
 
 /// Finds and checks the signer's certificate path with swift-certificates' `Verifier`, through the trust cache.
@@ -9,26 +9,58 @@ import X509
 /// `certificate_untrusted`), or no sound path (`certificate_untrusted`). A trusted outcome is time-independent and is
 /// cached with the certificates that formed it; the windows of the path are then checked against each receipt's
 /// own validation time.
-struct ChainEvaluator {
-    var anchors: ReceiptTrustAnchors
-    var allowsXcodeStoreKit: Bool
-    var cache: ReceiptTrustCache?
+///
+/// Shared with App Store JWS verification (`package`): the same markers, the same cache, another pinned root.
+package struct ChainEvaluator {
+    /// A certificate trusted by its SHA-256 fingerprint when the signed data carries it, and what to call it.
+    package struct PinnedRoot: Sendable {
+        package var fingerprint: PinnedCertificates.Fingerprint
+        package var kind: ReceiptTrustAnchor
+        /// Its part in chain-outcome cache keys (distinct for every pinned root).
+        var tag: UInt8
 
-    struct Evaluation {
-        var outcome: ChainOutcome
-        /// Whether every certificate of the path is within its validity window at the validation time.
-        var isWithinValidity: Bool
+        /// Apple Inc. Root CA: receipts.
+        package static let appleIncRootCA = PinnedRoot(fingerprint: PinnedCertificates.appleIncRootCA, kind: .appleRootCA, tag: 1)
+        /// Xcode's StoreKit receipt-signing certificate, on opt-in.
+        package static let xcodeStoreKitTesting = PinnedRoot(
+            fingerprint: PinnedCertificates.xcodeStoreKitTesting, kind: .xcodeStoreKitTesting, tag: 2
+        )
+        /// Apple Root CA - G3: App Store signed JWS.
+        package static let appleRootCAG3 = PinnedRoot(fingerprint: PinnedCertificates.appleRootCAG3, kind: .appleRootCAG3, tag: 4)
     }
 
-    func evaluate(
+    var anchors: ReceiptTrustAnchors
+    var pinnedRoots: [PinnedRoot]
+    var cache: ReceiptTrustCache?
+
+    /// - Parameters:
+    ///   - anchors: The caller's anchors (their `trustsAppleRoot` is not read here: pass the pinned roots it allows).
+    ///   - pinnedRoots: Certificates trusted by fingerprint when the signed data carries them.
+    package init(anchors: ReceiptTrustAnchors, pinnedRoots: [PinnedRoot], cache: ReceiptTrustCache?) {
+        self.anchors = anchors
+        self.pinnedRoots = pinnedRoots
+        self.cache = cache
+    }
+
+    package struct Evaluation: Sendable {
+        package var outcome: ChainOutcome
+        /// Whether every certificate of the path is within its validity window at the validation time.
+        package var isWithinValidity: Bool
+    }
+
+    package func evaluate(
         certificates: [(der: ArraySlice<UInt8>, parsed: ParsedCertificate)],
         signerIndex: Int,
         at validationTime: Date
     ) async -> Evaluation {
+        // Callers pass a signer index into `certificates`; one out of range finds no path rather than trapping.
+        guard certificates.indices.contains(signerIndex) else {
+            return Evaluation(outcome: .untrusted, isWithinValidity: false)
+        }
         let key = ReceiptTrustCache.OutcomeKey(
             certificates: certificates.map(\.parsed.fingerprint),
             signer: signerIndex,
-            anchors: self.anchors.identity + [self.allowsXcodeStoreKit ? 1 : 0]
+            anchors: self.anchors.identity + [self.pinnedRoots.reduce(0) { $0 | $1.tag }]
         )
         if let cached = self.cache?.outcome(key) {
             return Evaluation(outcome: cached, isWithinValidity: Self.isWithinValidity(cached, at: validationTime))
@@ -51,13 +83,8 @@ struct ChainEvaluator {
         at validationTime: Date
     ) async -> ChainOutcome {
         var roots: [Certificate] = self.anchors.certificates
-        for parsed in certificates {
-            if self.anchors.trustsAppleRoot, parsed.fingerprint == PinnedCertificates.appleIncRootCA.bytes {
-                roots.append(parsed.certificate)
-            }
-            if self.allowsXcodeStoreKit, parsed.fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes {
-                roots.append(parsed.certificate)
-            }
+        for parsed in certificates where self.pinnedRoots.contains(where: { $0.fingerprint.bytes == parsed.fingerprint }) {
+            roots.append(parsed.certificate)
         }
         guard !roots.isEmpty else { return .untrusted }
         let leaf = certificates[signerIndex].certificate
@@ -85,11 +112,9 @@ struct ChainEvaluator {
         return .trusted(path: path, markers: markers, anchor: self.kind(of: anchor, certificates))
     }
 
-    /// Which kind of anchor `certificate` is: Apple's pinned root, Xcode's pinned StoreKit certificate, or the caller's.
+    /// Which kind of anchor `certificate` is: one of the pinned roots, or the caller's.
     private func kind(of certificate: Certificate, _ certificates: [ParsedCertificate]) -> ReceiptTrustAnchor {
         let fingerprint = certificates.first { $0.certificate == certificate }?.fingerprint ?? certificate.sha256Fingerprint
-        if fingerprint == PinnedCertificates.appleIncRootCA.bytes { return .appleRootCA }
-        if fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes { return .xcodeStoreKitTesting }
-        return .callerAnchor
+        return self.pinnedRoots.first { $0.fingerprint.bytes == fingerprint }?.kind ?? .callerAnchor
     }
 }

@@ -1,17 +1,17 @@
-import X509
+package import X509
 
 /// The time-independent result of path validation for one exact set of certificates, signer and anchors.
 ///
 /// Signatures, basic constraints, key usage, name constraints and Apple's markers do not depend on the validation
 /// time; only the validity windows do. So a path found once is cached here and, for every later receipt with the
 /// same certificates, only its windows are checked at that receipt's own validation time.
-enum ChainOutcome: Sendable {
+package enum ChainOutcome: Sendable {
     /// No path to a trusted anchor exists at any instant the certificates are all valid.
     case untrusted
     /// A path exists: leaf first, anchor last.
     case trusted(path: [Certificate], markers: MarkerVerdict, anchor: ReceiptTrustAnchor)
 
-    enum MarkerVerdict: Sendable, Equatable {
+    package enum MarkerVerdict: Sendable, Equatable {
         case satisfied
         case leafNotReceiptSigning
         case intermediateNotWWDR

@@ -1,20 +1,20 @@
 import Crypto
 import SwiftASN1
-import X509
+package import X509
 import _CryptoExtras
 
 /// A certificate parsed once, with what validating a receipt asks of it precomputed.
-struct ParsedCertificate: Sendable {
-    let certificate: Certificate
+package struct ParsedCertificate: Sendable {
+    package let certificate: Certificate
     /// SHA-256 of the certificate's DER: the pin compared with ``PinnedCertificates``, and its part of chain-outcome
     /// cache keys.
-    let fingerprint: [UInt8]
+    package let fingerprint: [UInt8]
     /// The DER of the issuer name, for matching a CMS `IssuerAndSerialNumber` without parsing it.
     let issuerDER: [UInt8]
     /// The RSA key, when the certificate holds one (receipt signers always do).
     let rsaKey: _RSA.Signing.PublicKey?
 
-    init(derEncoded bytes: ArraySlice<UInt8>) throws(ReceiptError) {
+    package init(derEncoded bytes: ArraySlice<UInt8>) throws(ReceiptError) {
         let certificate: Certificate
         do {
             certificate = try Certificate(derEncoded: Array(bytes))

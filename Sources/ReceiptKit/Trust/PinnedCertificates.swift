@@ -9,6 +9,11 @@ public enum PinnedCertificates {
     public static let appleIncRootCA = Fingerprint(
         hex: "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024"
     )
+    /// Apple Root CA - G3 (ECDSA P-384, 2014–2039), which anchors every App Store signed JWS (StoreKit 2
+    /// transactions, renewal info, `AppTransaction`, App Store Server Notifications V2).
+    public static let appleRootCAG3 = Fingerprint(
+        hex: "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179"
+    )
     /// The self-signed "StoreKit" certificate with which Xcode's StoreKit testing signs local receipts (2020–2040).
     /// Trusted only when a policy opts in with ``ReceiptValidationPolicy/allowsXcodeReceipts``.
     public static let xcodeStoreKitTesting = Fingerprint(

@@ -15,8 +15,14 @@ public struct ReceiptTrustAnchor: Sendable, Hashable, Codable, CustomStringConve
 
     /// Apple Inc. Root CA, trusted by its pinned fingerprint (``PinnedCertificates/appleIncRootCA``).
     public static let appleRootCA = ReceiptTrustAnchor("apple_root_ca")
+    /// Apple Root CA - G3, trusted by its pinned fingerprint (``PinnedCertificates/appleRootCAG3``): App Store
+    /// signed JWS.
+    public static let appleRootCAG3 = ReceiptTrustAnchor("apple_root_ca_g3")
     /// Xcode's StoreKit testing certificate (``PinnedCertificates/xcodeStoreKitTesting``), trusted on opt-in only.
     public static let xcodeStoreKitTesting = ReceiptTrustAnchor("xcode_storekit_testing")
+    /// A self-signed certificate trusted as itself because the data it signed comes from a local environment (Xcode
+    /// or LocalTesting StoreKit) and the policy opted in. Never Apple.
+    public static let selfSignedLocal = ReceiptTrustAnchor("self_signed_local")
     /// A certificate the caller supplied in ``ReceiptTrustAnchors`` (a test CA, for example).
     public static let callerAnchor = ReceiptTrustAnchor("caller_anchor")
 

@@ -12,7 +12,7 @@ public struct ReceiptTrustAnchors: Sendable {
     public let certificates: [Certificate]
     /// Whether Apple's pinned root is trusted (default `true`).
     public let trustsAppleRoot: Bool
-    let fingerprints: [[UInt8]]
+    package let fingerprints: [[UInt8]]
     /// Identifies this anchor set in cache keys.
     let identity: [UInt8]
 

@@ -51,7 +51,7 @@ public final class ReceiptTrustCache: Sendable {
     }
 
     /// The parsed form of `der`, if it was admitted before.
-    func certificate(_ der: ArraySlice<UInt8>) -> ParsedCertificate? {
+    package func certificate(_ der: ArraySlice<UInt8>) -> ParsedCertificate? {
         let key = DERBytesKey(der)
         return self.state.withLock { $0.certificates[key] }
     }

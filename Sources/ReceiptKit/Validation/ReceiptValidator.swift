@@ -111,11 +111,10 @@ public struct ReceiptValidator: Sendable {
         if isXcodeReceipt, !policy.allowsXcodeReceipts, !xcodeAnchoredByCaller {
             failures.append(.xcodeReceiptNotAllowed)
         } else if let signerIndex, signatureValid {
-            let evaluator = ChainEvaluator(
-                anchors: policy.anchors,
-                allowsXcodeStoreKit: policy.allowsXcodeReceipts,
-                cache: self.cache
-            )
+            var pinnedRoots: [ChainEvaluator.PinnedRoot] = []
+            if policy.anchors.trustsAppleRoot { pinnedRoots.append(.appleIncRootCA) }
+            if policy.allowsXcodeReceipts { pinnedRoots.append(.xcodeStoreKitTesting) }
+            let evaluator = ChainEvaluator(anchors: policy.anchors, pinnedRoots: pinnedRoots, cache: self.cache)
             let evaluation = await evaluator.evaluate(
                 certificates: certificates,
                 signerIndex: signerIndex,

@@ -1,7 +1,8 @@
 /// Strict UTF-8 decoding that rejects, instead of repairing, invalid byte sequences.
-enum UTF8Validation {
+package enum UTF8Validation {
     /// Whether the bytes are valid UTF-8, without building a string.
-    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    @inlinable
+    package static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if bytes.allSatisfy({ $0 < 0x80 }) { return true }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
@@ -15,7 +16,8 @@ enum UTF8Validation {
     }
 
     /// The string the bytes encode, or `nil` when they are not valid UTF-8.
-    static func string(_ bytes: some Collection<UInt8>) -> String? {
+    @inlinable
+    package static func string(_ bytes: some Collection<UInt8>) -> String? {
         // Fast path: pure ASCII, which is every identifier Apple writes.
         if bytes.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: bytes, as: UTF8.self)

@@ -1,0 +1,59 @@
+/// An error thrown when bytes handed to AppStoreJWS are not a well-formed App Store signed payload.
+///
+/// A JWS that decodes but fails a check (an unknown algorithm, a signature that does not verify, a chain to another
+/// root, another app's bundle id) is not an error: it is a ``JWSVerificationResult`` listing
+/// ``JWSVerificationFailure`` codes. `JWSError` is reserved for input that is not a compact JWS with a JSON header
+/// and payload at all: wrong number of parts, bad base64url, bad JSON, a documented field of the wrong type, a
+/// certificate in `x5c` that does not parse, or input over the size limit.
+///
+/// Two errors are equal when their ``code`` is equal, so tests and callers can match on the code alone.
+public struct JWSError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable, machine-readable kind of the error.
+    public let code: Code
+    /// A human-readable explanation. Never branch on this text.
+    public let reason: String
+
+    init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public static func == (lhs: JWSError, rhs: JWSError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(self.code)
+    }
+
+    public var description: String {
+        "JWSError.\(self.code): \(self.reason)"
+    }
+
+    /// The kind of a ``JWSError``. New codes may be added in minor releases, so switch with a `default`.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The snake_case identifier used in JSON output and logs, e.g. `malformed_jws`.
+        public let rawValue: String
+
+        init(_ rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { self.rawValue }
+
+        /// The input is longer than ``JWSDecodingConfiguration/maximumLength``.
+        public static let inputTooLarge = Code("input_too_large")
+        /// Not three base64url parts separated by dots, or a part is not base64url (RFC 7515 §2, no padding).
+        public static let malformedJWS = Code("malformed_jws")
+        /// The header or the payload is not a JSON object (RFC 8259), has a duplicate member name, or nests deeper
+        /// than ``JWSDecodingConfiguration/maximumDepth``.
+        public static let malformedJSON = Code("malformed_json")
+        /// A header parameter this profile reads has the wrong type (`alg` not a string, `x5c` not an array of
+        /// base64 strings).
+        public static let malformedHeader = Code("malformed_header")
+        /// A documented payload field has the wrong JSON type (a date that is not a number, say).
+        public static let malformedPayload = Code("malformed_payload")
+        /// A certificate in `x5c` does not parse, or there are more than ``JWSDecodingConfiguration/maximumCertificateCount``.
+        public static let malformedCertificate = Code("malformed_certificate")
+    }
+}

@@ -1,0 +1,43 @@
+public import ReceiptKit
+
+/// What a ``JWSVerifier`` requires of App Store signed data.
+///
+/// ```swift
+/// let policy = JWSVerificationPolicy(bundleIdentifier: "com.example.app", appAppleID: 1234567890,
+///                                    environment: .production)
+/// ```
+public struct JWSVerificationPolicy: Sendable {
+    /// The trusted anchors. With `trustsAppleRoot` (the default, `ReceiptTrustAnchors.apple`) Apple Root
+    /// CA - G3 is trusted through its pinned fingerprint (`PinnedCertificates.appleRootCAG3`): the copy
+    /// in `x5c` is used only when its SHA-256 matches. Add your own test root for data minted by `ReceiptKitTesting`.
+    public var anchors: ReceiptTrustAnchors
+    /// Whether data signed on a developer's machine (environment `Xcode` or `LocalTesting`) is accepted: its `x5c`
+    /// is one self-signed certificate, trusted as itself when its signature verifies. Never in production. An
+    /// anchor the caller passes that signs such data is accepted without this switch. Default `false`.
+    public var allowsLocalEnvironments: Bool
+    /// The bundle id the payload must carry, or `nil` to skip the check. Renewal info names none and passes.
+    public var bundleIdentifier: String?
+    /// The app Apple ID an `AppTransaction` or a notification must carry when it is from Production, or `nil` to skip
+    /// the check. Transactions and renewal info name none and pass.
+    public var appAppleID: Int64?
+    /// The environment the payload must come from, or `nil` to accept any that passes the other checks.
+    public var environment: AppStoreEnvironment?
+    /// When the certificate chain is validated; the payload's `signedDate` by default.
+    public var trustEvaluationTime: JWSTrustEvaluationTime
+
+    public init(
+        anchors: ReceiptTrustAnchors = .apple,
+        allowsLocalEnvironments: Bool = false,
+        bundleIdentifier: String? = nil,
+        appAppleID: Int64? = nil,
+        environment: AppStoreEnvironment? = nil,
+        trustEvaluationTime: JWSTrustEvaluationTime = .signedDate
+    ) {
+        self.anchors = anchors
+        self.allowsLocalEnvironments = allowsLocalEnvironments
+        self.bundleIdentifier = bundleIdentifier
+        self.appAppleID = appAppleID
+        self.environment = environment
+        self.trustEvaluationTime = trustEvaluationTime
+    }
+}

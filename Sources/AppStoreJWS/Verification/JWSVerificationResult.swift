@@ -1,0 +1,22 @@
+public import struct Foundation.Date
+public import ReceiptKit
+public import X509
+
+/// The verdict on one App Store JWS: the decoded payload and every check it failed.
+public struct JWSVerificationResult<Payload: AppStoreSignedPayload>: Sendable {
+    /// The payload as signed (decoded whether or not it verified: look at ``isValid`` before trusting it).
+    public let payload: Payload
+    /// The header as signed.
+    public let header: JWSHeader
+    /// Every failed check; empty when the JWS is valid.
+    public let failures: [JWSVerificationFailure]
+    /// The validated certificate path, leaf first, when the chain is trusted.
+    public let certificatePath: [Certificate]
+    /// The anchor the path ended at, when trusted (`ReceiptTrustAnchor.appleRootCAG3` for App Store data).
+    public let anchor: ReceiptTrustAnchor?
+    /// The instant the chain was validated at.
+    public let trustEvaluationTime: Date
+
+    /// Whether every check passed.
+    public var isValid: Bool { self.failures.isEmpty }
+}

@@ -1,0 +1,210 @@
+public import struct Foundation.Date
+public import ReceiptKit
+import Crypto
+import X509
+
+/// Verifies App Store signed data (StoreKit 2 transactions, renewal info, `AppTransaction`, server notifications):
+/// decodes the compact JWS, checks the header, the ES256 signature and the `x5c` chain to Apple Root CA - G3, and the
+/// caller's expectations.
+///
+/// ```swift
+/// let verifier = JWSVerifier(policy: JWSVerificationPolicy(bundleIdentifier: "com.example.app"))
+/// let result = try await verifier.verify(signedTransaction, as: JWSTransactionPayload.self)
+/// if result.isValid { grant(result.payload.productID) } else { print(result.failures) }
+/// ```
+///
+/// Malformed input throws a ``JWSError``; a well-formed JWS that fails a check returns a ``JWSVerificationResult``
+/// listing every failure. The chain shares `ReceiptTrustCache` with receipt validation: once Apple's
+/// certificates formed a trusted path, a JWS costs one P-256 verification; the chain's validity windows are still
+/// checked at each payload's own trust-evaluation time. The chain is evaluated only for a signature that verified,
+/// so forged data never reaches path building or the cache.
+public struct JWSVerifier: Sendable {
+    /// What the verifier requires.
+    public var policy: JWSVerificationPolicy
+    /// The cache of parsed certificates and chain outcomes, or `nil` for none.
+    public var cache: ReceiptTrustCache?
+    /// Resource limits for decoding.
+    public var decodingConfiguration: JWSDecodingConfiguration
+
+    public init(
+        policy: JWSVerificationPolicy = JWSVerificationPolicy(),
+        cache: ReceiptTrustCache? = .shared,
+        decodingConfiguration: JWSDecodingConfiguration = .default
+    ) {
+        self.policy = policy
+        self.cache = cache
+        self.decodingConfiguration = decodingConfiguration
+    }
+
+    /// Decodes and verifies one compact JWS.
+    /// - Parameters:
+    ///   - jws: The compact serialization (`xxx.yyy.zzz`), as text or UTF-8 bytes.
+    ///   - type: The payload expected.
+    ///   - now: The current time, used when the policy validates the chain "now" or the payload has no date.
+    /// - Throws: ``JWSError`` when the input is not a well-formed JWS with a payload of that type.
+    public func verify<Payload: AppStoreSignedPayload>(
+        _ jws: some StringProtocol,
+        as type: Payload.Type,
+        now: Date = Date()
+    ) async throws(JWSError) -> JWSVerificationResult<Payload> {
+        try await self.verify(Array(jws.utf8), as: type, now: now)
+    }
+
+    /// Decodes and verifies one compact JWS given as bytes.
+    public func verify<Payload: AppStoreSignedPayload>(
+        _ jws: [UInt8],
+        as type: Payload.Type,
+        now: Date = Date()
+    ) async throws(JWSError) -> JWSVerificationResult<Payload> {
+        let compact = try CompactJWS(jws, configuration: self.decodingConfiguration)
+        let payload = try Payload(fields: compact.payload)
+        return try await self.verify(compact, payload, now: now)
+    }
+
+    /// Decodes and verifies a server notification's `signedPayload` and the signed data nested in it
+    /// (`signedTransactionInfo`, `signedRenewalInfo`, `signedAppTransactionInfo`), each with this verifier's policy.
+    /// - Throws: ``JWSError`` when the notification or a nested JWS is malformed.
+    public func verifyNotification(
+        _ signedPayload: some StringProtocol,
+        now: Date = Date()
+    ) async throws(JWSError) -> NotificationVerificationResult {
+        let notification = try await self.verify(signedPayload, as: NotificationPayload.self, now: now)
+        let data = notification.payload.data
+        return NotificationVerificationResult(
+            notification: notification,
+            transaction: try await self.verifyNested(data?.signedTransactionInfo, now: now),
+            renewalInfo: try await self.verifyNested(data?.signedRenewalInfo, now: now),
+            appTransaction: try await self.verifyNested(notification.payload.appData?.signedAppTransactionInfo, now: now)
+        )
+    }
+
+    private func verifyNested<Payload: AppStoreSignedPayload>(
+        _ jws: String?,
+        now: Date
+    ) async throws(JWSError) -> JWSVerificationResult<Payload>? {
+        guard let jws else { return nil }
+        return try await self.verify(jws, as: Payload.self, now: now)
+    }
+
+    func verify<Payload: AppStoreSignedPayload>(
+        _ compact: CompactJWS,
+        _ payload: Payload,
+        now: Date
+    ) async throws(JWSError) -> JWSVerificationResult<Payload> {
+        let policy = self.policy
+        var failures: [JWSVerificationFailure] = []
+        let trustTime = policy.trustEvaluationTime.resolve(signingTime: payload.signingTime, now: now)
+        func result(path: [Certificate] = [], anchor: ReceiptTrustAnchor? = nil) -> JWSVerificationResult<Payload> {
+            JWSVerificationResult(
+                payload: payload,
+                header: compact.header,
+                failures: failures,
+                certificatePath: path,
+                anchor: anchor,
+                trustEvaluationTime: trustTime
+            )
+        }
+
+        // 1. The caller's expectations: comparisons only.
+        // Renewal info names no bundle id; the notification or transaction carrying it does.
+        if let expected = policy.bundleIdentifier, Payload.self != JWSRenewalInfoPayload.self,
+            !(payload.bundleIdentifier?.utf8.elementsEqual(expected.utf8) ?? false)
+        {
+            failures.append(.bundleIDMismatch)
+        }
+        // Only AppTransaction and notifications name the app's Apple ID (transactions and renewal info never do).
+        let namesAppAppleID = Payload.self == AppTransactionPayload.self || Payload.self == NotificationPayload.self
+        if let expected = policy.appAppleID, namesAppAppleID, payload.environment == .production,
+            payload.appAppleID != expected
+        {
+            failures.append(.appAppleIDMismatch)
+        }
+        if let expected = policy.environment, payload.environment != expected {
+            failures.append(.environmentMismatch)
+        }
+
+        // 2. The header: ES256 only, nothing that points at another key, a chain to verify with.
+        let header = compact.header
+        if header.algorithm != "ES256" { failures.append(.algorithmNotAllowed) }
+        if !header.refusedParameters.isEmpty { failures.append(.headerParameterNotAllowed) }
+        guard let chain = header.certificateChain, !chain.isEmpty else {
+            failures.append(.certificateChainMissing)
+            return result()
+        }
+
+        // 3. The certificates (parsed, or found among those that formed a trusted path before).
+        var certificates: [(der: ArraySlice<UInt8>, parsed: ParsedCertificate)] = []
+        certificates.reserveCapacity(chain.count)
+        for der in chain {
+            if let cached = self.cache?.certificate(der[...]) {
+                certificates.append((der[...], cached))
+            } else {
+                do {
+                    certificates.append((der[...], try ParsedCertificate(derEncoded: der[...])))
+                } catch {
+                    throw JWSError(.malformedCertificate, "an x5c certificate does not parse: \(error.reason)")
+                }
+            }
+        }
+        let leaf = certificates[0].parsed
+
+        // 4. The signature: 64 bytes r ‖ s, ES256 over the exact text received, with the leaf's P-256 key.
+        let signatureValid: Bool
+        if header.algorithm != "ES256" {
+            signatureValid = false  // already refused; no other algorithm is ever tried
+        } else if compact.signature.count != 64 {
+            failures.append(.signatureMalformed)
+            signatureValid = false
+        } else if let key = P256.Signing.PublicKey(leaf.certificate.publicKey),
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: compact.signature),
+            key.isValidSignature(signature, for: compact.signingInput)
+        {
+            signatureValid = true
+        } else {
+            failures.append(.signatureInvalid)
+            signatureValid = false
+        }
+
+        // 5. Local environments: self-signed on a developer's machine; only on opt-in or with the caller's anchor.
+        let isLocal = payload.environment?.isLocal ?? false
+        let anchoredByCaller = policy.anchors.fingerprints.contains(leaf.fingerprint)
+        var anchors = policy.anchors
+        var trustsItself = false
+        if isLocal, !anchoredByCaller {
+            guard policy.allowsLocalEnvironments else {
+                failures.append(.localEnvironmentNotAllowed)
+                return result()
+            }
+            if certificates.count == 1 {
+                anchors = ReceiptTrustAnchors(policy.anchors.certificates + [leaf.certificate], trustsAppleRoot: false)
+                trustsItself = true
+            }
+        }
+
+        // 6. The chain, for a signature that verified.
+        guard signatureValid, failures.allSatisfy({ $0 != .algorithmNotAllowed && $0 != .headerParameterNotAllowed })
+        else { return result() }
+        let evaluator = ChainEvaluator(
+            anchors: anchors,
+            pinnedRoots: anchors.trustsAppleRoot ? [.appleRootCAG3] : [],
+            cache: self.cache
+        )
+        let evaluation = await evaluator.evaluate(certificates: certificates, signerIndex: 0, at: trustTime)
+        var path: [Certificate] = []
+        var anchor: ReceiptTrustAnchor?
+        switch evaluation.outcome {
+        case .untrusted:
+            failures.append(.certificateUntrusted)
+        case .trusted(let found, let markers, let kind):
+            switch markers {
+            case .satisfied:
+                path = found
+                anchor = trustsItself ? .selfSignedLocal : kind
+            case .leafNotReceiptSigning: failures.append(.signerNotAppStore)
+            case .intermediateNotWWDR: failures.append(.certificateUntrusted)
+            }
+            if !evaluation.isWithinValidity { failures.append(.certificateExpired) }
+        }
+        return result(path: path, anchor: anchor)
+    }
+}

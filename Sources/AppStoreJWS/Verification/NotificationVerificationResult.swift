@@ -1,0 +1,17 @@
+/// The verdict on an App Store Server Notification V2 and on the signed data nested in it.
+public struct NotificationVerificationResult: Sendable {
+    /// The notification itself.
+    public let notification: JWSVerificationResult<NotificationPayload>
+    /// `data.signedTransactionInfo`, verified with the same policy, when present.
+    public let transaction: JWSVerificationResult<JWSTransactionPayload>?
+    /// `data.signedRenewalInfo`, verified with the same policy, when present.
+    public let renewalInfo: JWSVerificationResult<JWSRenewalInfoPayload>?
+    /// `appData.signedAppTransactionInfo`, verified with the same policy, when present.
+    public let appTransaction: JWSVerificationResult<AppTransactionPayload>?
+
+    /// Whether the notification and everything nested in it verified.
+    public var isValid: Bool {
+        self.notification.isValid && (self.transaction?.isValid ?? true) && (self.renewalInfo?.isValid ?? true)
+            && (self.appTransaction?.isValid ?? true)
+    }
+}

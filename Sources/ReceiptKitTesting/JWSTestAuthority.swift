@@ -1,0 +1,119 @@
+public import Foundation
+public import X509
+public import Crypto
+import SwiftASN1
+
+/// A test certificate authority shaped like Apple's JWS signing PKI: root → intermediate (WWDR marker) → App Store
+/// signing leaf (marker 1.2.840.113635.100.6.11.1), all ECDSA P-256, so that data signed by ``JWSMinter`` verifies
+/// with `JWSVerificationPolicy(anchors: ReceiptTrustAnchors([authority.root.certificate]))`.
+///
+/// Every property can be replaced to build faulty hierarchies (a leaf without the marker, an expired leaf).
+public struct JWSTestAuthority: Sendable {
+    /// A certificate with its P-256 private key.
+    public struct Identity: Sendable {
+        public var certificate: Certificate
+        public var privateKey: P256.Signing.PrivateKey
+
+        public init(certificate: Certificate, privateKey: P256.Signing.PrivateKey) {
+            self.certificate = certificate
+            self.privateKey = privateKey
+        }
+    }
+
+    /// The self-signed root: pass it as an anchor.
+    public var root: Identity
+    /// The intermediate, signed by the root.
+    public var intermediate: Identity
+    /// The signing leaf, signed by the intermediate.
+    public var leaf: Identity
+
+    /// The `x5c` chain Apple sends: leaf, intermediate, root.
+    public var chain: [Certificate] { [self.leaf.certificate, self.intermediate.certificate, self.root.certificate] }
+
+    /// Creates a fresh hierarchy.
+    /// - Parameters:
+    ///   - validity: The validity window of root and intermediate.
+    ///   - leafValidity: The validity window of the leaf (defaults to `validity`).
+    ///   - leafHasSigningMarker: Whether the leaf carries Apple's App Store signing marker.
+    ///   - intermediateHasWWDRMarker: Whether the intermediate carries the WWDR marker.
+    public init(
+        validity: DateInterval = DateInterval(
+            start: Date(timeIntervalSince1970: 946_684_800),
+            end: Date(timeIntervalSince1970: 4_102_444_800)
+        ),
+        leafValidity: DateInterval? = nil,
+        leafHasSigningMarker: Bool = true,
+        intermediateHasWWDRMarker: Bool = true
+    ) throws {
+        func name(_ common: String) throws -> DistinguishedName {
+            try DistinguishedName {
+                CountryName("US")
+                OrganizationName("ReceiptKit Test")
+                CommonName(common)
+            }
+        }
+        let rootKey = P256.Signing.PrivateKey()
+        let intermediateKey = P256.Signing.PrivateKey()
+        let leafKey = P256.Signing.PrivateKey()
+        let caExtensions = try Certificate.Extensions {
+            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+            Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+        }
+        let rootName = try name("ReceiptKit Test JWS Root CA")
+        let intermediateName = try name("ReceiptKit Test JWS Intermediate CA")
+        let root = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
+            notValidBefore: validity.start, notValidAfter: validity.end, issuer: rootName, subject: rootName,
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: caExtensions, issuerPrivateKey: .init(rootKey)
+        )
+        var intermediateExtensions = caExtensions
+        if intermediateHasWWDRMarker {
+            try intermediateExtensions.append(Self.marker(TestCertificateAuthority.wwdrMarker))
+        }
+        let intermediate = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey),
+            notValidBefore: validity.start, notValidAfter: validity.end, issuer: rootName, subject: intermediateName,
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: intermediateExtensions, issuerPrivateKey: .init(rootKey)
+        )
+        var leafExtensions = try Certificate.Extensions { Critical(KeyUsage(digitalSignature: true)) }
+        if leafHasSigningMarker {
+            try leafExtensions.append(Self.marker(TestCertificateAuthority.receiptSigningMarker))
+        }
+        let leafWindow = leafValidity ?? validity
+        let leaf = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
+            notValidBefore: leafWindow.start, notValidAfter: leafWindow.end, issuer: intermediateName,
+            subject: try name("ReceiptKit Test App Store Signing"),
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: leafExtensions, issuerPrivateKey: .init(intermediateKey)
+        )
+        self.root = Identity(certificate: root, privateKey: rootKey)
+        self.intermediate = Identity(certificate: intermediate, privateKey: intermediateKey)
+        self.leaf = Identity(certificate: leaf, privateKey: leafKey)
+    }
+
+    /// A self-signed P-256 signer like the one Xcode's StoreKit testing signs local transactions with.
+    public static func localTestingSigner(
+        validity: DateInterval = DateInterval(
+            start: Date(timeIntervalSince1970: 946_684_800),
+            end: Date(timeIntervalSince1970: 4_102_444_800)
+        )
+    ) throws -> Identity {
+        let key = P256.Signing.PrivateKey()
+        let name = try DistinguishedName { CommonName("StoreKit Testing in Xcode") }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
+            notValidBefore: validity.start, notValidAfter: validity.end, issuer: name, subject: name,
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(digitalSignature: true, keyCertSign: true))
+            },
+            issuerPrivateKey: .init(key)
+        )
+        return Identity(certificate: certificate, privateKey: key)
+    }
+
+    private static func marker(_ oid: ASN1ObjectIdentifier) -> Certificate.Extension {
+        Certificate.Extension(oid: oid, critical: false, value: [0x05, 0x00])
+    }
+}

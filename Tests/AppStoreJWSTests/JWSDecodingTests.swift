@@ -1,0 +1,138 @@
+import AppStoreJWS
+import Foundation
+import ReceiptKitTesting
+import Testing
+
+/// Malformed input throws the exact `JWSError` code; well-formed payloads keep every field as signed.
+struct JWSDecodingTests {
+    static func segment(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func jws(header: String = #"{"alg":"ES256"}"#, payload: String, signature: String = "AAAA") -> String {
+        "\(Self.segment(header)).\(Self.segment(payload)).\(signature)"
+    }
+
+    func code(_ text: String, configuration: JWSDecodingConfiguration = .default) -> JWSError.Code? {
+        do {
+            _ = try CompactJWS(Array(text.utf8), configuration: configuration)
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    func payloadCode(_ payload: String) -> JWSError.Code? {
+        do {
+            let compact = try CompactJWS(Array(Self.jws(payload: payload).utf8))
+            _ = try JWSTransactionPayload(fields: compact.payload)
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test func theCompactFormIsThreeCanonicalBase64URLParts() {
+        #expect(code(Self.jws(payload: "{}")) == nil)
+        #expect(code("a.b") == .malformedJWS)
+        #expect(code("a.b.c.d") == .malformedJWS)
+        #expect(code(Self.jws(payload: "{}") + "=") == .malformedJWS)
+        #expect(code(Self.jws(payload: "{}", signature: "AA+A")) == .malformedJWS)
+        // "AB" leaves non-zero unused bits: a second spelling of the same byte.
+        #expect(code(Self.jws(payload: "{}", signature: "AB")) == .malformedJWS)
+        #expect(code(Self.jws(payload: "{}", signature: "A")) == .malformedJWS)
+        #expect(code(Self.jws(payload: "{}") + "\n") == nil)
+    }
+
+    @Test func sizeIsBoundedBeforeAnythingIsDecoded() {
+        let big = Self.jws(payload: #"{"a":""# + String(repeating: "x", count: 2000) + #""}"#)
+        #expect(code(big, configuration: JWSDecodingConfiguration(maximumLength: 1000)) == .inputTooLarge)
+    }
+
+    @Test func headerAndPayloadAreStrictJSONObjects() {
+        #expect(code(Self.jws(payload: "[]")) == .malformedJSON)
+        #expect(code(Self.jws(payload: #"{"a":1,"a":2}"#)) == .malformedJSON)
+        #expect(code(Self.jws(payload: #"{"a":01}"#)) == .malformedJSON)
+        #expect(code(Self.jws(payload: #"{"a":"\ud800"}"#)) == .malformedJSON)
+        #expect(code(Self.jws(payload: "{\"a\":\"\u{01}\"}")) == .malformedJSON)
+        #expect(code(Self.jws(payload: #"{"a":1} x"#)) == .malformedJSON)
+        #expect(code(Self.jws(payload: #"{"a":tru}"#)) == .malformedJSON)
+        #expect(code(Self.jws(header: "[]", payload: "{}")) == .malformedJSON)
+        let deep = String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40)
+        #expect(code(Self.jws(payload: deep)) == .malformedJSON)
+    }
+
+    @Test func stringsAreUnescapedExactly() throws {
+        let compact = try CompactJWS(Array(Self.jws(payload: #"{"s":"a\"b\\c\/d\n\u00e9\ud83d\ude00"}"#).utf8))
+        #expect(compact.payload["s"] == .string("a\"b\\c/d\né😀"))
+    }
+
+    @Test func headerParametersHaveTheirTypes() {
+        #expect(code(Self.jws(header: #"{"alg":1}"#, payload: "{}")) == .malformedHeader)
+        #expect(code(Self.jws(header: #"{"alg":"ES256","x5c":"abc"}"#, payload: "{}")) == .malformedHeader)
+        #expect(code(Self.jws(header: #"{"alg":"ES256","x5c":["not base64!"]}"#, payload: "{}")) == .malformedHeader)
+        let six = Array(repeating: #""AAAA""#, count: 6).joined(separator: ",")
+        #expect(code(Self.jws(header: #"{"alg":"ES256","x5c":[\#(six)]}"#, payload: "{}")) == .malformedCertificate)
+    }
+
+    @Test func aCertificateThatDoesNotParseIsMalformed() async throws {
+        let text = Self.jws(header: #"{"alg":"ES256","x5c":["AAAA"]}"#, payload: #"{"signedDate":1}"#)
+        let error = await #expect(throws: JWSError.self) {
+            _ = try await JWSVerifier(cache: nil).verify(text, as: JWSTransactionPayload.self, now: Date(timeIntervalSince1970: 0))
+        }
+        #expect(error?.code == .malformedCertificate)
+    }
+
+    @Test func documentedFieldsAreTypeChecked() {
+        #expect(payloadCode(#"{"signedDate":"yesterday"}"#) == .malformedPayload)
+        #expect(payloadCode(#"{"quantity":1.5}"#) == .malformedPayload)
+        #expect(payloadCode(#"{"isUpgraded":"true"}"#) == .malformedPayload)
+        #expect(payloadCode(#"{"transactionId":2000000123}"#) == .malformedPayload)
+        #expect(payloadCode(#"{"transactionId":null,"futureField":{"x":[1,2]}}"#) == nil)
+    }
+
+    @Test func datesAreMillisecondsIntegralOrFractional() throws {
+        let compact = try CompactJWS(Array(Self.jws(payload: #"{"signedDate":1700000000000,"purchaseDate":1699999999123.456}"#).utf8))
+        let payload = try JWSTransactionPayload(fields: compact.payload)
+        #expect(payload.signedDate?.date == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(payload.purchaseDate?.millisecondsSince1970 == 1_699_999_999_123.456)
+        #expect(payload.purchaseDate?.description == "1699999999123.456")
+    }
+
+    @Test func unknownFieldsAreKeptAndRoundTrip() throws {
+        let text = #"{"bundleId":"com.example.app","newField":{"nested":[true,null,-0.5e3]},"price":1990}"#
+        let compact = try CompactJWS(Array(Self.jws(payload: text).utf8))
+        let payload = try JWSTransactionPayload(fields: compact.payload)
+        #expect(String(decoding: JSONValue.object(payload.fields).serialized, as: UTF8.self) == text)
+        let encoded = try JSONEncoder().encode(payload)
+        let decoded = try JSONDecoder().decode(JWSTransactionPayload.self, from: encoded)
+        #expect(decoded.bundleIdentifier == "com.example.app")
+        #expect(decoded.price == 1990)
+        #expect(decoded.fields["newField"]?.objectValue?["nested"] != nil)
+        #expect(throws: DecodingError.self) {
+            _ = try JSONDecoder().decode(JWSTransactionPayload.self, from: Data(#"{"price":"free"}"#.utf8))
+        }
+    }
+
+    @Test func codesAndEnvironmentsEncodeAsTheirStrings() throws {
+        let encoded = try JSONEncoder().encode([JWSVerificationFailure.signatureInvalid])
+        #expect(String(decoding: encoded, as: UTF8.self) == #"["signature_invalid"]"#)
+        let environment = try JSONDecoder().decode([AppStoreEnvironment].self, from: Data(#"["LocalTesting"]"#.utf8))
+        #expect(environment == [.localTesting])
+        #expect(AppStoreEnvironment("sandbox") == .sandbox)
+        #expect(AppStoreEnvironment("staging") == nil)
+    }
+
+    @Test func notificationsExposeTheirParts() throws {
+        let text = #"{"notificationType":"EXTERNAL_PURCHASE_TOKEN","notificationUUID":"u","externalPurchaseToken":{"externalPurchaseId":"SANDBOX_1","appAppleId":55,"bundleId":"com.example.app","tokenCreationDate":1}}"#
+        let compact = try CompactJWS(Array(Self.jws(payload: text).utf8))
+        let notification = try NotificationPayload(fields: compact.payload)
+        #expect(notification.environment == .sandbox)
+        #expect(notification.appAppleID == 55)
+        #expect(notification.bundleIdentifier == "com.example.app")
+        let bad = try CompactJWS(Array(Self.jws(payload: #"{"data":{"status":"active"}}"#).utf8))
+        let error = #expect(throws: JWSError.self) { _ = try NotificationPayload(fields: bad.payload) }
+        #expect(error?.code == .malformedPayload)
+    }
+}
