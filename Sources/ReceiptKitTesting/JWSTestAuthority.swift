@@ -1,7 +1,6 @@
 public import Foundation
 public import X509
 public import Crypto
-import SwiftASN1
 
 /// A test certificate authority shaped like Apple's JWS signing PKI: root → intermediate (WWDR marker) → App Store
 /// signing leaf (marker 1.2.840.113635.100.6.11.1), all ECDSA P-256, so that data signed by ``JWSMinter`` verifies
@@ -68,7 +67,7 @@ public struct JWSTestAuthority: Sendable {
         )
         var intermediateExtensions = caExtensions
         if intermediateHasWWDRMarker {
-            try intermediateExtensions.append(Self.marker(TestCertificateAuthority.wwdrMarker))
+            try intermediateExtensions.append(TestCertificateAuthority.marker(TestCertificateAuthority.wwdrMarker))
         }
         let intermediate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey),
@@ -77,7 +76,7 @@ public struct JWSTestAuthority: Sendable {
         )
         var leafExtensions = try Certificate.Extensions { Critical(KeyUsage(digitalSignature: true)) }
         if leafHasSigningMarker {
-            try leafExtensions.append(Self.marker(TestCertificateAuthority.receiptSigningMarker))
+            try leafExtensions.append(TestCertificateAuthority.marker(TestCertificateAuthority.receiptSigningMarker))
         }
         let leafWindow = leafValidity ?? validity
         let leaf = try Certificate(
@@ -111,9 +110,5 @@ public struct JWSTestAuthority: Sendable {
             issuerPrivateKey: .init(key)
         )
         return Identity(certificate: certificate, privateKey: key)
-    }
-
-    private static func marker(_ oid: ASN1ObjectIdentifier) -> Certificate.Extension {
-        Certificate.Extension(oid: oid, critical: false, value: [0x05, 0x00])
     }
 }

@@ -222,7 +222,8 @@ public struct TestCertificateAuthority: Sendable {
         return ReceiptSigner(identity: identity, certificates: [certificate])
     }
 
-    private static func marker(_ oid: ASN1ObjectIdentifier) -> Certificate.Extension {
+    /// An Apple marker extension (non-critical, NULL value), as Apple writes it.
+    static func marker(_ oid: ASN1ObjectIdentifier) -> Certificate.Extension {
         Certificate.Extension(oid: oid, critical: false, value: [0x05, 0x00])
     }
 }

@@ -24,8 +24,10 @@ package enum Base64URL {
     }
 
     /// Unpadded base64url of `bytes`.
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        let alphabet = Self.alphabet
         var output: [UInt8] = []
         var accumulator: UInt32 = 0
         var bits = 0

@@ -17,6 +17,12 @@ public protocol AppStoreSignedPayload: Sendable, Hashable, Codable {
     /// What the payload is called in messages (`transaction`, `renewal_info`, …).
     static var kind: String { get }
 
+    /// Whether payloads of this kind name the app's bundle id (renewal info does not: a bundle-id expectation is
+    /// checked on what carries it).
+    static var namesBundleIdentifier: Bool { get }
+    /// Whether payloads of this kind name the app's Apple ID (`AppTransaction` and notifications do).
+    static var namesAppAppleID: Bool { get }
+
     /// The instant the chain is validated at by default (``JWSTrustEvaluationTime/signedDate``).
     var signingTime: Date? { get }
     /// The app's bundle identifier, when the payload names one.

@@ -5,6 +5,8 @@ public import struct Foundation.Date
 public struct AppTransactionPayload: AppStoreSignedPayload {
     public let fields: [String: JSONValue]
     public static let kind = "app_transaction"
+    public static let namesBundleIdentifier = true
+    public static let namesAppAppleID = true
 
     static let schema: [String: PayloadField] = [
         "appAppleId": .integer, "appTransactionId": .string, "applicationVersion": .string, "bundleId": .string,

@@ -6,6 +6,8 @@ public import struct Foundation.Date
 public struct JWSRenewalInfoPayload: AppStoreSignedPayload {
     public let fields: [String: JSONValue]
     public static let kind = "renewal_info"
+    public static let namesBundleIdentifier = false
+    public static let namesAppAppleID = false
 
     static let schema: [String: PayloadField] = [
         "advancedCommerceInfo": .object, "appAccountToken": .string, "appTransactionId": .string,

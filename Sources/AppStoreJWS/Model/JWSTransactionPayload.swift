@@ -5,6 +5,8 @@ public import struct Foundation.Date
 public struct JWSTransactionPayload: AppStoreSignedPayload {
     public let fields: [String: JSONValue]
     public static let kind = "transaction"
+    public static let namesBundleIdentifier = true
+    public static let namesAppAppleID = false
 
     static let schema: [String: PayloadField] = [
         "advancedCommerceInfo": .object, "appAccountToken": .string, "appTransactionId": .string, "bundleId": .string,

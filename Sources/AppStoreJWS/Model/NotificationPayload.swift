@@ -9,6 +9,8 @@ public import struct Foundation.Date
 public struct NotificationPayload: AppStoreSignedPayload {
     public let fields: [String: JSONValue]
     public static let kind = "notification"
+    public static let namesBundleIdentifier = true
+    public static let namesAppAppleID = true
 
     /// The notification's app data, when present.
     public let data: NotificationData?

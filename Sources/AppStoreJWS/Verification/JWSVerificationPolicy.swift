@@ -12,8 +12,10 @@ public struct JWSVerificationPolicy: Sendable {
     /// in `x5c` is used only when its SHA-256 matches. Add your own test root for data minted by `ReceiptKitTesting`.
     public var anchors: ReceiptTrustAnchors
     /// Whether data signed on a developer's machine (environment `Xcode` or `LocalTesting`) is accepted: its `x5c`
-    /// is one self-signed certificate, trusted as itself when its signature verifies. Never in production. An
-    /// anchor the caller passes that signs such data is accepted without this switch. Default `false`.
+    /// is one self-signed certificate, trusted as itself when it verifies its own signature and is a CA certificate
+    /// (basic constraints `cA`, as Xcode's StoreKit certificates are; swift-certificates takes no other kind as a
+    /// root). Never in production. Passing that certificate as an anchor accepts its data without this switch.
+    /// Default `false`.
     public var allowsLocalEnvironments: Bool
     /// The bundle id the payload must carry, or `nil` to skip the check. Renewal info names none and passes.
     public var bundleIdentifier: String?

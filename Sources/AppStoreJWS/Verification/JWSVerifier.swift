@@ -105,16 +105,14 @@ public struct JWSVerifier: Sendable {
             )
         }
 
-        // 1. The caller's expectations: comparisons only.
-        // Renewal info names no bundle id; the notification or transaction carrying it does.
-        if let expected = policy.bundleIdentifier, Payload.self != JWSRenewalInfoPayload.self,
+        // 1. The caller's expectations: comparisons only. A payload kind that never names a bundle id (renewal info)
+        //    or an app Apple ID (transactions, renewal info) passes that expectation: what carries it checks it.
+        if let expected = policy.bundleIdentifier, Payload.namesBundleIdentifier,
             !(payload.bundleIdentifier?.utf8.elementsEqual(expected.utf8) ?? false)
         {
             failures.append(.bundleIDMismatch)
         }
-        // Only AppTransaction and notifications name the app's Apple ID (transactions and renewal info never do).
-        let namesAppAppleID = Payload.self == AppTransactionPayload.self || Payload.self == NotificationPayload.self
-        if let expected = policy.appAppleID, namesAppAppleID, payload.environment == .production,
+        if let expected = policy.appAppleID, Payload.namesAppAppleID, payload.environment == .production,
             payload.appAppleID != expected
         {
             failures.append(.appAppleIDMismatch)
@@ -125,8 +123,10 @@ public struct JWSVerifier: Sendable {
 
         // 2. The header: ES256 only, nothing that points at another key, a chain to verify with.
         let header = compact.header
-        if header.algorithm != "ES256" { failures.append(.algorithmNotAllowed) }
-        if !header.refusedParameters.isEmpty { failures.append(.headerParameterNotAllowed) }
+        let algorithmAllowed = header.algorithm == "ES256"
+        let parametersAllowed = header.refusedParameters.isEmpty
+        if !algorithmAllowed { failures.append(.algorithmNotAllowed) }
+        if !parametersAllowed { failures.append(.headerParameterNotAllowed) }
         guard let chain = header.certificateChain, !chain.isEmpty else {
             failures.append(.certificateChainMissing)
             return result()
@@ -150,7 +150,7 @@ public struct JWSVerifier: Sendable {
 
         // 4. The signature: 64 bytes r ‖ s, ES256 over the exact text received, with the leaf's P-256 key.
         let signatureValid: Bool
-        if header.algorithm != "ES256" {
+        if !algorithmAllowed {
             signatureValid = false  // already refused; no other algorithm is ever tried
         } else if compact.signature.count != 64 {
             failures.append(.signatureMalformed)
@@ -182,8 +182,7 @@ public struct JWSVerifier: Sendable {
         }
 
         // 6. The chain, for a signature that verified.
-        guard signatureValid, failures.allSatisfy({ $0 != .algorithmNotAllowed && $0 != .headerParameterNotAllowed })
-        else { return result() }
+        guard signatureValid, parametersAllowed else { return result() }
         let evaluator = ChainEvaluator(
             anchors: anchors,
             pinnedRoots: anchors.trustsAppleRoot ? [.appleRootCAG3] : [],
