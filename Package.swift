@@ -139,15 +139,18 @@ let package = Package(
             name: "receiptkit",
             dependencies: [
                 "ReceiptKit",
+                "AppStoreJWS",
                 "_ReceiptKitShared",
                 "ReceiptKitTesting",
                 "ServerTrust",
                 "ReceiptLedger",
                 "ReceiptService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strictSettings

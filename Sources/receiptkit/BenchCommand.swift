@@ -45,15 +45,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var anchorCertificates: [Certificate] = []
-        for path in self.anchors {
-            do {
-                anchorCertificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
-            } catch {
-                StandardError.write("receiptkit: --anchor \(path): \(error.code): \(error.reason)\n")
-                throw ExitStatus(error).exitCode
-            }
-        }
+        let anchorCertificates = try AnchorFiles.certificates(self.anchors)
         let policy = ReceiptValidationPolicy(
             anchors: ReceiptTrustAnchors(anchorCertificates),
             allowsXcodeReceipts: true

@@ -6,8 +6,8 @@ import ReceiptKitTesting
 struct MintCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mint",
-        abstract: "Create test certificate authorities and signed test receipts.",
-        subcommands: [MintCA.self, MintReceipt.self]
+        abstract: "Create test certificate authorities, signed test receipts and signed App Store JWS.",
+        subcommands: [MintCA.self, MintReceipt.self, MintJWSCA.self, MintJWS.self]
     )
 }
 
@@ -127,7 +127,7 @@ struct MintReceipt: ParsableCommand {
 
 /// Runs `body`, turning a ``MintingError`` into its exit status (66 unreadable, 65 malformed, 73 unwritable) with
 /// the reason on standard error.
-private func exitingOnMintingErrors<T>(_ body: () throws(MintingError) -> T) throws -> T {
+func exitingOnMintingErrors<T>(_ body: () throws(MintingError) -> T) throws -> T {
     do {
         return try body()
     } catch {

@@ -4,14 +4,14 @@ import ArgumentParser
 struct ReceiptKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receiptkit",
-        abstract: "Decode, validate, benchmark and mint App Store receipts; evaluate and pin HTTPS server trust.",
+        abstract: "Decode, validate, benchmark and mint App Store receipts and signed data; evaluate and pin HTTPS server trust.",
         discussion: """
             Exit status: 0 valid (or decoded), 1 decoded but invalid, 64 usage error, 65 malformed input, \
             66 unreadable file, 73 output file cannot be written. With several inputs, the worst status.
             """,
         subcommands: [
             InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, JWSCommand.self,
         ]
     )
 }

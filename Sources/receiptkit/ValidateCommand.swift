@@ -133,15 +133,7 @@ struct ValidateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var anchorCertificates: [Certificate] = []
-        for path in self.anchors {
-            do {
-                anchorCertificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
-            } catch {
-                StandardError.write("receiptkit: --anchor \(path): \(error.code): \(error.reason)\n")
-                throw ExitStatus(error).exitCode
-            }
-        }
+        let anchorCertificates = try AnchorFiles.certificates(self.anchors)
         let device = try self.deviceID.map { try DeviceIdentifier(parsing: $0) }
         let now = self.now.flatMap(RFC3339.date) ?? Date()
         let base64 = self.base64 ? true : nil

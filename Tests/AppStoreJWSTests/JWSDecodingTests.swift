@@ -135,4 +135,38 @@ struct JWSDecodingTests {
         let error = #expect(throws: JWSError.self) { _ = try NotificationPayload(fields: bad.payload) }
         #expect(error?.code == .malformedPayload)
     }
+
+    @Test func thePayloadKindIsToldFromItsFields() throws {
+        func kind(_ json: String) throws -> AppStoreSignedDataKind? {
+            guard case .object(let fields) = try JSONValue(jsonEncoded: Array(json.utf8)) else { return nil }
+            return AppStoreSignedDataKind(detecting: fields)
+        }
+        #expect(try kind(#"{"transactionId":"1","bundleId":"b"}"#) == .transaction)
+        #expect(try kind(#"{"originalTransactionId":"1","autoRenewStatus":1}"#) == .renewalInfo)
+        #expect(try kind(#"{"originalTransactionId":"1","autoRenewProductId":"p"}"#) == .renewalInfo)
+        #expect(try kind(#"{"bundleId":"b","receiptType":"Production"}"#) == .appTransaction)
+        #expect(try kind(#"{"notificationType":"TEST","data":{"transactionId":"1"}}"#) == .notification)
+        #expect(try kind(#"{"notificationType":"TEST","transactionId":"1"}"#) == .notification)
+        // Nothing, or two kinds at once: the caller must say.
+        #expect(try kind(#"{"bundleId":"b"}"#) == nil)
+        #expect(try kind(#"{"transactionId":"1","applicationVersion":"1"}"#) == nil)
+        #expect(AppStoreSignedDataKind("renewal-info") == .renewalInfo)
+        #expect(AppStoreSignedDataKind("app_transaction") == .appTransaction)
+        #expect(AppStoreSignedDataKind("receipt") == nil)
+    }
+
+    @Test func aNotificationBodyIsParsedStrictly() throws {
+        let body = try NotificationRequestBody(jsonEncoded: Array(#" {"signedPayload":"a.b.c","extra":1} "#.utf8))
+        #expect(body.signedPayload == "a.b.c")
+        func code(_ text: String, _ configuration: JWSDecodingConfiguration = .default) -> JWSError.Code? {
+            #expect(throws: JWSError.self) { _ = try NotificationRequestBody(jsonEncoded: Array(text.utf8), configuration: configuration) }?.code
+        }
+        #expect(code(#"{"signedPayload":"a","signedPayload":"b"}"#) == .malformedJSON)
+        #expect(code(#"["a.b.c"]"#) == .malformedJSON)
+        #expect(code("") == .malformedJSON)
+        #expect(code(#"{"signedPayload":7}"#) == .malformedJWS)
+        #expect(code(#"{"payload":"a.b.c"}"#) == .malformedJWS)
+        let long = #"{"signedPayload":""# + String(repeating: "a", count: 3000) + #""}"#
+        #expect(code(long, JWSDecodingConfiguration(maximumLength: 1000)) == .inputTooLarge)
+    }
 }

@@ -12,8 +12,8 @@ public struct AppStoreTimestamp: Sendable, Hashable, Comparable, Codable, Custom
     /// The instant.
     public var date: Date { Date(timeIntervalSince1970: self.millisecondsSince1970 / 1000) }
 
-    /// `nil` for a number that is not finite.
-    init?(_ number: JSONNumber) {
+    /// The timestamp a JSON number spells, or `nil` for a number that is not finite.
+    public init?(_ number: JSONNumber) {
         guard let value = number.double, value.isFinite else { return nil }
         self.number = number
     }

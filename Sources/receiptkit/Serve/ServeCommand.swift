@@ -89,16 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
             (settings?.anchors ?? []).map { anchor in
                 settingsDirectory.map { URL(fileURLWithPath: anchor, relativeTo: $0).path } ?? anchor
             } + self.anchors
-        var anchorCertificates: [Certificate] = []
-        for path in anchorPaths {
-            do {
-                anchorCertificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
-            } catch {
-                StandardError.write("receiptkit: anchor \(path): \(error.code): \(error.reason)\n")
-                throw ExitStatus(error).exitCode
-            }
-        }
-        configuration.anchors = ReceiptTrustAnchors(anchorCertificates)
+        configuration.anchors = ReceiptTrustAnchors(try AnchorFiles.certificates(anchorPaths, label: "anchor"))
 
         let location: LedgerLocation
         do {

@@ -1,0 +1,21 @@
+import ArgumentParser
+import ReceiptKit
+import X509
+
+/// The certificates `--anchor` options name (DER or PEM, several per file).
+enum AnchorFiles {
+    /// Reads every file; an unreadable or malformed one ends the command with its exit status and reason.
+    /// `label` names the source in messages (`--anchor`, or `anchor` for a configuration file's).
+    static func certificates(_ paths: [String], label: String = "--anchor") throws -> [Certificate] {
+        var certificates: [Certificate] = []
+        for path in paths {
+            do {
+                certificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
+            } catch {
+                StandardError.write("receiptkit: \(label) \(path): \(error.code): \(error.reason)\n")
+                throw ExitStatus(error).exitCode
+            }
+        }
+        return certificates
+    }
+}
