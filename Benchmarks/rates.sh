@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# One-core rates of receipt validation and server-trust evaluation next to OpenSSL's RSA verify rate, in one run.
+# One-core rates of receipt validation and server-trust evaluation next to OpenSSL's RSA verify rate, and of App
+# Store JWS verification next to OpenSSL's ECDSA P-256 verify rate, in one run.
 #
 #   Benchmarks/rates.sh [RECEIPTKIT_BINARY] [SECONDS]
 #
 # Builds `receiptkit` in release mode when no binary is given. Receipts: the repository's sample (our test CA) and,
 # when ../shared/fixtures/receipts exists, the production and 187-purchase sandbox fixtures. Server trust: an
-# RSA-2048 chain (root → intermediate → leaf) made here with openssl, evaluated with a public-key pin.
+# RSA-2048 chain (root → intermediate → leaf) made here with openssl, evaluated with a public-key pin. JWS: a
+# transaction and a notification (which nests a transaction and renewal info: three signatures) minted here with a
+# fresh P-256 test authority.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-}
@@ -60,3 +63,12 @@ pin=$(openssl x509 -in int.pem -pubkey -noout | openssl pkey -pubin -outform DER
 cd - >/dev/null
 run "$bin" trust bench --seconds "$seconds" --chain "$work/chain.pem" --anchor "$work/root.pem" \
   --host bench.example.test --mode public-key --pin "sha256/$pin"
+
+echo "== openssl speed -seconds $seconds ecdsap256 (one core)"
+run openssl speed -seconds "$seconds" ecdsap256 2>/dev/null | grep -E 'ecdsa \(nistp256\)' | tail -n 1
+
+echo "== receiptkit jws bench (one core; P-256 chain of 3; cached = the chain's outcome cached, one signature to check)"
+"$bin" mint jws-ca --out "$work/jws-ca" >/dev/null
+"$bin" mint jws --ca "$work/jws-ca" --signed 2026-01-10T08:00:00Z --out "$work/transaction.jws" 2>/dev/null
+"$bin" mint jws --ca "$work/jws-ca" --signed 2026-01-10T08:00:00Z --kind notification --wrap --out "$work/notification.json" 2>/dev/null
+run "$bin" jws bench --seconds "$seconds" --anchor "$work/jws-ca/root.cer" "$work/transaction.jws" "$work/notification.json"

@@ -25,6 +25,15 @@ let package = Package(
         .executableTarget(name: "FuzzChain", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzMintRoundTrip", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(
+            name: "FuzzJWS",
+            dependencies: [
+                .product(name: "AppStoreJWS", package: "ReceiptKit"),
+                .product(name: "ReceiptKit", package: "ReceiptKit"),
+                .product(name: "ReceiptKitTesting", package: "ReceiptKit"),
+            ],
+            swiftSettings: harness
+        ),
+        .executableTarget(
             name: "FuzzServerTrust",
             dependencies: [
                 .product(name: "ServerTrust", package: "ReceiptKit"),

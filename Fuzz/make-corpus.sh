@@ -45,4 +45,17 @@ openssl x509 -req -in "$tmp/leaf.csr" -CA "$tmp/root.pem" -CAkey "$tmp/root.key"
 { printf 'evil.test%s' "$sep"; cat "$tmp/root.pem"; printf '%s' "$sep"; cat "$tmp/leaf.pem" "$tmp/root.pem"; } > "$out/FuzzServerTrust/seed-wrong-host"
 { printf 'localhost%s%s' "$sep" "$sep"; openssl x509 -in "$tmp/leaf.pem" -outform DER; } > "$out/FuzzServerTrust/seed-der-no-anchor"
 rm -rf "$tmp"
+
+# JWS seeds: every kind signed by the committed JWS CA, a notification compact and wrapped, locally signed data,
+# a fault, and bare JSON payloads (the harness also wraps JSON objects into a JWS itself).
+jws=(--ca Fuzz/JWSCA --bundle-id com.example.fuzz --signed 2026-01-10T08:00:00Z --notification-uuid 00000000-0000-4000-8000-000000000001)
+for kind in transaction renewal-info app-transaction notification; do
+  "$rk" mint jws "${jws[@]}" --kind "$kind" --out "$out/FuzzJWS/seed-$kind.jws" 2>/dev/null
+done
+"$rk" mint jws "${jws[@]}" --kind notification --wrap --out "$out/FuzzJWS/seed-notification-body.json" 2>/dev/null
+"$rk" mint jws "${jws[@]}" --kind notification --notification-type DID_RENEW --type Non-Consumable --out "$out/FuzzJWS/seed-notification-consumable.jws" 2>/dev/null
+"$rk" mint jws --local --bundle-id com.example.fuzz --signed 2026-01-10T08:00:00Z --out "$out/FuzzJWS/seed-local.jws" 2>/dev/null
+"$rk" mint jws "${jws[@]}" --fault alg-none --out "$out/FuzzJWS/seed-alg-none.jws" 2>/dev/null
+"$rk" jws inspect --json "$out/FuzzJWS/seed-transaction.jws" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["payload"]))' > "$out/FuzzJWS/seed-transaction-payload.json"
+"$rk" jws inspect --json "$out/FuzzJWS/seed-notification.jws" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["payload"]))' > "$out/FuzzJWS/seed-notification-payload.json"
 echo "seeds: $(find "$out" -type f | wc -l) files in $out"

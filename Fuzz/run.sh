@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build and run one libFuzzer harness: Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
-#   TARGET: FuzzDecode | FuzzValidate | FuzzChain | FuzzMintRoundTrip | FuzzServerTrust
+#   TARGET: FuzzDecode | FuzzValidate | FuzzChain | FuzzMintRoundTrip | FuzzServerTrust | FuzzJWS
 # Seeds: Fuzz/Corpus/TARGET (committed) plus, for the receipt harnesses, ../shared/fixtures/receipts when present
 # (copied to a scratch corpus, never into the repository). New corpus entries go to the scratch folder; crashes,
 # leaks and timeouts are written to Fuzz/Artifacts/ and make this script exit non-zero.
@@ -11,7 +11,7 @@ seconds="${2:?usage: run.sh TARGET SECONDS}"
 shift 2
 
 case "$target" in
-  FuzzDecode|FuzzValidate|FuzzChain|FuzzMintRoundTrip|FuzzServerTrust) ;;
+  FuzzDecode|FuzzValidate|FuzzChain|FuzzMintRoundTrip|FuzzServerTrust|FuzzJWS) ;;
   *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
 esac
 
@@ -29,6 +29,7 @@ dict=()
 if [ -f "Dictionaries/$target.dict" ]; then dict=(-dict="Dictionaries/$target.dict"); fi
 
 export RECEIPTKIT_FUZZ_CA="$(pwd)/CA"
+export RECEIPTKIT_FUZZ_JWS_CA="$(pwd)/JWSCA"
 # LeakSanitizer reports objects alive at libFuzzer's exit (caches, the concurrency runtime); leaks are not what
 # these harnesses look for, and a long run stops with a report of what it found either way.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"

@@ -169,4 +169,22 @@ struct JWSDecodingTests {
         let long = #"{"signedPayload":""# + String(repeating: "a", count: 3000) + #""}"#
         #expect(code(long, JWSDecodingConfiguration(maximumLength: 1000)) == .inputTooLarge)
     }
+
+    @Test func rawUTF8InStringsIsValidatedStrictly() throws {
+        func parse(_ bytes: [UInt8]) -> Result<JSONValue, JWSError> {
+            Result { () throws(JWSError) in try JSONValue(jsonEncoded: bytes) }
+        }
+        let quote = UInt8(ascii: "\"")
+        #expect(try parse([quote] + Array("Café ✓ 😀".utf8) + [quote]).get() == .string("Café ✓ 😀"))
+        #expect(try parse([quote] + Array("plain ascii".utf8) + [quote]).get() == .string("plain ascii"))
+        // Overlong "/", an encoded surrogate, a byte that never occurs, a truncated sequence: with and without an
+        // escape elsewhere in the string (the two paths the parser takes).
+        for invalid: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xFF], [0xE2, 0x9C]] {
+            for prefix in [[UInt8](), Array(#"\n"#.utf8)] {
+                let result = parse([quote] + prefix + invalid + [quote])
+                #expect(throws: JWSError.self) { try result.get() }
+                if case .failure(let error) = result { #expect(error.code == .malformedJSON) }
+            }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import AppStoreJWS
 import Benchmark
 import Crypto
 import Foundation
@@ -48,6 +49,13 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("VerifyJWS_transaction_cached_chain") { benchmark in
+        let jws = Fixtures.jws
+        for _ in benchmark.scaledIterations {
+            blackHole(try await jws.verifier.verify(jws.transaction, as: JWSTransactionPayload.self, now: Fixtures.now))
+        }
+    }
+
     Benchmark("EvaluateServerTrust_3_certificates_key_pin") { benchmark in
         let chain = Fixtures.tls
         for _ in benchmark.scaledIterations {
@@ -58,6 +66,23 @@ let benchmarks: @Sendable () -> Void = {
 
 enum Fixtures {
     static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+    /// A transaction JWS signed by a P-256 test authority, and a verifier trusting it whose cache holds its chain.
+    static let jws: (transaction: String, verifier: JWSVerifier) = {
+        guard let authority = try? JWSTestAuthority() else { preconditionFailure("JWS test authority") }
+        let payload = JWSSamplePayload.transaction(
+            bundleID: "com.example.app", productID: "com.example.app.pro", transactionID: "2000000000000001",
+            purchaseDate: now, signedDate: now
+        )
+        guard let transaction = try? JWSMinter.sign(payload, signer: authority.leaf, chain: authority.chain) else {
+            preconditionFailure("JWS minting")
+        }
+        let verifier = JWSVerifier(
+            policy: JWSVerificationPolicy(anchors: ReceiptTrustAnchors([authority.root.certificate])),
+            cache: ReceiptTrustCache()
+        )
+        return (transaction, verifier)
+    }()
     static let authority: TestCertificateAuthority = {
         guard let authority = try? TestCertificateAuthority() else { preconditionFailure("test CA") }
         return authority

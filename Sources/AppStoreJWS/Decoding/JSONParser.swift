@@ -1,5 +1,3 @@
-import _ReceiptKitShared
-
 /// A strict RFC 8259 parser for the small JSON documents inside a JWS.
 ///
 /// Written here rather than taken from Foundation because signed JSON must mean one thing to every reader: a
@@ -129,18 +127,27 @@ struct JSONParser {
     private mutating func string() throws(Failure) -> String {
         self.index += 1
         let start = self.index
-        // Fast path: no escapes — the string is the bytes up to the closing quote.
+        // Fast path: no escapes — the string is the bytes up to the closing quote; when they are all ASCII (every
+        // field Apple writes, and x5c's base64) there is nothing to validate.
+        var isASCII = true
         while let byte = self.current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
             guard byte >= 0x20 else { throw self.failure("control character in a string") }
+            if byte >= 0x80 { isASCII = false }
             self.index += 1
         }
         guard let stop = self.current else { throw self.failure("unterminated string") }
+        if stop == UInt8(ascii: "\""), isASCII {
+            let text = String(decoding: self.bytes[start..<self.index], as: UTF8.self)
+            self.index += 1  // the closing quote
+            return text
+        }
         var utf8 = Array(self.bytes[start..<self.index])
         if stop == UInt8(ascii: "\\") {
             try self.escapedRemainder(into: &utf8)
         }
         self.index += 1  // the closing quote
-        guard let text = UTF8Validation.string(utf8) else { throw self.failure("invalid UTF-8 in a string") }
+        // The standard library's validator refuses what RFC 3629 refuses: overlong forms, surrogates, > U+10FFFF.
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw self.failure("invalid UTF-8 in a string") }
         return text
     }
 

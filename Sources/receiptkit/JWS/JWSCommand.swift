@@ -8,6 +8,6 @@ struct JWSCommand: AsyncParsableCommand {
             An input is a compact JWS (header.payload.signature) or the body Apple POSTs to a notification URL \
             ({"signedPayload": "…"}). Its kind is told from its fields unless --kind names it.
             """,
-        subcommands: [JWSInspectCommand.self, JWSVerifyCommand.self]
+        subcommands: [JWSInspectCommand.self, JWSVerifyCommand.self, JWSBenchCommand.self]
     )
 }
