@@ -108,6 +108,7 @@ let package = Package(
         .target(
             name: "ReceiptService",
             dependencies: [
+                "AppStoreJWS",
                 "ReceiptKit",
                 "ReceiptLedger",
                 "_ReceiptKitShared",
@@ -213,6 +214,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptServiceTests",
             dependencies: [
+                "AppStoreJWS",
                 "ReceiptKit",
                 "ReceiptKitTesting",
                 "ReceiptLedger",

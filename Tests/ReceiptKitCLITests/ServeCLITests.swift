@@ -164,6 +164,13 @@ struct ServeCLITests {
         #expect(database.stderr.contains("sqlite:PATH"))
         let port = try CLIRunner.run(["serve", "--port", "70000"])
         #expect(port.status == 64)
+        let badAge = directory.appendingPathComponent("age.json")
+        try Data(#"{"notification_max_age_seconds": 5}"#.utf8).write(to: badAge)
+        let age = try CLIRunner.run(["serve", "--config", badAge.path])
+        #expect(age.status == 65)
+        #expect(age.stderr.contains("notification_max_age_seconds must be in [60, 31536000]"))
+        let ageOption = try CLIRunner.run(["serve", "--notification-max-age", "-1"])
+        #expect(ageOption.status == 64)
     }
 }
 

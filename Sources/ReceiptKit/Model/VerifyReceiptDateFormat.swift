@@ -1,9 +1,9 @@
-import struct Foundation.Date
-import _ReceiptKitShared
+package import struct Foundation.Date
+package import _ReceiptKitShared
 
 /// The three date renderings of Apple's `verifyReceipt` JSON: `2020-07-22 17:39:08 Etc/GMT`, epoch milliseconds as
 /// a string, and Pacific time with daylight saving (`2020-07-22 10:39:08 America/Los_Angeles`).
-enum VerifyReceiptDateFormat {
+package enum VerifyReceiptDateFormat {
     static func gmt(_ date: Date) -> String {
         var json = JSONWriter(capacity: 32)
         Self.appendGMT(date, to: &json)
@@ -22,7 +22,7 @@ enum VerifyReceiptDateFormat {
 
     /// Writes `key`, `key_ms` and `key_pst` with their values: what the `Codable` form encodes through
     /// ``gmt(_:)``, ``milliseconds(_:)`` and ``pacificTime(_:)``, without the intermediate strings.
-    static func write(_ date: Date?, key: StaticString, to json: inout JSONWriter) {
+    package static func write(_ date: Date?, key: StaticString, to json: inout JSONWriter) {
         guard let date else { return }
         json.key(key)
         json.beginString()

@@ -33,6 +33,12 @@ public protocol Ledger: Sendable {
     /// Stores (or replaces with a newer one) the renewal information of a subscription.
     func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError)
 
+    /// Records a verified server notification and applies what it carries (transaction, renewal information),
+    /// atomically — unless its `notificationUUID` was recorded before, in which case nothing changes.
+    /// - Returns: `true` when it was new and applied, `false` for a notification already recorded.
+    @discardableResult
+    func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool
+
     /// Every stored transaction of the query's app, environment and original transaction ids (newest first) and
     /// their renewal information, read together (one statement in the built-in ledgers).
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot

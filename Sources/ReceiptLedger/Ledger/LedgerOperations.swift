@@ -103,6 +103,23 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         }
     }
 
+    func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
+        let statements = self.statements
+        return try await self.guarded {
+            try await self.backend.transaction(exclusive: false) { session in
+                // The UUID first: a notification recorded before (Apple's retry, or a replay) applies nothing.
+                guard !(try await session.run(statements.insertNotification(notification))).isEmpty else { return false }
+                if let transaction = notification.transaction {
+                    _ = try await session.run(statements.upsertTransactions([transaction][...]))
+                }
+                if let renewalInfo = notification.renewalInfo {
+                    _ = try await session.run(statements.upsertRenewalInfo(renewalInfo))
+                }
+                return true
+            }
+        }
+    }
+
     func ping() async throws(LedgerError) {
         try await self.guarded {
             _ = try await self.backend.read { session in

@@ -54,6 +54,10 @@ public struct PostgresLedger: Ledger, Service {
     public func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
         try await self.operations.recordRenewalInfo(info)
     }
+    @discardableResult
+    public func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
+        try await self.operations.recordNotification(notification)
+    }
     public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
         try await self.operations.snapshot(matching: query)
     }

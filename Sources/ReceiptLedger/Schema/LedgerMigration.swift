@@ -51,7 +51,27 @@ struct LedgerMigration: Sendable {
                 )
                 """,
             ]
-        }
+        },
+        LedgerMigration(version: 2, description: "server notifications (replay protection)") { _ in
+            [
+                """
+                CREATE TABLE receiptkit_notifications (
+                    notification_uuid TEXT PRIMARY KEY,
+                    environment TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    notification_type TEXT NOT NULL,
+                    subtype TEXT,
+                    signed_ms BIGINT NOT NULL,
+                    received_ms BIGINT NOT NULL,
+                    payload_json TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE INDEX receiptkit_notifications_by_app
+                    ON receiptkit_notifications (environment, bundle_id, signed_ms)
+                """,
+            ]
+        },
     ]
 
     /// The newest version this build knows.

@@ -88,6 +88,27 @@ struct LedgerStatements: Sendable {
         )
     }
 
+    /// Inserts a notification unless its UUID is recorded; returns a row only when it was inserted.
+    func insertNotification(_ notification: LedgerNotification) -> SQLStatement {
+        let p = self.dialect.placeholder
+        return SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_notifications
+                    (notification_uuid, environment, bundle_id, notification_type, subtype, signed_ms, received_ms,
+                     payload_json)
+                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)), \(p(7)), \(p(8)))
+                ON CONFLICT (notification_uuid) DO NOTHING
+                RETURNING notification_uuid
+                """,
+            binds: [
+                .text(notification.notificationUUID), .text(notification.environment.rawValue),
+                .text(notification.bundleIdentifier), .text(notification.notificationType),
+                notification.subtype.map(SQLValue.text) ?? .null, .integer(notification.signedMilliseconds),
+                .integer(notification.receivedMilliseconds), .text(String(decoding: notification.payloadJSON, as: UTF8.self)),
+            ]
+        )
+    }
+
     /// Transactions and renewal information in one statement. Rows tagged `t` are transactions; rows tagged `r`
     /// are renewal information in the columns of the same meaning (original transaction id, product, a date in
     /// milliseconds, JSON), NULL elsewhere — so each column keeps one type, as PostgreSQL's UNION requires.

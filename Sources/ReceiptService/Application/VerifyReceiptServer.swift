@@ -1,3 +1,4 @@
+import AppStoreJWS
 public import Hummingbird
 public import Logging
 import NIOCore
@@ -10,6 +11,8 @@ public import ServiceLifecycle
 /// |---|---|
 /// | `POST /verifyReceipt` | verifyReceipt as Apple's production host |
 /// | `POST /sandbox/verifyReceipt` | as its sandbox host |
+/// | `POST /notifications/v2` | App Store Server Notifications V2: verified, recorded once per `notificationUUID` |
+/// | `POST /jws/verify` | any App Store JWS (`?kind=` optional): the verdict and the decoded payload |
 /// | `GET /health` | 200 when the ledger answers, 503 when not |
 /// | `GET /metrics` | Prometheus text |
 ///
@@ -47,6 +50,26 @@ public struct VerifyReceiptServer: Sendable {
         }
         router.post("sandbox/verifyReceipt") { request, context in
             try await Self.verify(request, context: context, endpoint: .sandbox, verifier: verifier)
+        }
+        router.post("notifications/v2") { request, context in
+            try await Self.signedData(request, context: context, verifier: verifier, route: "notification") { body in
+                await verifier.answerNotification(body: body)
+            }
+        }
+        router.post("jws/verify") { request, context in
+            let name = request.uri.queryParameters.get("kind")
+            let kind = name.flatMap { AppStoreSignedDataKind($0) }
+            if name != nil, kind == nil {
+                let answer = ReceiptVerifier.answer(
+                    400, "malformed", ["unknown_payload_kind"],
+                    reason: "kind is transaction, renewal-info, app-transaction or notification")
+                return Response(
+                    status: .badRequest, headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            }
+            return try await Self.signedData(request, context: context, verifier: verifier, route: "jws") { body in
+                await verifier.answerJWS(body: body, kind: kind)
+            }
         }
         router.get("health") { _, _ in
             await Self.health(verifier)
@@ -87,22 +110,12 @@ public struct VerifyReceiptServer: Sendable {
         verifier: ReceiptVerifier
     ) async throws -> Response {
         let started = ContinuousClock.now
-        let limit = verifier.configuration.maximumBodySize
         let timeout = verifier.configuration.requestTimeout
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            return Self.refuse(.contentTooLarge, context: context, verifier: verifier)
+        let bytes: [UInt8]
+        switch try await Self.collectBody(request, context: context, verifier: verifier) {
+        case .refused(let response): return response
+        case .received(let received): bytes = received
         }
-        let body: ByteBuffer?
-        do {
-            let stream = request.body
-            body = try await withDeadline(timeout) { try await stream.collect(upTo: limit) }
-        } catch is NIOTooManyBytesError {
-            return Self.refuse(.contentTooLarge, context: context, verifier: verifier)
-        }
-        guard let body else {
-            return Self.refuse(.requestTimeout, context: context, verifier: verifier)
-        }
-        let bytes = Array(body.readableBytesView)
         let answer =
             try await withDeadline(timeout - (ContinuousClock.now - started)) {
                 await verifier.answer(body: bytes, endpoint: endpoint)
@@ -123,6 +136,69 @@ public struct VerifyReceiptServer: Sendable {
             status: .ok,
             headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+        )
+    }
+
+    /// A request body, or the refusal that ended the request before it was read.
+    enum CollectedBody {
+        case received([UInt8])
+        case refused(Response)
+    }
+
+    /// Reads the body within the request timeout and the size limit: 413 from `Content-Length` or while reading
+    /// (the rest never buffered), 408 when it does not arrive in time.
+    static func collectBody(
+        _ request: Request,
+        context: VerifyReceiptRequestContext,
+        verifier: ReceiptVerifier
+    ) async throws -> CollectedBody {
+        let limit = verifier.configuration.maximumBodySize
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            return .refused(Self.refuse(.contentTooLarge, context: context, verifier: verifier))
+        }
+        let body: ByteBuffer?
+        do {
+            let stream = request.body
+            body = try await withDeadline(verifier.configuration.requestTimeout) { try await stream.collect(upTo: limit) }
+        } catch is NIOTooManyBytesError {
+            return .refused(Self.refuse(.contentTooLarge, context: context, verifier: verifier))
+        }
+        guard let body else { return .refused(Self.refuse(.requestTimeout, context: context, verifier: verifier)) }
+        return .received(Array(body.readableBytesView))
+    }
+
+    /// `POST /notifications/v2` and `POST /jws/verify`: the body through `answer`, within the request timeout.
+    static func signedData(
+        _ request: Request,
+        context: VerifyReceiptRequestContext,
+        verifier: ReceiptVerifier,
+        route: String,
+        answer: @escaping @Sendable ([UInt8]) async -> SignedDataAnswer
+    ) async throws -> Response {
+        let started = ContinuousClock.now
+        let bytes: [UInt8]
+        switch try await Self.collectBody(request, context: context, verifier: verifier) {
+        case .refused(let response): return response
+        case .received(let received): bytes = received
+        }
+        let timeout = verifier.configuration.requestTimeout - (ContinuousClock.now - started)
+        let result =
+            try await withDeadline(timeout) { await answer(bytes) }
+            ?? ReceiptVerifier.answer(503, "unavailable", ["timeout"])
+        context.logger.info(
+            "\(route)",
+            metadata: [
+                "http_status": .stringConvertible(result.httpStatus),
+                "outcome": .string(result.outcome),
+                "reasons": .array(result.reasons.map { .string($0) }),
+                "body_bytes": .stringConvertible(bytes.count),
+                "duration_ms": .string(Self.milliseconds(ContinuousClock.now - started)),
+            ]
+        )
+        return Response(
+            status: HTTPResponse.Status(code: result.httpStatus),
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.body))
         )
     }
 

@@ -15,7 +15,8 @@ import ReceiptKit
 ///   "anchors": ["TestRoot.cer"],
 ///   "max_body_bytes": 3145728,
 ///   "request_timeout_seconds": 10,
-///   "max_concurrent_validations": 8
+///   "max_concurrent_validations": 8,
+///   "notification_max_age_seconds": 345600
 /// }
 /// ```
 ///
@@ -31,6 +32,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     public var maximumBodySize: Int?
     public var requestTimeoutSeconds: Double?
     public var maximumConcurrentValidations: Int?
+    public var notificationMaximumAgeSeconds: Double?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case database, host, port, anchors
@@ -40,6 +42,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         case maximumBodySize = "max_body_bytes"
         case requestTimeoutSeconds = "request_timeout_seconds"
         case maximumConcurrentValidations = "max_concurrent_validations"
+        case notificationMaximumAgeSeconds = "notification_max_age_seconds"
     }
 
     /// Why a configuration file was refused.
@@ -70,6 +73,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let count = self.maximumConcurrentValidations, !(1...4096).contains(count) {
             throw Failure("max_concurrent_validations must be 1-4096")
         }
+        if let seconds = self.notificationMaximumAgeSeconds, !NotificationConfiguration.isValidMaximumAge(seconds) {
+            throw Failure("notification_max_age_seconds must be in [60, 31536000]")
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -94,6 +100,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         self.maximumBodySize = try container.decodeIfPresent(Int.self, forKey: .maximumBodySize)
         self.requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
         self.maximumConcurrentValidations = try container.decodeIfPresent(Int.self, forKey: .maximumConcurrentValidations)
+        self.notificationMaximumAgeSeconds = try container.decodeIfPresent(Double.self, forKey: .notificationMaximumAgeSeconds)
     }
 
     /// Applies the file's settings (all but `database`, `host`, `port` and `anchors`, which the caller resolves).
@@ -106,5 +113,8 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
             configuration.requestTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         if let count = self.maximumConcurrentValidations { configuration.maximumConcurrentValidations = count }
+        if let seconds = self.notificationMaximumAgeSeconds {
+            configuration.notifications.maximumAge = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
     }
 }

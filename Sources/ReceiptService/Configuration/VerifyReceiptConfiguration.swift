@@ -11,7 +11,8 @@ public import ReceiptKit
 public struct VerifyReceiptConfiguration: Sendable {
     /// The trusted anchors; Apple's pinned root by default.
     public var anchors: ReceiptTrustAnchors = .apple
-    /// Whether Xcode StoreKit-testing receipts are accepted (on the sandbox endpoint only). Never in production.
+    /// Whether Xcode StoreKit-testing receipts (on the sandbox endpoint only) and locally signed JWS (environment
+    /// `Xcode` or `LocalTesting`) are accepted. Never in production.
     public var allowsXcodeReceipts = false
     /// Bundle ids the service answers for; `nil` answers for any app. Others get 21010.
     public var allowedBundleIdentifiers: Set<String>?
@@ -25,6 +26,8 @@ public struct VerifyReceiptConfiguration: Sendable {
     public var maximumConcurrentValidations = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Resource limits for decoding receipts.
     public var decodingConfiguration: ReceiptDecodingConfiguration = .default
+    /// How server notifications are accepted (`POST /notifications/v2`).
+    public var notifications = NotificationConfiguration()
 
     /// Creates the default configuration: Apple's root, any app, no shared secrets.
     public init() {}

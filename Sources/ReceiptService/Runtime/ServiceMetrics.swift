@@ -68,6 +68,18 @@ public struct ServiceMetrics: Sendable {
         self.ledgerFailures.increment()
     }
 
+    /// Counts one answer of `POST /notifications/v2` or `POST /jws/verify` by its outcome.
+    func countSignedData(endpoint: String, outcome: String) {
+        self.registry.makeCounter(descriptor: Self.signedData, labels: [("endpoint", endpoint), ("outcome", outcome)])
+            .increment()
+    }
+
+    private static var signedData: MetricNameDescriptor {
+        Self.descriptor(
+        "signed_data_requests", "total",
+        "Notification and JWS requests answered, by endpoint and outcome (recorded, duplicate, valid, invalid, rejected, malformed, unavailable).")
+    }
+
     private static func descriptor(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "receiptkit", metricName: name, unitName: unit, helpText: help)
     }

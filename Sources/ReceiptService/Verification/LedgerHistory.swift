@@ -13,7 +13,9 @@ struct LedgerHistory: Sendable {
         do {
             metrics.countLedgerWrite(try await ledger.record(entry))
             let snapshot = try await ledger.snapshot(matching: LedgerQuery(receipt: entry))
-            let newest = snapshot.transactions.max {
+            // `latest_receipt` is the newest receipt that carried these transactions; rows learnt from signed data
+            // (notifications) have no receipt to send.
+            let newest = snapshot.transactions.filter { !$0.receiptHash.hasPrefix(JWSLedgerRows.hashPrefix) }.max {
                 ($0.receiptCreationMilliseconds, $0.receiptHash) < ($1.receiptCreationMilliseconds, $1.receiptHash)
             }
             var latestReceipt: [UInt8]?

@@ -1,3 +1,4 @@
+import AppStoreJWS
 import Crypto
 public import struct Foundation.Date
 import Prometheus
@@ -18,6 +19,7 @@ public struct ReceiptVerifier: Sendable {
     /// The service's clock: `request_date`, VPP expiry and ledger timestamps come from here, never from the system.
     public let now: @Sendable () -> Date
     let validator: ReceiptValidator
+    let jwsVerifier: JWSVerifier
     let limiter: ValidationLimiter
     let metrics: ServiceMetrics
 
@@ -45,6 +47,13 @@ public struct ReceiptVerifier: Sendable {
             ),
             cache: ReceiptTrustCache(),
             decodingConfiguration: configuration.decodingConfiguration
+        )
+        self.jwsVerifier = JWSVerifier(
+            policy: JWSVerificationPolicy(
+                anchors: configuration.anchors,
+                allowsLocalEnvironments: configuration.allowsXcodeReceipts
+            ),
+            cache: ReceiptTrustCache()
         )
     }
 

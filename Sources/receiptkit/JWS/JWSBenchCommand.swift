@@ -67,12 +67,12 @@ struct JWSBenchCommand: AsyncParsableCommand {
             }
             if phases.contains("cached") {
                 warm = String(Int(try await BenchCommand.rate(seconds: self.seconds) {
-                    _ = try await JWSVerdict.verify(input, with: cached, now: now)
+                    _ = try await cached.verify(input.jws, kind: input.kind, now: now)
                 }))
             }
             if phases.contains("uncached") {
                 cold = String(Int(try await BenchCommand.rate(seconds: self.seconds) {
-                    _ = try await JWSVerdict.verify(input, with: uncached, now: now)
+                    _ = try await uncached.verify(input.jws, kind: input.kind, now: now)
                 }))
             }
             let label = verdict.isValid ? "valid" : verdict.reasons.joined(separator: ",")

@@ -135,7 +135,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
     ) async throws(JWSInput.Failure) -> JWSVerdict {
         let input = try JWSInput(path: path, kind: kind, configuration: verifier.decodingConfiguration)
         do {
-            return try await JWSVerdict.verify(input, with: verifier, now: now)
+            return try await verifier.verify(input.jws, kind: input.kind, now: now)
         } catch {
             throw .malformed(error)
         }

@@ -11,11 +11,14 @@ import X509
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a self-hosted verifyReceipt (POST /verifyReceipt, /sandbox/verifyReceipt) with a ledger.",
+        abstract: "Serve a self-hosted verifyReceipt (POST /verifyReceipt, /sandbox/verifyReceipt) with a ledger fed by receipts and server notifications.",
         discussion: """
             Answers like Apple's verifyReceipt: HTTP 200 with a status (0, 21002, 21003, 21004, 21007, 21008, \
             21009, 21010) and, for a valid receipt, the receipt, latest_receipt_info and latest_receipt from the \
-            ledger. GET /health and GET /metrics (Prometheus) too. Stops gracefully on SIGTERM or SIGINT.
+            ledger. POST /notifications/v2 takes App Store Server Notifications V2 (verified, recorded once per \
+            notificationUUID, refused when older than --notification-max-age); POST /jws/verify verifies any App \
+            Store JWS and returns its payload. GET /health and GET /metrics (Prometheus) too. Stops gracefully on \
+            SIGTERM or SIGINT.
 
             Database: sqlite:PATH (default sqlite:receiptkit.sqlite, created and migrated on start), \
             sqlite::memory:, or postgres://user:password@host:port/database?sslmode=disable for several instances.
@@ -40,8 +43,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("anchor"), help: "A trusted anchor certificate besides Apple's root (repeatable).")
     var anchors: [String] = []
 
-    @Flag(help: "Accept Xcode StoreKit-testing receipts on the sandbox endpoint. Never in production.")
+    @Flag(help: "Accept Xcode StoreKit-testing receipts on the sandbox endpoint, and locally signed JWS. Never in production.")
     var allowXcode = false
+
+    @Option(
+        name: .customLong("notification-max-age"),
+        help: "Refuse server notifications signed longer ago than this many seconds (default 345600: 4 days; Apple retries for 3)."
+    )
+    var notificationMaxAge: Double?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
@@ -49,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if let port, !(0...65535).contains(port) {
             throw ValidationError("--port takes 0-65535, not \(port)")
+        }
+        if let seconds = self.notificationMaxAge, !NotificationConfiguration.isValidMaximumAge(seconds) {
+            throw ValidationError("--notification-max-age takes 60 to 31536000 seconds, not \(seconds)")
         }
         if Logger.Level(rawValue: self.logLevel) == nil {
             throw ValidationError("--log-level takes trace, debug, info, notice, warning, error or critical")
@@ -82,6 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
 
         var configuration = VerifyReceiptConfiguration()
         settings?.apply(to: &configuration)
+        if let seconds = self.notificationMaxAge {
+            configuration.notifications.maximumAge = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
         if self.allowXcode { configuration.allowsXcodeReceipts = true }
         // The file's anchors are relative to the file (`--config cfg.json` included), the options' to the caller.
         let settingsDirectory = self.config.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }

@@ -1,0 +1,108 @@
+public import struct Foundation.Date
+public import ReceiptKit
+
+/// The verdict on App Store signed data of any kind — and, for a notification, on the signed data nested in it — in
+/// one shape: what `receiptkit jws verify --json` prints and `POST /jws/verify` answers.
+///
+/// ```swift
+/// let verdict = try await verifier.verify(Array(jws.utf8), kind: nil)   // kind told from the payload's fields
+/// if verdict.isValid { … } else { print(verdict.reasons) }
+/// ```
+public struct JWSVerdict: Sendable {
+    /// The kind of payload verified.
+    public let kind: AppStoreSignedDataKind
+    /// The JWS's own failed checks (not those of nested data).
+    public let failures: [JWSVerificationFailure]
+    /// The environment the payload names.
+    public let environment: AppStoreEnvironment?
+    /// The anchor its path ended at, when trusted.
+    public let anchor: ReceiptTrustAnchor?
+    /// The instant the chain was validated at.
+    public let trustEvaluationTime: Date
+    /// The payload's fields as signed.
+    public let payload: [String: JSONValue]
+    /// Verdicts on a notification's `signedTransactionInfo`, `signedRenewalInfo`, `signedAppTransactionInfo`, in
+    /// that order, when present.
+    public let nested: [JWSVerdict]
+
+    /// The verdict of one result.
+    public init<Payload: AppStoreSignedPayload>(
+        _ result: JWSVerificationResult<Payload>,
+        kind: AppStoreSignedDataKind,
+        nested: [JWSVerdict] = []
+    ) {
+        self.kind = kind
+        self.failures = result.failures
+        self.environment = result.payload.environment
+        self.anchor = result.anchor
+        self.trustEvaluationTime = result.trustEvaluationTime
+        self.payload = result.payload.fields
+        self.nested = nested
+    }
+
+    /// The verdict of a notification and its nested data.
+    public init(_ result: NotificationVerificationResult) {
+        var nested: [JWSVerdict] = []
+        if let transaction = result.transaction { nested.append(JWSVerdict(transaction, kind: .transaction)) }
+        if let renewalInfo = result.renewalInfo { nested.append(JWSVerdict(renewalInfo, kind: .renewalInfo)) }
+        if let appTransaction = result.appTransaction { nested.append(JWSVerdict(appTransaction, kind: .appTransaction)) }
+        self.init(result.notification, kind: .notification, nested: nested)
+    }
+
+    /// Whether this JWS and everything nested in it verified.
+    public var isValid: Bool { self.failures.isEmpty && self.nested.allSatisfy(\.isValid) }
+
+    /// Every reason code, nested ones prefixed with their kind (`transaction.signature_invalid`).
+    public var reasons: [String] {
+        self.failures.map(\.code) + self.nested.flatMap { inner in inner.reasons.map { "\(inner.kind.rawValue).\($0)" } }
+    }
+
+    /// `{"valid":…,"kind":…,"reasons":[…],"environment":…,"anchor":…,"trust_evaluation_time":…,"payload":{…},
+    /// "nested":{"transaction":{…},…}}`.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "kind": .string(self.kind.rawValue),
+            "valid": .bool(self.isValid),
+            "reasons": .array(self.reasons.map(JSONValue.string)),
+            "payload": .object(self.payload),
+        ]
+        if let environment { members["environment"] = .string(environment.rawValue) }
+        if let anchor { members["anchor"] = .string(anchor.rawValue) }
+        if let time = RFC3339.string(self.trustEvaluationTime) { members["trust_evaluation_time"] = .string(time) }
+        if !self.nested.isEmpty {
+            members["nested"] = .object(Dictionary(self.nested.map { ($0.kind.rawValue, $0.json) }) { first, _ in first })
+        }
+        return .object(members)
+    }
+}
+
+extension JWSVerifier {
+    /// Decodes and verifies one compact JWS of any kind: `kind`, or the kind its payload's fields name.
+    /// - Throws: ``JWSError`` when the input is malformed, or with ``JWSError/Code/unknownPayloadKind`` when no kind
+    ///   is given and the fields name none (or several).
+    public func verify(_ jws: [UInt8], kind: AppStoreSignedDataKind?, now: Date = Date()) async throws(JWSError) -> JWSVerdict {
+        let resolved: AppStoreSignedDataKind
+        if let kind {
+            resolved = kind
+        } else {
+            let compact = try CompactJWS(jws, configuration: self.decodingConfiguration)
+            guard let detected = AppStoreSignedDataKind(detecting: compact.payload) else {
+                throw JWSError(
+                    .unknownPayloadKind,
+                    "the payload's fields name no single kind (transaction, renewal info, AppTransaction, notification)"
+                )
+            }
+            resolved = detected
+        }
+        switch resolved {
+        case .transaction:
+            return JWSVerdict(try await self.verify(jws, as: JWSTransactionPayload.self, now: now), kind: .transaction)
+        case .renewalInfo:
+            return JWSVerdict(try await self.verify(jws, as: JWSRenewalInfoPayload.self, now: now), kind: .renewalInfo)
+        case .appTransaction:
+            return JWSVerdict(try await self.verify(jws, as: AppTransactionPayload.self, now: now), kind: .appTransaction)
+        case .notification:
+            return JWSVerdict(try await self.verifyNotification(String(decoding: jws, as: UTF8.self), now: now))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+public import AppStoreJWS
+import struct Foundation.Date
+import ReceiptKit
+import ReceiptLedger
+
+extension ReceiptVerifier {
+    /// Answers one App Store Server Notification V2 (`{"signedPayload": …}`): verifies it and the data nested in it,
+    /// checks its age, app and environment, and records it — or, when its `notificationUUID` is recorded already,
+    /// acknowledges it without applying anything. Nothing is recorded for a notification that fails a check.
+    ///
+    /// Order: the body and the JWS (400 `malformed`), signatures, chains and markers of the notification and its
+    /// nested data (422), `notificationUUID` and `signedDate` present (400), age and clock skew (422), environment
+    /// and allow list (422), the ledger (200 `recorded` / `duplicate`, 503 when unavailable).
+    public func answerNotification(body: [UInt8]) async -> SignedDataAnswer {
+        let answer = await self.evaluateNotification(body: body)
+        self.metrics.countSignedData(endpoint: "notifications", outcome: answer.outcome)
+        return answer
+    }
+
+    /// Verifies one JWS of any kind (a compact JWS, or a body `{"signedPayload": …}`) and answers the verdict with
+    /// the decoded payload: 200 `valid` or `invalid` (with reasons), 400 `malformed`. Records nothing.
+    /// - Parameters:
+    ///   - body: The request body.
+    ///   - kind: The payload kind, or `nil` to tell it from the payload's fields.
+    public func answerJWS(body: [UInt8], kind: AppStoreSignedDataKind?) async -> SignedDataAnswer {
+        let answer = await self.evaluateJWS(body: body, kind: kind)
+        self.metrics.countSignedData(endpoint: "jws", outcome: answer.outcome)
+        return answer
+    }
+
+    private func evaluateJWS(body: [UInt8], kind: AppStoreSignedDataKind?) async -> SignedDataAnswer {
+        let now = self.now()
+        let verifier = self.jwsVerifier
+        let outcome = await self.limiter.run { () -> Result<JWSVerdict, JWSError> in
+            do throws(JWSError) {
+                return .success(try await verifier.verify(try Self.compactJWS(in: body), kind: kind, now: now))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .none:
+            return Self.answer(503, "unavailable", ["timeout"])
+        case .failure(let error):
+            return Self.answer(400, "malformed", [error.code.rawValue], reason: error.reason)
+        case .success(let verdict):
+            return Self.answer(200, verdict.isValid ? "valid" : "invalid", verdict.reasons, extra: verdict.json)
+        }
+    }
+
+    private func evaluateNotification(body: [UInt8]) async -> SignedDataAnswer {
+        let now = self.now()
+        let verifier = self.jwsVerifier
+        let outcome = await self.limiter.run { () -> Result<NotificationVerificationResult, JWSError> in
+            do throws(JWSError) {
+                let envelope = try NotificationRequestBody(jsonEncoded: body, configuration: verifier.decodingConfiguration)
+                return .success(try await verifier.verifyNotification(envelope.signedPayload, now: now))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let result: NotificationVerificationResult
+        switch outcome {
+        case .none:
+            return Self.answer(503, "unavailable", ["timeout"])
+        case .failure(let error):
+            return Self.answer(400, "malformed", [error.code.rawValue], reason: error.reason)
+        case .success(let verified):
+            result = verified
+        }
+        guard result.isValid else { return Self.answer(422, "rejected", JWSVerdict(result).reasons) }
+
+        let notification = result.notification.payload
+        guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
+            return Self.answer(400, "malformed", ["notification_uuid_missing"])
+        }
+        guard let signed = notification.signedDate?.date else {
+            return Self.answer(400, "malformed", ["signed_date_missing"])
+        }
+        let limits = self.configuration.notifications
+        if now.timeIntervalSince(signed) > Self.seconds(limits.maximumAge) {
+            return Self.answer(422, "rejected", ["notification_too_old"])
+        }
+        if signed.timeIntervalSince(now) > Self.seconds(limits.maximumClockSkew) {
+            return Self.answer(422, "rejected", ["notification_signed_in_future"])
+        }
+        guard let environment = Self.ledgerEnvironment(notification.environment) else {
+            return Self.answer(422, "rejected", ["environment_unknown"])
+        }
+        let bundle = notification.bundleIdentifier ?? ""
+        if let allowed = self.configuration.allowedBundleIdentifiers, !allowed.contains(bundle) {
+            return Self.answer(422, "rejected", ["bundle_id_not_allowed"])
+        }
+        // Nested data must belong to the notification's app: a valid transaction of another app is not applied here.
+        if let transaction = result.transaction?.payload, transaction.bundleIdentifier != bundle {
+            return Self.answer(422, "rejected", ["transaction.bundle_id_mismatch"])
+        }
+
+        let transactionJWS = notification.data?.signedTransactionInfo
+        let record = LedgerNotification(
+            notificationUUID: uuid,
+            environment: environment,
+            bundleIdentifier: bundle,
+            notificationType: notification.notificationType ?? "",
+            subtype: notification.subtype,
+            signedMilliseconds: signed.epochMilliseconds,
+            receivedMilliseconds: now.epochMilliseconds,
+            payloadJSON: JSONValue.object(notification.fields).serialized,
+            transaction: result.transaction.flatMap { verified in
+                transactionJWS.flatMap { JWSLedgerRows.transaction(verified.payload, jws: $0, environment: environment) }
+            },
+            renewalInfo: result.renewalInfo.flatMap {
+                JWSLedgerRows.renewalInfo($0.payload, bundleIdentifier: bundle, environment: environment)
+            }
+        )
+        do {
+            let applied = try await self.ledger.recordNotification(record)
+            return Self.answer(200, applied ? "recorded" : "duplicate", [], extra: .object(["notificationUUID": .string(uuid)]))
+        } catch {
+            self.metrics.countLedgerFailure()
+            return Self.answer(503, "unavailable", [error.isRetryable ? "ledger_unavailable" : "ledger_error"])
+        }
+    }
+
+    /// The compact JWS a `/jws/verify` body holds: the body itself, or its `signedPayload`.
+    static func compactJWS(in body: [UInt8]) throws(JWSError) -> [UInt8] {
+        let first = body.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard first == UInt8(ascii: "{") else { return body }
+        return Array(try NotificationRequestBody(jsonEncoded: body).signedPayload.utf8)
+    }
+
+    static func ledgerEnvironment(_ environment: AppStoreEnvironment?) -> LedgerEnvironment? {
+        switch environment {
+        case .production?: return .production
+        case .sandbox?: return .sandbox
+        case .xcode?, .localTesting?: return .xcode
+        default: return nil
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// `{"status": outcome, "reasons": […], "reason": …}` merged with `extra`'s members.
+    static func answer(_ status: Int, _ outcome: String, _ reasons: [String], reason: String? = nil, extra: JSONValue? = nil)
+        -> SignedDataAnswer
+    {
+        var members: [String: JSONValue] = ["status": .string(outcome), "reasons": .array(reasons.map(JSONValue.string))]
+        if let reason { members["reason"] = .string(reason) }
+        if case .object(let more)? = extra { members.merge(more) { current, _ in current } }
+        return SignedDataAnswer(httpStatus: status, outcome: outcome, reasons: reasons, body: JSONValue.object(members).serialized)
+    }
+}
