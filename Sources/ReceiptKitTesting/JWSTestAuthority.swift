@@ -35,6 +35,8 @@ public struct JWSTestAuthority: Sendable {
     ///   - leafValidity: The validity window of the leaf (defaults to `validity`).
     ///   - leafHasSigningMarker: Whether the leaf carries Apple's App Store signing marker.
     ///   - intermediateHasWWDRMarker: Whether the intermediate carries the WWDR marker.
+    ///   - leafOCSPURI: An OCSP responder for the leaf (an Authority Information Access extension), as Apple's
+    ///     leaves name one; `nil` for none.
     public init(
         validity: DateInterval = DateInterval(
             start: Date(timeIntervalSince1970: 946_684_800),
@@ -42,7 +44,8 @@ public struct JWSTestAuthority: Sendable {
         ),
         leafValidity: DateInterval? = nil,
         leafHasSigningMarker: Bool = true,
-        intermediateHasWWDRMarker: Bool = true
+        intermediateHasWWDRMarker: Bool = true,
+        leafOCSPURI: String? = nil
     ) throws {
         func name(_ common: String) throws -> DistinguishedName {
             try DistinguishedName {
@@ -77,6 +80,14 @@ public struct JWSTestAuthority: Sendable {
         var leafExtensions = try Certificate.Extensions { Critical(KeyUsage(digitalSignature: true)) }
         if leafHasSigningMarker {
             try leafExtensions.append(TestCertificateAuthority.marker(TestCertificateAuthority.receiptSigningMarker))
+        }
+        if let leafOCSPURI {
+            try leafExtensions.append(
+                Certificate.Extension(
+                    AuthorityInformationAccess([.init(method: .ocspServer, location: .uniformResourceIdentifier(leafOCSPURI))]),
+                    critical: false
+                )
+            )
         }
         let leafWindow = leafValidity ?? validity
         let leaf = try Certificate(

@@ -44,4 +44,16 @@ public struct JWSVerificationFailure: RawRepresentable, Sendable, Hashable, Coda
     public static let appAppleIDMismatch = JWSVerificationFailure("app_apple_id_mismatch")
     /// The payload's environment differs from the expected one.
     public static let environmentMismatch = JWSVerificationFailure("environment_mismatch")
+    /// An OCSP responder says a certificate on the path is revoked (``JWSVerificationPolicy/revocationCheck``).
+    public static let certificateRevoked = JWSVerificationFailure("certificate_revoked")
+    /// An OCSP responder does not know a certificate on the path.
+    public static let revocationStatusUnknown = JWSVerificationFailure("revocation_status_unknown")
+    /// An OCSP response could not be used: not signed by the issuer or its responder, stale, or not about the
+    /// certificate asked for.
+    public static let revocationCheckFailed = JWSVerificationFailure("revocation_check_failed")
+    /// An OCSP responder could not be reached: nothing is known yet, try again later (``isRetryable``).
+    public static let revocationCheckUnavailable = JWSVerificationFailure("revocation_check_unavailable")
+
+    /// Whether asking again later can succeed: only ``revocationCheckUnavailable``.
+    public var isRetryable: Bool { self == .revocationCheckUnavailable }
 }

@@ -26,6 +26,9 @@ public struct JWSVerificationPolicy: Sendable {
     public var environment: AppStoreEnvironment?
     /// When the certificate chain is validated; the payload's `signedDate` by default.
     public var trustEvaluationTime: JWSTrustEvaluationTime
+    /// Online revocation checking (OCSP) of a trusted path, at the verification's `now`; `nil` (the default) for
+    /// none.
+    public var revocationCheck: JWSRevocationCheck?
 
     public init(
         anchors: ReceiptTrustAnchors = .apple,
@@ -33,7 +36,8 @@ public struct JWSVerificationPolicy: Sendable {
         bundleIdentifier: String? = nil,
         appAppleID: Int64? = nil,
         environment: AppStoreEnvironment? = nil,
-        trustEvaluationTime: JWSTrustEvaluationTime = .signedDate
+        trustEvaluationTime: JWSTrustEvaluationTime = .signedDate,
+        revocationCheck: JWSRevocationCheck? = nil
     ) {
         self.anchors = anchors
         self.allowsLocalEnvironments = allowsLocalEnvironments
@@ -41,5 +45,6 @@ public struct JWSVerificationPolicy: Sendable {
         self.appAppleID = appAppleID
         self.environment = environment
         self.trustEvaluationTime = trustEvaluationTime
+        self.revocationCheck = revocationCheck
     }
 }

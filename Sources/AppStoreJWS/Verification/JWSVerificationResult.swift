@@ -19,4 +19,8 @@ public struct JWSVerificationResult<Payload: AppStoreSignedPayload>: Sendable {
 
     /// Whether every check passed.
     public var isValid: Bool { self.failures.isEmpty }
+
+    /// Whether it failed only because a check could not be made now (an unreachable OCSP responder): retry later
+    /// rather than reject.
+    public var isRetryable: Bool { !self.failures.isEmpty && self.failures.allSatisfy(\.isRetryable) }
 }

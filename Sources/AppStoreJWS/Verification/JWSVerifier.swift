@@ -204,6 +204,17 @@ public struct JWSVerifier: Sendable {
             }
             if !evaluation.isWithinValidity { failures.append(.certificateExpired) }
         }
+
+        // 7. Revocation, online and never cached, for data that passed everything else.
+        if let check = policy.revocationCheck, failures.isEmpty, !path.isEmpty {
+            switch await RevocationChecker(check: check).evaluate(path: path, now: now) {
+            case .good: break
+            case .revoked: failures.append(.certificateRevoked)
+            case .unknown: failures.append(.revocationStatusUnknown)
+            case .failed: failures.append(.revocationCheckFailed)
+            case .unavailable: failures.append(.revocationCheckUnavailable)
+            }
+        }
         return result(path: path, anchor: anchor)
     }
 }
