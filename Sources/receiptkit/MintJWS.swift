@@ -146,10 +146,11 @@ struct MintJWS: ParsableCommand {
             case "corrupt-signature": faults.corruptsSignature = true
             case "no-x5c": faults.omitsChain = true
             case "jku-header": faults.extraHeader["jku"] = .string("https://keys.example.invalid/jwks")
-            default:
+            case "payload-edited":
                 var edited = payload
                 edited["receiptkitEdited"] = .bool(true)
                 faults.payloadAfterSigning = edited
+            default: break  // validate() admits only faultNames
             }
         }
         var text = try JWSMinter.sign(payload, signer: signer, chain: chain, faults: faults)

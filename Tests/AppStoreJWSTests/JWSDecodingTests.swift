@@ -139,7 +139,12 @@ struct JWSDecodingTests {
     @Test func thePayloadKindIsToldFromItsFields() throws {
         func kind(_ json: String) throws -> AppStoreSignedDataKind? {
             guard case .object(let fields) = try JSONValue(jsonEncoded: Array(json.utf8)) else { return nil }
-            return AppStoreSignedDataKind(detecting: fields)
+            do {
+                return try AppStoreSignedDataKind(detecting: fields)
+            } catch {
+                #expect(error.code == .unknownPayloadKind)
+                return nil
+            }
         }
         #expect(try kind(#"{"transactionId":"1","bundleId":"b"}"#) == .transaction)
         #expect(try kind(#"{"originalTransactionId":"1","autoRenewStatus":1}"#) == .renewalInfo)

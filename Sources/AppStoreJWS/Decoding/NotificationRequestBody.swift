@@ -31,4 +31,16 @@ public struct NotificationRequestBody: Sendable, Hashable {
         }
         self.signedPayload = signedPayload
     }
+
+    /// The compact JWS `input` holds: `input` itself, or — when it is a JSON object — its `signedPayload`. What a
+    /// tool or endpoint accepting "a JWS or the body Apple posts" reads.
+    /// - Throws: ``JWSError`` when `input` is an object that is not a notification body.
+    public static func compactJWS(
+        in input: [UInt8],
+        configuration: JWSDecodingConfiguration = .default
+    ) throws(JWSError) -> [UInt8] {
+        let first = input.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard first == UInt8(ascii: "{") else { return input }
+        return Array(try NotificationRequestBody(jsonEncoded: input, configuration: configuration).signedPayload.utf8)
+    }
 }

@@ -10,10 +10,16 @@ public enum AppStoreSignedDataKind: String, Sendable, Hashable, CaseIterable, Co
     case appTransaction = "app_transaction"
     case notification
 
-    /// The kind the payload's documented fields name, or `nil` when they name none (or several).
-    public init?(detecting fields: [String: JSONValue]) {
+    /// The kind the payload's documented fields name.
+    /// - Throws: ``JWSError`` with ``JWSError/Code/unknownPayloadKind`` when they name none, or several.
+    public init(detecting fields: [String: JSONValue]) throws(JWSError) {
         let candidates = Self.allCases.filter { $0.isNamed(by: fields) }
-        guard candidates.count == 1, let kind = candidates.first else { return nil }
+        guard candidates.count == 1, let kind = candidates.first else {
+            throw JWSError(
+                .unknownPayloadKind,
+                "the payload's fields name no single kind (transaction, renewal info, AppTransaction, notification)"
+            )
+        }
         self = kind
     }
 

@@ -81,28 +81,19 @@ extension JWSVerifier {
     /// - Throws: ``JWSError`` when the input is malformed, or with ``JWSError/Code/unknownPayloadKind`` when no kind
     ///   is given and the fields name none (or several).
     public func verify(_ jws: [UInt8], kind: AppStoreSignedDataKind?, now: Date = Date()) async throws(JWSError) -> JWSVerdict {
+        let compact = try CompactJWS(jws, configuration: self.decodingConfiguration)
+        let fields = compact.payload
         let resolved: AppStoreSignedDataKind
-        if let kind {
-            resolved = kind
-        } else {
-            let compact = try CompactJWS(jws, configuration: self.decodingConfiguration)
-            guard let detected = AppStoreSignedDataKind(detecting: compact.payload) else {
-                throw JWSError(
-                    .unknownPayloadKind,
-                    "the payload's fields name no single kind (transaction, renewal info, AppTransaction, notification)"
-                )
-            }
-            resolved = detected
-        }
+        if let kind { resolved = kind } else { resolved = try AppStoreSignedDataKind(detecting: fields) }
         switch resolved {
         case .transaction:
-            return JWSVerdict(try await self.verify(jws, as: JWSTransactionPayload.self, now: now), kind: .transaction)
+            return JWSVerdict(try await self.verify(compact, JWSTransactionPayload(fields: fields), now: now), kind: .transaction)
         case .renewalInfo:
-            return JWSVerdict(try await self.verify(jws, as: JWSRenewalInfoPayload.self, now: now), kind: .renewalInfo)
+            return JWSVerdict(try await self.verify(compact, JWSRenewalInfoPayload(fields: fields), now: now), kind: .renewalInfo)
         case .appTransaction:
-            return JWSVerdict(try await self.verify(jws, as: AppTransactionPayload.self, now: now), kind: .appTransaction)
+            return JWSVerdict(try await self.verify(compact, AppTransactionPayload(fields: fields), now: now), kind: .appTransaction)
         case .notification:
-            return JWSVerdict(try await self.verifyNotification(String(decoding: jws, as: UTF8.self), now: now))
+            return JWSVerdict(try await self.verifyNotification(compact, now: now))
         }
     }
 }

@@ -68,7 +68,11 @@ public struct JWSVerifier: Sendable {
         _ signedPayload: some StringProtocol,
         now: Date = Date()
     ) async throws(JWSError) -> NotificationVerificationResult {
-        let notification = try await self.verify(signedPayload, as: NotificationPayload.self, now: now)
+        try await self.verifyNotification(CompactJWS(Array(signedPayload.utf8), configuration: self.decodingConfiguration), now: now)
+    }
+
+    func verifyNotification(_ compact: CompactJWS, now: Date) async throws(JWSError) -> NotificationVerificationResult {
+        let notification = try await self.verify(compact, NotificationPayload(fields: compact.payload), now: now)
         let data = notification.payload.data
         return NotificationVerificationResult(
             notification: notification,

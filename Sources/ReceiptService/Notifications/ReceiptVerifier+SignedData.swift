@@ -33,7 +33,8 @@ extension ReceiptVerifier {
         let verifier = self.jwsVerifier
         let outcome = await self.limiter.run { () -> Result<JWSVerdict, JWSError> in
             do throws(JWSError) {
-                return .success(try await verifier.verify(try Self.compactJWS(in: body), kind: kind, now: now))
+                let jws = try NotificationRequestBody.compactJWS(in: body, configuration: verifier.decodingConfiguration)
+                return .success(try await verifier.verify(jws, kind: kind, now: now))
             } catch {
                 return .failure(error)
             }
@@ -78,10 +79,10 @@ extension ReceiptVerifier {
             return Self.answer(400, "malformed", ["signed_date_missing"])
         }
         let limits = self.configuration.notifications
-        if now.timeIntervalSince(signed) > Self.seconds(limits.maximumAge) {
+        if now.timeIntervalSince(signed) > limits.maximumAge / .seconds(1) {
             return Self.answer(422, "rejected", ["notification_too_old"])
         }
-        if signed.timeIntervalSince(now) > Self.seconds(limits.maximumClockSkew) {
+        if signed.timeIntervalSince(now) > limits.maximumClockSkew / .seconds(1) {
             return Self.answer(422, "rejected", ["notification_signed_in_future"])
         }
         guard let environment = Self.ledgerEnvironment(notification.environment) else {
@@ -122,13 +123,6 @@ extension ReceiptVerifier {
         }
     }
 
-    /// The compact JWS a `/jws/verify` body holds: the body itself, or its `signedPayload`.
-    static func compactJWS(in body: [UInt8]) throws(JWSError) -> [UInt8] {
-        let first = body.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-        guard first == UInt8(ascii: "{") else { return body }
-        return Array(try NotificationRequestBody(jsonEncoded: body).signedPayload.utf8)
-    }
-
     static func ledgerEnvironment(_ environment: AppStoreEnvironment?) -> LedgerEnvironment? {
         switch environment {
         case .production?: return .production
@@ -136,10 +130,6 @@ extension ReceiptVerifier {
         case .xcode?, .localTesting?: return .xcode
         default: return nil
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// `{"status": outcome, "reasons": […], "reason": …}` merged with `extra`'s members.

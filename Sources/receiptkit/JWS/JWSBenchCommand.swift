@@ -52,7 +52,7 @@ struct JWSBenchCommand: AsyncParsableCommand {
             let verdict: JWSVerdict
             do throws(JWSInput.Failure) {
                 input = try JWSInput(path: path, kind: nil, configuration: cached.decodingConfiguration)
-                verdict = try await JWSVerifyCommand.verify(path, kind: input.kind, verifier: cached, now: now)
+                verdict = try await input.verify(with: cached, now: now)
             } catch {
                 StandardError.write("receiptkit: \(path): \(error.code): \(error.reason)\n")
                 throw error.status.exitCode
@@ -62,17 +62,18 @@ struct JWSBenchCommand: AsyncParsableCommand {
             var warm = "-"
             var cold = "-"
             let jws = input.jws
+            let kind = input.kind
             if phases.contains("decode") {
                 decode = String(Int(try BenchCommand.rate(seconds: self.seconds) { _ = try CompactJWS(jws) }))
             }
             if phases.contains("cached") {
                 warm = String(Int(try await BenchCommand.rate(seconds: self.seconds) {
-                    _ = try await cached.verify(input.jws, kind: input.kind, now: now)
+                    _ = try await cached.verify(jws, kind: kind, now: now)
                 }))
             }
             if phases.contains("uncached") {
                 cold = String(Int(try await BenchCommand.rate(seconds: self.seconds) {
-                    _ = try await uncached.verify(input.jws, kind: input.kind, now: now)
+                    _ = try await uncached.verify(jws, kind: kind, now: now)
                 }))
             }
             let label = verdict.isValid ? "valid" : verdict.reasons.joined(separator: ",")

@@ -1,3 +1,4 @@
+import struct Foundation.Date
 import AppStoreJWS
 import ReceiptKit
 
@@ -14,12 +15,11 @@ struct JWSInput {
     enum Failure: Error {
         case unreadable(ReceiptError)
         case malformed(JWSError)
-        case unknownKind
 
         var status: ExitStatus {
             switch self {
             case .unreadable: return .unreadable
-            case .malformed, .unknownKind: return .malformed
+            case .malformed: return .malformed
             }
         }
 
@@ -27,7 +27,6 @@ struct JWSInput {
             switch self {
             case .unreadable(let error): return error.code.rawValue
             case .malformed(let error): return error.code.rawValue
-            case .unknownKind: return "unknown_payload_kind"
             }
         }
 
@@ -35,8 +34,6 @@ struct JWSInput {
             switch self {
             case .unreadable(let error): return error.reason
             case .malformed(let error): return error.reason
-            case .unknownKind:
-                return "the payload's fields name no single kind (transaction, renewal info, AppTransaction, notification): pass --kind"
             }
         }
     }
@@ -55,18 +52,21 @@ struct JWSInput {
 
     /// Decodes `contents`: a compact JWS, or a JSON object whose `signedPayload` is one.
     init(_ contents: [UInt8], kind: AppStoreSignedDataKind?, configuration: JWSDecodingConfiguration) throws(Failure) {
-        let firstByte = contents.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
         do {
-            if firstByte == UInt8(ascii: "{") {
-                self.jws = Array(try NotificationRequestBody(jsonEncoded: contents, configuration: configuration).signedPayload.utf8)
-            } else {
-                self.jws = contents
-            }
+            self.jws = try NotificationRequestBody.compactJWS(in: contents, configuration: configuration)
             self.compact = try CompactJWS(self.jws, configuration: configuration)
+            if let kind { self.kind = kind } else { self.kind = try AppStoreSignedDataKind(detecting: self.compact.payload) }
         } catch {
             throw .malformed(error)
         }
-        guard let found = kind ?? AppStoreSignedDataKind(detecting: self.compact.payload) else { throw .unknownKind }
-        self.kind = found
+    }
+
+    /// Verifies the input as its kind.
+    func verify(with verifier: JWSVerifier, now: Date) async throws(Failure) -> JWSVerdict {
+        do {
+            return try await verifier.verify(self.jws, kind: self.kind, now: now)
+        } catch {
+            throw .malformed(error)
+        }
     }
 }

@@ -133,11 +133,6 @@ struct JWSVerifyCommand: AsyncParsableCommand {
         verifier: JWSVerifier,
         now: Date
     ) async throws(JWSInput.Failure) -> JWSVerdict {
-        let input = try JWSInput(path: path, kind: kind, configuration: verifier.decodingConfiguration)
-        do {
-            return try await verifier.verify(input.jws, kind: input.kind, now: now)
-        } catch {
-            throw .malformed(error)
-        }
+        try await JWSInput(path: path, kind: kind, configuration: verifier.decodingConfiguration).verify(with: verifier, now: now)
     }
 }

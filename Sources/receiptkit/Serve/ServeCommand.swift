@@ -95,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = VerifyReceiptConfiguration()
         settings?.apply(to: &configuration)
         if let seconds = self.notificationMaxAge {
-            configuration.notifications.maximumAge = .milliseconds(Int64((seconds * 1000).rounded()))
+            configuration.notifications.maximumAge = .seconds(seconds)
         }
         if self.allowXcode { configuration.allowsXcodeReceipts = true }
         // The file's anchors are relative to the file (`--config cfg.json` included), the options' to the caller.
