@@ -5,6 +5,9 @@ import ReceiptKit
 enum ExitStatus: Int32, Comparable {
     case valid = 0
     case invalid = 1
+    /// Nothing known to be wrong, but a check could not be made (an OCSP responder unreachable): try again later
+    /// (EX_TEMPFAIL).
+    case temporaryFailure = 75
     case usage = 64
     case malformed = 65
     case unreadable = 66
@@ -24,10 +27,11 @@ enum ExitStatus: Int32, Comparable {
         switch self {
         case .valid: return 0
         case .invalid: return 1
-        case .malformed: return 2
-        case .unreadable: return 3
-        case .cannotCreate: return 4
-        case .usage: return 5
+        case .temporaryFailure: return 2
+        case .malformed: return 3
+        case .unreadable: return 4
+        case .cannotCreate: return 5
+        case .usage: return 6
         }
     }
 

@@ -7,7 +7,8 @@ struct ReceiptKitCommand: AsyncParsableCommand {
         abstract: "Decode, validate, benchmark and mint App Store receipts and signed data; evaluate and pin HTTPS server trust.",
         discussion: """
             Exit status: 0 valid (or decoded), 1 decoded but invalid, 64 usage error, 65 malformed input, \
-            66 unreadable file, 73 output file cannot be written. With several inputs, the worst status.
+            66 unreadable file, 73 output file cannot be written, 75 a check could not be made yet (jws verify \
+            --check-revocation: OCSP responder unreachable; try again). With several inputs, the worst status.
             """,
         subcommands: [
             InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self,

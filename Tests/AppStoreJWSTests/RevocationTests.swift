@@ -13,37 +13,17 @@ import X509
 ///
 /// Time: OpenSSL stamps its responses with the system clock, so these tests pass the current time as `now` — an
 /// input, as everywhere — and sign the JWS at that instant.
-@Suite(.enabled(if: OpenSSLResponder.path != nil, Comment(rawValue: OpenSSLResponder.skipMessage)))
+@Suite(.enabled(if: OpenSSLOCSPResponder.executable != nil, Comment(rawValue: OpenSSLOCSPResponder.skipMessage)))
 struct RevocationTests {
-    enum Status {
-        case good, revoked, unknown
-    }
-
     let authority: JWSTestAuthority
-    let directory: URL
 
     init() throws {
         self.authority = try JWSTestAuthority(leafOCSPURI: "http://ocsp.receiptkit.test/ocsp")
-        self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-ocsp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-        try Data(try self.authority.intermediate.certificate.serializeAsPEM().pemString.utf8)
-            .write(to: self.directory.appendingPathComponent("issuer.pem"))
-        try Data(self.authority.intermediate.privateKey.pemRepresentation.utf8)
-            .write(to: self.directory.appendingPathComponent("issuer.key.pem"))
     }
 
     /// A responder whose index says `status` for the leaf.
-    func responder(_ status: Status) throws -> OpenSSLResponder {
-        let serial = self.authority.leaf.certificate.serialNumber.bytes.map { String(format: "%02X", $0) }.joined()
-        let line: String
-        switch status {
-        case .good: line = "V\t491231235959Z\t\t\(serial)\tunknown\t/CN=ReceiptKit Test App Store Signing"
-        case .revoked: line = "R\t491231235959Z\t250101000000Z,keyCompromise\t\(serial)\tunknown\t/CN=ReceiptKit Test App Store Signing"
-        case .unknown: line = "V\t491231235959Z\t\t0BADC0DE\tunknown\t/CN=Someone Else"
-        }
-        let index = self.directory.appendingPathComponent("index-\(status).txt")
-        try Data((line + "\n").utf8).write(to: index)
-        return OpenSSLResponder(directory: self.directory, index: index)
+    func responder(_ status: OpenSSLOCSPResponder.Status) throws -> OpenSSLOCSPResponder {
+        try OpenSSLOCSPResponder(for: self.authority.leaf.certificate, status: status, issuer: self.authority.intermediate)
     }
 
     func verify(with transport: any OCSPTransport, now: Date = Date(), edit: (inout JWSVerificationPolicy) -> Void = { _ in })
@@ -94,13 +74,31 @@ struct RevocationTests {
 
     @Test func aResponseSignedByAnotherKeyIsUnusable() async throws {
         let other = try JWSTestAuthority()
-        try Data(try other.intermediate.certificate.serializeAsPEM().pemString.utf8)
-            .write(to: self.directory.appendingPathComponent("issuer.pem"))
-        try Data(other.intermediate.privateKey.pemRepresentation.utf8)
-            .write(to: self.directory.appendingPathComponent("issuer.key.pem"))
-        let result = try await verify(with: try responder(.revoked))
+        let forger = try OpenSSLOCSPResponder(for: self.authority.leaf.certificate, status: .revoked, issuer: other.intermediate)
+        let result = try await verify(with: forger)
         // A forged "revoked" is not believed either: the check failed, nothing more.
         #expect(result.failures == [.revocationCheckFailed])
+    }
+
+    @Test func aVerdictThatOnlyLacksARevocationCheckIsRetryable() async throws {
+        let now = Date()
+        let payload = JWSSamplePayload.transaction(
+            bundleID: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: now, signedDate: now)
+        let jws = try JWSMinter.sign(payload, signer: self.authority.leaf, chain: self.authority.chain)
+        var policy = JWSVerificationPolicy(
+            anchors: ReceiptTrustAnchors([self.authority.root.certificate]),
+            revocationCheck: JWSRevocationCheck(transport: Unreachable())
+        )
+        let unreachable = try await JWSVerifier(policy: policy).verify(Array(jws.utf8), kind: nil, now: now)
+        #expect(unreachable.reasons == ["revocation_check_unavailable"])
+        #expect(unreachable.isRetryable)
+        #expect(unreachable.json.objectValue?["retryable"] == .bool(true))
+
+        policy.bundleIdentifier = "com.example.other"  // a final failure beside it: not retryable any more
+        let both = try await JWSVerifier(policy: policy).verify(Array(jws.utf8), kind: nil, now: now)
+        #expect(both.reasons == ["bundle_id_mismatch"])
+        #expect(!both.isRetryable)
+        #expect(both.json.objectValue?["retryable"] == nil)
     }
 
     @Test func dataThatAlreadyFailedIsNotCheckedOnline() async throws {
@@ -108,47 +106,6 @@ struct RevocationTests {
         let result = try await verify(with: responder) { $0.bundleIdentifier = "com.example.other" }
         #expect(result.failures == [.bundleIDMismatch])
         #expect(responder.requests.isEmpty)
-    }
-}
-
-/// `openssl ocsp` as the responder: each request is answered by one run over the index, signed by the issuer.
-final class OpenSSLResponder: OCSPTransport, @unchecked Sendable {
-    static let path: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-    static let skipMessage = "openssl is not installed: the OCSP responder tests are skipped (.ci/run installs it)"
-
-    let directory: URL
-    let index: URL
-    private let lock = NSLock()
-    private var received: [String] = []
-
-    init(directory: URL, index: URL) {
-        self.directory = directory
-        self.index = index
-    }
-
-    var requests: [String] { self.lock.withLock { self.received } }
-
-    func response(to request: [UInt8], from uri: String) async throws -> [UInt8] {
-        self.lock.withLock { self.received.append(uri) }
-        let name = UUID().uuidString
-        let input = self.directory.appendingPathComponent("\(name).req")
-        let output = self.directory.appendingPathComponent("\(name).resp")
-        try Data(request).write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path ?? "/usr/bin/openssl")
-        process.arguments = [
-            "ocsp", "-index", self.index.path, "-CA", self.directory.appendingPathComponent("issuer.pem").path,
-            "-rsigner", self.directory.appendingPathComponent("issuer.pem").path,
-            "-rkey", self.directory.appendingPathComponent("issuer.key.pem").path,
-            "-reqin", input.path, "-respout", output.path, "-nmin", "10",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
-        return [UInt8](try Data(contentsOf: output))
     }
 }
 

@@ -137,6 +137,29 @@ struct JWSCLITests {
         #expect(output.status == 1)
     }
 
+    @Test func anUnreachableRevocationResponderIsATemporaryFailure() throws {
+        // Port 1 on loopback: nothing listens, the connection is refused at once.
+        let ca = Self.directory.appendingPathComponent("ca-ocsp").path
+        let created = try CLIRunner.run(["mint", "jws-ca", "--ocsp-uri", "http://127.0.0.1:1/ocsp", "--out", ca])
+        #expect(created.status == 0, "\(created.stderr)")
+        let jws = Self.directory.appendingPathComponent("revocation.jws").path
+        let minted = try CLIRunner.run(["mint", "jws", "--ca", ca, "--signed", Self.signed, "--out", jws])
+        #expect(minted.status == 0, "\(minted.stderr)")
+        let anchor = ca + "/root.cer"
+
+        #expect(try verify(["--anchor", anchor, jws]).stdout == "VALID\n")  // not asked unless told to
+        let output = try verify(["--anchor", anchor, "--check-revocation", jws])
+        #expect(output.stdout == "INVALID: revocation_check_unavailable\n")
+        #expect(output.status == 75)
+        let report = try json(try verify(["--anchor", anchor, "--check-revocation", "--json", jws]).stdout)
+        #expect(report["retryable"] as? Bool == true)
+        // A final failure beside it is what counts.
+        let both = try verify(["--anchor", anchor, "--check-revocation", "--bundle-id", "com.example.other", jws])
+        #expect(both.stdout == "INVALID: bundle_id_mismatch\n")
+        #expect(both.status == 1)
+        #expect(try CLIRunner.run(["mint", "jws-ca", "--ocsp-uri", "ldap://x", "--out", ca]).status == 64)
+    }
+
     @Test func malformedAndUnreadableInputsExitLikeValidate() throws {
         let malformed = try verify(["-"])
         #expect(malformed.status == 65)

@@ -52,13 +52,19 @@ public struct JWSVerdict: Sendable {
     /// Whether this JWS and everything nested in it verified.
     public var isValid: Bool { self.failures.isEmpty && self.nested.allSatisfy(\.isValid) }
 
+    /// Whether the data failed only because a revocation check could not be made (`revocation_check_unavailable`,
+    /// here or in nested data): nothing is known to be wrong, ask again later.
+    public var isRetryable: Bool {
+        !self.isValid && self.failures.allSatisfy(\.isRetryable) && self.nested.allSatisfy { $0.isValid || $0.isRetryable }
+    }
+
     /// Every reason code, nested ones prefixed with their kind (`transaction.signature_invalid`).
     public var reasons: [String] {
         self.failures.map(\.code) + self.nested.flatMap { inner in inner.reasons.map { "\(inner.kind.rawValue).\($0)" } }
     }
 
     /// `{"valid":…,"kind":…,"reasons":[…],"environment":…,"anchor":…,"trust_evaluation_time":…,"payload":{…},
-    /// "nested":{"transaction":{…},…}}`.
+    /// "nested":{"transaction":{…},…}}`, with `"retryable":true` when ``isRetryable``.
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "kind": .string(self.kind.rawValue),
@@ -66,6 +72,7 @@ public struct JWSVerdict: Sendable {
             "reasons": .array(self.reasons.map(JSONValue.string)),
             "payload": .object(self.payload),
         ]
+        if self.isRetryable { members["retryable"] = .bool(true) }
         if let environment { members["environment"] = .string(environment.rawValue) }
         if let anchor { members["anchor"] = .string(anchor.rawValue) }
         if let time = RFC3339.string(self.trustEvaluationTime) { members["trust_evaluation_time"] = .string(time) }

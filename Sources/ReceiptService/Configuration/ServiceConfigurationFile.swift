@@ -1,5 +1,6 @@
 import struct Foundation.Data
 import class Foundation.JSONDecoder
+import AppStoreJWS
 import ReceiptKit
 
 /// The `receiptkit serve --config FILE` document (JSON). Every key is optional; unknown keys are an error, so a
@@ -16,7 +17,8 @@ import ReceiptKit
 ///   "max_body_bytes": 3145728,
 ///   "request_timeout_seconds": 10,
 ///   "max_concurrent_validations": 8,
-///   "notification_max_age_seconds": 345600
+///   "notification_max_age_seconds": 345600,
+///   "check_revocation": false
 /// }
 /// ```
 ///
@@ -33,6 +35,8 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     public var requestTimeoutSeconds: Double?
     public var maximumConcurrentValidations: Int?
     public var notificationMaximumAgeSeconds: Double?
+    /// Whether App Store JWS certificates are checked online (OCSP, ``HTTPOCSPTransport``).
+    public var checksRevocation: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case database, host, port, anchors
@@ -43,6 +47,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         case requestTimeoutSeconds = "request_timeout_seconds"
         case maximumConcurrentValidations = "max_concurrent_validations"
         case notificationMaximumAgeSeconds = "notification_max_age_seconds"
+        case checksRevocation = "check_revocation"
     }
 
     /// Why a configuration file was refused.
@@ -101,6 +106,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         self.requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
         self.maximumConcurrentValidations = try container.decodeIfPresent(Int.self, forKey: .maximumConcurrentValidations)
         self.notificationMaximumAgeSeconds = try container.decodeIfPresent(Double.self, forKey: .notificationMaximumAgeSeconds)
+        self.checksRevocation = try container.decodeIfPresent(Bool.self, forKey: .checksRevocation)
     }
 
     /// Applies the file's settings (all but `database`, `host`, `port` and `anchors`, which the caller resolves).
@@ -115,6 +121,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let count = self.maximumConcurrentValidations { configuration.maximumConcurrentValidations = count }
         if let seconds = self.notificationMaximumAgeSeconds {
             configuration.notifications.maximumAge = .seconds(seconds)
+        }
+        if let check = self.checksRevocation {
+            configuration.jwsRevocationCheck = check ? JWSRevocationCheck(transport: HTTPOCSPTransport()) : nil
         }
     }
 }

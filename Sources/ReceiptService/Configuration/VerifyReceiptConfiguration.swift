@@ -1,3 +1,4 @@
+public import AppStoreJWS
 import class Foundation.ProcessInfo
 public import ReceiptKit
 
@@ -28,6 +29,10 @@ public struct VerifyReceiptConfiguration: Sendable {
     public var decodingConfiguration: ReceiptDecodingConfiguration = .default
     /// How server notifications are accepted (`POST /notifications/v2`).
     public var notifications = NotificationConfiguration()
+    /// Online revocation checking (OCSP) of App Store JWS certificates — notifications and `POST /jws/verify` —
+    /// or `nil` (the default) for none. A responder that cannot be reached makes a notification answer 503, so
+    /// Apple sends it again later; see ``HTTPOCSPTransport``.
+    public var jwsRevocationCheck: JWSRevocationCheck?
 
     /// Creates the default configuration: Apple's root, any app, no shared secrets.
     public init() {}

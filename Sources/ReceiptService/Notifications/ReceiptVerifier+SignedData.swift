@@ -9,7 +9,7 @@ extension ReceiptVerifier {
     /// acknowledges it without applying anything. Nothing is recorded for a notification that fails a check.
     ///
     /// Order: the body and the JWS (400 `malformed`), signatures, chains and markers of the notification and its
-    /// nested data (422), `notificationUUID` and `signedDate` present (400), age and clock skew (422), environment
+    /// nested data (422; 503 when only a revocation check could not be made), `notificationUUID` and `signedDate` present (400), age and clock skew (422), environment
     /// and allow list (422), the ledger (200 `recorded` / `duplicate`, 503 when unavailable).
     public func answerNotification(body: [UInt8]) async -> SignedDataAnswer {
         let answer = await self.evaluateNotification(body: body)
@@ -69,7 +69,11 @@ extension ReceiptVerifier {
         case .success(let verified):
             result = verified
         }
-        guard result.isValid else { return Self.answer(422, "rejected", JWSVerdict(result).reasons) }
+        guard result.isValid else {
+            // A responder that could not be reached says nothing against the notification: 503, Apple retries.
+            let status = result.isRetryable ? 503 : 422
+            return Self.answer(status, result.isRetryable ? "unavailable" : "rejected", JWSVerdict(result).reasons)
+        }
 
         let notification = result.notification.payload
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {

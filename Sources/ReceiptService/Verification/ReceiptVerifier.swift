@@ -51,7 +51,8 @@ public struct ReceiptVerifier: Sendable {
         self.jwsVerifier = JWSVerifier(
             policy: JWSVerificationPolicy(
                 anchors: configuration.anchors,
-                allowsLocalEnvironments: configuration.allowsXcodeReceipts
+                allowsLocalEnvironments: configuration.allowsXcodeReceipts,
+                revocationCheck: configuration.jwsRevocationCheck
             ),
             cache: ReceiptTrustCache()
         )

@@ -2,6 +2,7 @@ import AppStoreJWS
 import ArgumentParser
 import Foundation
 import ReceiptKit
+import ReceiptService
 import X509
 
 struct JWSVerifyCommand: AsyncParsableCommand {
@@ -15,8 +16,11 @@ struct JWSVerifyCommand: AsyncParsableCommand {
             prefixed with their kind (transaction.signature_invalid).
             Reason codes: algorithm_not_allowed, header_parameter_not_allowed, certificate_chain_missing, \
             signature_malformed, signature_invalid, certificate_untrusted, certificate_expired, signer_not_app_store, \
-            local_environment_not_allowed, bundle_id_mismatch, app_apple_id_mismatch, environment_mismatch.
-            Exit status as `validate`: 0 valid, 1 invalid, 65 malformed, 66 unreadable, 64 usage; the worst of all inputs.
+            local_environment_not_allowed, bundle_id_mismatch, app_apple_id_mismatch, environment_mismatch; with \
+            --check-revocation also certificate_revoked, revocation_status_unknown, revocation_check_failed and \
+            revocation_check_unavailable (the responder could not be reached: "retryable":true, exit 75).
+            Exit status as `validate`: 0 valid, 1 invalid, 75 only a revocation check could not be made (try again), \
+            65 malformed, 66 unreadable, 64 usage; the worst of all inputs.
             """
     )
 
@@ -46,6 +50,12 @@ struct JWSVerifyCommand: AsyncParsableCommand {
         help: "Accept data signed on a developer's machine (environment Xcode or LocalTesting, one self-signed certificate)."
     )
     var allowXcode = false
+
+    @Flag(
+        name: .customLong("check-revocation"),
+        help: "Ask the OCSP responders the certificates name (Apple's, over HTTP) whether they are revoked."
+    )
+    var checkRevocation = false
 
     @Option(name: .customLong("at"), help: "When to validate the chain: signed (the payload's signedDate, default), now, or an RFC 3339 time.")
     var at: String = "signed"
@@ -85,7 +95,8 @@ struct JWSVerifyCommand: AsyncParsableCommand {
             bundleIdentifier: self.bundleID,
             appAppleID: self.appAppleID,
             environment: self.environment.flatMap { AppStoreEnvironment($0) },
-            trustEvaluationTime: trustTime
+            trustEvaluationTime: trustTime,
+            revocationCheck: self.checkRevocation ? JWSRevocationCheck(transport: HTTPOCSPTransport()) : nil
         )
         let verifier = JWSVerifier(policy: policy)
         let now = self.now.flatMap(RFC3339.date) ?? Date()
@@ -97,7 +108,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
             let status: ExitStatus
             do throws(JWSInput.Failure) {
                 let verdict = try await Self.verify(path, kind: kind, verifier: verifier, now: now)
-                status = verdict.isValid ? .valid : .invalid
+                status = verdict.isValid ? .valid : verdict.isRetryable ? .temporaryFailure : .invalid
                 if self.json {
                     var members = verdict.json
                     if named, case .object(var object) = members {

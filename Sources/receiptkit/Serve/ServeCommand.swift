@@ -1,3 +1,4 @@
+import AppStoreJWS
 import ArgumentParser
 import Foundation
 import Hummingbird
@@ -52,6 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var notificationMaxAge: Double?
 
+    @Flag(
+        name: .customLong("check-revocation"),
+        help: "Check App Store JWS certificates online (OCSP, Apple's responders); unreachable means 503 to a notification, so Apple retries."
+    )
+    var checkRevocation = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -98,6 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.notifications.maximumAge = .seconds(seconds)
         }
         if self.allowXcode { configuration.allowsXcodeReceipts = true }
+        if self.checkRevocation { configuration.jwsRevocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport()) }
         // The file's anchors are relative to the file (`--config cfg.json` included), the options' to the caller.
         let settingsDirectory = self.config.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
         let anchorPaths =

@@ -1,0 +1,65 @@
+public import AppStoreJWS
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// OCSP over HTTP (RFC 6960 appendix A) with an AsyncHTTPClient client of its own: what `receiptkit serve
+/// --check-revocation` and `receiptkit jws verify --check-revocation` use to ask Apple's responders.
+///
+/// Each request is a `POST` of the DER request (`Content-Type: application/ocsp-request`) to the responder the
+/// certificate names; only `http` and `https` responders are asked, redirects are not followed, and a refused
+/// connection fails at once (AsyncHTTPClient would otherwise retry it until the timeout). Anything but a `200` with a body of at most
+/// ``maximumResponseSize`` bytes within ``timeout`` throws ``Failure`` — which the verifier reports as the retryable
+/// `revocation_check_unavailable`.
+///
+/// ```swift
+/// var policy = JWSVerificationPolicy(bundleIdentifier: "com.example.app")
+/// policy.revocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport())
+/// ```
+public struct HTTPOCSPTransport: OCSPTransport {
+    /// Why a responder gave no usable answer.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// How long one exchange may take, connection included. Default: 5 seconds.
+    public var timeout: Duration
+    /// The largest response body accepted (Apple's are about 2 KB). Default: 64 KiB.
+    public var maximumResponseSize: Int
+
+    /// Creates a transport.
+    /// - Parameters:
+    ///   - timeout: How long one exchange may take.
+    ///   - maximumResponseSize: The largest response body accepted, in bytes.
+    public init(timeout: Duration = .seconds(5), maximumResponseSize: Int = 64 * 1024) {
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    /// POSTs `request` to `uri` and returns the response body.
+    public func response(to request: [UInt8], from uri: String) async throws -> [UInt8] {
+        let scheme = uri.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw Failure(description: "OCSP responder \(uri) is not an http or https URL")
+        }
+        var message = HTTPClientRequest(url: uri)
+        message.method = .POST
+        message.headers.add(name: "Content-Type", value: "application/ocsp-request")
+        message.headers.add(name: "Accept", value: "application/ocsp-response")
+        message.body = .bytes(ByteBuffer(bytes: request))
+        let answer = try await ocspClient.execute(message, timeout: TimeAmount(self.timeout))
+        guard answer.status == .ok else {
+            throw Failure(description: "OCSP responder \(uri) answered HTTP \(answer.status.code)")
+        }
+        var body = try await answer.body.collect(upTo: max(0, self.maximumResponseSize))
+        return body.readBytes(length: body.readableBytes) ?? []
+    }
+}
+
+/// One client for every OCSP exchange of the process (it lives as long as the process, so it is never shut down).
+private let ocspClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration.singletonConfiguration
+    configuration.connectionPool.retryConnectionEstablishment = false
+    configuration.redirectConfiguration = .disallow
+    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+}()

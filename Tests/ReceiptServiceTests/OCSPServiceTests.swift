@@ -1,0 +1,171 @@
+import AppStoreJWS
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import ReceiptKit
+import ReceiptKitTesting
+import ReceiptLedger
+import ReceiptService
+import Synchronization
+import Testing
+import X509
+
+/// `HTTPOCSPTransport` and the service's revocation checking over real HTTP on 127.0.0.1: a Hummingbird responder
+/// that hands each request to OpenSSL's responder (`OpenSSLOCSPResponder.answer`), or fails on purpose.
+///
+/// Time: OpenSSL stamps its responses with the system clock, so these tests verify at the current time — an input,
+/// as everywhere — and sign the JWS just before it.
+@Suite(.enabled(if: OpenSSLOCSPResponder.executable != nil, Comment(rawValue: OpenSSLOCSPResponder.skipMessage)))
+struct OCSPServiceTests {
+    /// The responder behind `POST /ocsp`, set once the authority (which names the port) exists.
+    final class Slot: Sendable {
+        let responder = Mutex<OpenSSLOCSPResponder?>(nil)
+    }
+
+    /// Runs `body` with a responder on a free loopback port: `POST /ocsp` answers from the slot, `/down` with HTTP
+    /// 500, `/huge` with 100 KiB.
+    func withResponder(_ body: @Sendable (Int, Slot) async throws -> Void) async throws {
+        let slot = Slot()
+        let router = Router()
+        router.post("/ocsp") { request, _ -> Response in
+            let der = try await request.body.collect(upTo: 64 * 1024)
+            guard let responder = slot.responder.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+            let answer = try responder.answer(Array(buffer: der))
+            return Response(
+                status: .ok, headers: [.contentType: "application/ocsp-response"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+        }
+        router.post("/down") { _, _ in Response(status: .internalServerError) }
+        router.post("/huge") { _, _ in
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0x30, count: 100 * 1024)))
+        }
+        var logger = Logger(label: "receiptkit.test.ocsp")
+        logger.logLevel = .warning
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            try await body(port, slot)
+        }
+    }
+
+    func transaction(_ authority: JWSTestAuthority, now: Date) throws -> String {
+        let payload = JWSSamplePayload.transaction(
+            bundleID: "com.example.app", productID: "com.example.app.pro", transactionID: "2000000000000042",
+            originalTransactionID: "2000000000000001", purchaseDate: now.addingTimeInterval(-60), signedDate: now.addingTimeInterval(-1))
+        return try JWSMinter.sign(payload, signer: authority.leaf, chain: authority.chain)
+    }
+
+    func verify(_ jws: String, _ authority: JWSTestAuthority, transport: HTTPOCSPTransport = HTTPOCSPTransport(), now: Date)
+        async throws -> JWSVerificationResult<JWSTransactionPayload>
+    {
+        let policy = JWSVerificationPolicy(
+            anchors: ReceiptTrustAnchors([authority.root.certificate]),
+            revocationCheck: JWSRevocationCheck(transport: transport)
+        )
+        return try await JWSVerifier(policy: policy).verify(jws, as: JWSTransactionPayload.self, now: now)
+    }
+
+    @Test("a good and a revoked certificate, asked over HTTP", arguments: [
+        (OpenSSLOCSPResponder.Status.good, [JWSVerificationFailure]()),
+        (.revoked, [.certificateRevoked]),
+        (.unknown, [.revocationStatusUnknown]),
+    ])
+    func theResponderIsAskedOverHTTP(status: OpenSSLOCSPResponder.Status, failures: [JWSVerificationFailure]) async throws {
+        try await withResponder { port, slot in
+            let authority = try JWSTestAuthority(leafOCSPURI: "http://127.0.0.1:\(port)/ocsp")
+            slot.responder.withLock {
+                $0 = try? OpenSSLOCSPResponder(for: authority.leaf.certificate, status: status, issuer: authority.intermediate)
+            }
+            let now = Date()
+            let result = try await verify(try transaction(authority, now: now), authority, now: now)
+            #expect(result.failures == failures)
+            #expect(!result.isRetryable)
+        }
+    }
+
+    @Test("no usable HTTP answer is retryable", arguments: ["/down", "/huge", "/missing"])
+    func noUsableAnswerIsRetryable(path: String) async throws {
+        try await withResponder { port, _ in
+            let authority = try JWSTestAuthority(leafOCSPURI: "http://127.0.0.1:\(port)\(path)")
+            let now = Date()
+            let result = try await verify(try transaction(authority, now: now), authority, now: now)
+            #expect(result.failures == [.revocationCheckUnavailable])
+            #expect(result.isRetryable)
+        }
+    }
+
+    @Test func theTransportRefusesOtherSchemesAndBoundsItsWait() async throws {
+        let transport = HTTPOCSPTransport(timeout: .milliseconds(200))
+        await #expect(throws: HTTPOCSPTransport.Failure.self) {
+            _ = try await transport.response(to: [0x30, 0x00], from: "ldap://ocsp.example/")
+        }
+        await #expect(throws: (any Error).self) {
+            _ = try await transport.response(to: [0x30, 0x00], from: "http://127.0.0.1:1/ocsp")  // nothing listens
+        }
+    }
+
+    @Test func theConfigurationFileTurnsTheCheckOnAndOff() throws {
+        var configuration = VerifyReceiptConfiguration()
+        #expect(configuration.jwsRevocationCheck == nil)
+        try ServiceConfigurationFile(json: Array(#"{"check_revocation": true}"#.utf8)).apply(to: &configuration)
+        #expect(configuration.jwsRevocationCheck?.transport is HTTPOCSPTransport)
+        try ServiceConfigurationFile(json: Array(#"{"check_revocation": false}"#.utf8)).apply(to: &configuration)
+        #expect(configuration.jwsRevocationCheck == nil)
+        let wrong = #expect(throws: ServiceConfigurationFile.Failure.self) {
+            try ServiceConfigurationFile(json: Array(#"{"check_revocation": "yes"}"#.utf8))
+        }
+        #expect(wrong?.description.hasPrefix("check_revocation:") == true)
+    }
+
+    @Test("a notification is deferred (503) while the responder is down, then recorded", arguments: LedgerBackend.available)
+    func aNotificationWaitsForTheResponder(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            try await withResponder { port, slot in
+                let authority = try JWSTestAuthority(leafOCSPURI: "http://127.0.0.1:\(port)/ocsp")
+                var configuration = VerifyReceiptConfiguration()
+                configuration.anchors = ReceiptTrustAnchors([authority.root.certificate])
+                configuration.jwsRevocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport())
+                let verifier = ReceiptVerifier(configuration: configuration, ledger: ledger, now: { Date() })
+                let now = Date()
+                let uuid = UUID().uuidString.lowercased()
+                let payload = JWSSamplePayload.notification(
+                    type: "SUBSCRIBED", notificationUUID: uuid, bundleID: "com.example.app", appAppleID: 1,
+                    environment: .production, signedDate: now.addingTimeInterval(-1),
+                    signedTransactionInfo: try transaction(authority, now: now), signedRenewalInfo: nil)
+                let jws = try JWSMinter.sign(payload, signer: authority.leaf, chain: authority.chain)
+                let body = JSONValue.object(["signedPayload": .string(jws)]).serialized
+                let query = LedgerQuery(
+                    environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["2000000000000001"])
+
+                // No responder yet: the route answers 503 itself.
+                let deferred = await verifier.answerNotification(body: body)
+                #expect(deferred.httpStatus == 503)
+                #expect(deferred.outcome == "unavailable")
+                #expect(deferred.reasons == ["revocation_check_unavailable", "transaction.revocation_check_unavailable"])
+                #expect(try await ledger.snapshot(matching: query).transactions.isEmpty)
+
+                slot.responder.withLock {
+                    $0 = try? OpenSSLOCSPResponder(for: authority.leaf.certificate, status: .good, issuer: authority.intermediate)
+                }
+                let recorded = await verifier.answerNotification(body: body)
+                #expect(recorded.httpStatus == 200)
+                #expect(recorded.outcome == "recorded")
+                #expect(try await ledger.snapshot(matching: query).transactions.map(\.transactionIdentifier) == ["2000000000000042"])
+
+                slot.responder.withLock {
+                    $0 = try? OpenSSLOCSPResponder(for: authority.leaf.certificate, status: .revoked, issuer: authority.intermediate)
+                }
+                let other = JSONValue.object(["signedPayload": .string(try JWSMinter.sign(
+                    JWSSamplePayload.notification(
+                        type: "SUBSCRIBED", notificationUUID: UUID().uuidString.lowercased(), bundleID: "com.example.app",
+                        appAppleID: 1, environment: .production, signedDate: now, signedTransactionInfo: nil, signedRenewalInfo: nil),
+                    signer: authority.leaf, chain: authority.chain))]).serialized
+                let refused = await verifier.answerNotification(body: other)
+                #expect(refused.httpStatus == 422)
+                #expect(refused.reasons == ["certificate_revoked"])
+            }
+        }
+    }
+}
