@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ServerTrustNIO", targets: ["ServerTrustNIO"]),
         .library(name: "ReceiptLedger", targets: ["ReceiptLedger"]),
         .library(name: "ReceiptService", targets: ["ReceiptService"]),
+        .library(name: "ReceiptCodegen", targets: ["ReceiptCodegen"]),
         .executable(name: "receiptkit", targets: ["receiptkit"]),
     ],
     dependencies: [
@@ -128,6 +129,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "ReceiptCodegen",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "ReceiptKitTesting",
             dependencies: [
                 "ReceiptKit",
@@ -149,6 +157,7 @@ let package = Package(
                 "ServerTrust",
                 "ReceiptLedger",
                 "ReceiptService",
+                "ReceiptCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -229,6 +238,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ReceiptCodegenTests",
+            dependencies: [
+                "ReceiptCodegen", "ReceiptKit", "ReceiptKitTesting",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

@@ -12,7 +12,7 @@ struct ReceiptKitCommand: AsyncParsableCommand {
             """,
         subcommands: [
             InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self,
-            ServeCommand.self, JWSCommand.self,
+            ServeCommand.self, JWSCommand.self, CodegenCommand.self,
         ]
     )
 }

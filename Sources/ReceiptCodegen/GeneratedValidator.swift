@@ -1,0 +1,7 @@
+/// A generated validator: Swift source to add to the app's own module.
+public struct GeneratedValidator: Sendable {
+    /// The file's text.
+    public let source: String
+    /// How many independent entry points it carries.
+    public let entryPoints: Int
+}

@@ -1,0 +1,270 @@
+/// SHA-1 and SHA-256 for the generated validator, two real variants each: `«sha1»(m) -> [UInt8]` (20 bytes) and
+/// `«sha256»(m) -> [UInt8]` (32 bytes). `«T:name»` is a constant table the generator writes in its own way.
+enum HashTemplates {
+    /// The padded message materialized, an 80-word schedule, the five words shuffled through named variables.
+    static let sha1Schedule = #"""
+        private func «sha1»(_ m: [UInt8]) -> [UInt8] {
+            var h: [UInt32] = «T:sha1H»
+            var msg = m
+            let bits = UInt64(m.count) &* 8
+            msg.append(0x80)
+            while msg.count % 64 != 56 { msg.append(0) }
+            var shift: UInt64 = 56
+            while true {
+                msg.append(UInt8(truncatingIfNeeded: bits >> shift))
+                if shift == 0 { break }
+                shift -= 8
+            }
+            func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { (x << n) | (x >> (32 - n)) }
+            var w = [UInt32](repeating: 0, count: 80)
+            var block = 0
+            while block < msg.count {
+                for i in 0..<16 {
+                    let o = block + 4 * i
+                    w[i] = UInt32(msg[o]) << 24 | UInt32(msg[o + 1]) << 16 | UInt32(msg[o + 2]) << 8 | UInt32(msg[o + 3])
+                }
+                for i in 16..<80 { w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
+                var a = h[0]
+                var b = h[1]
+                var c = h[2]
+                var d = h[3]
+                var e = h[4]
+                for i in 0..<80 {
+                    let f: UInt32
+                    let k: UInt32
+                    if i < 20 {
+                        f = (b & c) | (~b & d)
+                        k = 0x5A827999
+                    } else if i < 40 {
+                        f = b ^ c ^ d
+                        k = 0x6ED9EBA1
+                    } else if i < 60 {
+                        f = (b & c) | (b & d) | (c & d)
+                        k = 0x8F1BBCDC
+                    } else {
+                        f = b ^ c ^ d
+                        k = 0xCA62C1D6
+                    }
+                    let t = rotl(a, 5) &+ f &+ e &+ k &+ w[i]
+                    e = d
+                    d = c
+                    c = rotl(b, 30)
+                    b = a
+                    a = t
+                }
+                h[0] = h[0] &+ a
+                h[1] = h[1] &+ b
+                h[2] = h[2] &+ c
+                h[3] = h[3] &+ d
+                h[4] = h[4] &+ e
+                block += 64
+            }
+            var out = [UInt8]()
+            for v in h {
+                out.append(UInt8(truncatingIfNeeded: v >> 24))
+                out.append(UInt8(truncatingIfNeeded: v >> 16))
+                out.append(UInt8(truncatingIfNeeded: v >> 8))
+                out.append(UInt8(truncatingIfNeeded: v))
+            }
+            return out
+        }
+        """#
+
+    /// Blocks read in place, the tail padded separately, a 16-word circular schedule, the state rotated by index.
+    static let sha1Circular = #"""
+        private func «sha1»(_ m: [UInt8]) -> [UInt8] {
+            var st: [UInt32] = «T:sha1H»
+            var w = [UInt32](repeating: 0, count: 16)
+            func compress(_ src: [UInt8], _ at: Int) {
+                for j in 0..<16 {
+                    var v: UInt32 = 0
+                    for q in 0..<4 { v = (v << 8) | UInt32(src[at + 4 * j + q]) }
+                    w[j] = v
+                }
+                var r = st
+                for i in 0..<80 {
+                    if i >= 16 {
+                        let x = w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15]
+                        w[i & 15] = (x << 1) | (x >> 31)
+                    }
+                    let o = (80 - i) % 5
+                    let a = r[o % 5]
+                    let b = r[(o + 1) % 5]
+                    let c = r[(o + 2) % 5]
+                    let d = r[(o + 3) % 5]
+                    let e = r[(o + 4) % 5]
+                    var f = b ^ c ^ d
+                    var k: UInt32 = 0xCA62C1D6
+                    switch i / 20 {
+                    case 0:
+                        f = d ^ (b & (c ^ d))
+                        k = 0x5A827999
+                    case 1:
+                        k = 0x6ED9EBA1
+                    case 2:
+                        f = (b & c) | (d & (b | c))
+                        k = 0x8F1BBCDC
+                    default:
+                        break
+                    }
+                    let t = ((a << 5) | (a >> 27)) &+ f &+ e &+ k &+ w[i & 15]
+                    r[(o + 4) % 5] = t
+                    r[(o + 1) % 5] = (b << 30) | (b >> 2)
+                }
+                for j in 0..<5 { st[j] = st[j] &+ r[j] }
+            }
+            let full = m.count / 64
+            for n in 0..<full { compress(m, n * 64) }
+            var tail = Array(m[(full * 64)...])
+            tail.append(0x80)
+            let pad = tail.count <= 56 ? 64 : 128
+            tail += [UInt8](repeating: 0, count: pad - tail.count)
+            let bits = UInt64(m.count) &* 8
+            for j in 0..<8 { tail[pad - 1 - j] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * j)) }
+            compress(tail, 0)
+            if pad == 128 { compress(tail, 64) }
+            return st.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> UInt32(24 - 8 * $0)) } }
+        }
+        """#
+
+    /// The padded message materialized, a 64-word schedule, eight named working variables.
+    static let sha256Schedule = #"""
+        private func «sha256»(_ m: [UInt8]) -> [UInt8] {
+            let kk: [UInt32] = «T:sha256K»
+            var h: [UInt32] = «T:sha256H»
+            var msg = m
+            let bits = UInt64(m.count) &* 8
+            msg.append(0x80)
+            while msg.count % 64 != 56 { msg.append(0) }
+            for i in (0..<8).reversed() { msg.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
+            func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+            var w = [UInt32](repeating: 0, count: 64)
+            var block = 0
+            while block < msg.count {
+                for i in 0..<16 {
+                    let o = block + 4 * i
+                    w[i] = UInt32(msg[o]) << 24 | UInt32(msg[o + 1]) << 16 | UInt32(msg[o + 2]) << 8 | UInt32(msg[o + 3])
+                }
+                for i in 16..<64 {
+                    let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                    let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                }
+                var a = h[0]
+                var b = h[1]
+                var c = h[2]
+                var d = h[3]
+                var e = h[4]
+                var f = h[5]
+                var g = h[6]
+                var hh = h[7]
+                for i in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = hh &+ s1 &+ ch &+ kk[i] &+ w[i]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    hh = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
+                }
+                h[0] = h[0] &+ a
+                h[1] = h[1] &+ b
+                h[2] = h[2] &+ c
+                h[3] = h[3] &+ d
+                h[4] = h[4] &+ e
+                h[5] = h[5] &+ f
+                h[6] = h[6] &+ g
+                h[7] = h[7] &+ hh
+                block += 64
+            }
+            var out = [UInt8]()
+            out.reserveCapacity(32)
+            for v in h {
+                for s in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(s))) }
+            }
+            return out
+        }
+        """#
+
+    /// Blocks read in place, the tail padded separately, a 16-word circular schedule, the state rotated by index.
+    static let sha256Circular = #"""
+        private func «sha256»(_ m: [UInt8]) -> [UInt8] {
+            let kk: [UInt32] = «T:sha256K»
+            var st: [UInt32] = «T:sha256H»
+            var w = [UInt32](repeating: 0, count: 16)
+            func ror(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
+            func compress(_ src: [UInt8], _ at: Int) {
+                for j in 0..<16 {
+                    let o = at + 4 * j
+                    w[j] = (UInt32(src[o]) << 24) + (UInt32(src[o + 1]) << 16) + (UInt32(src[o + 2]) << 8) + UInt32(src[o + 3])
+                }
+                var r = st
+                for i in 0..<64 {
+                    if i >= 16 {
+                        let x = w[(i + 1) & 15]
+                        let y = w[(i + 14) & 15]
+                        let s0 = ror(x, 7) ^ ror(x, 18) ^ (x >> 3)
+                        let s1 = ror(y, 17) ^ ror(y, 19) ^ (y >> 10)
+                        w[i & 15] = w[i & 15] &+ s0 &+ w[(i + 9) & 15] &+ s1
+                    }
+                    let a = r[(8 - (i & 7)) & 7]
+                    let b = r[(9 - (i & 7)) & 7]
+                    let c = r[(10 - (i & 7)) & 7]
+                    let e = r[(12 - (i & 7)) & 7]
+                    let f = r[(13 - (i & 7)) & 7]
+                    let g = r[(14 - (i & 7)) & 7]
+                    let hh = r[(15 - (i & 7)) & 7]
+                    let t1 = hh &+ (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) &+ (g ^ (e & (f ^ g))) &+ kk[i] &+ w[i & 15]
+                    let t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) &+ ((a & b) | (c & (a | b)))
+                    r[(11 - (i & 7)) & 7] = r[(11 - (i & 7)) & 7] &+ t1
+                    r[(15 - (i & 7)) & 7] = t1 &+ t2
+                }
+                for j in 0..<8 { st[j] = st[j] &+ r[j] }
+            }
+            var offset = 0
+            while m.count - offset >= 64 {
+                compress(m, offset)
+                offset += 64
+            }
+            let rest = m.count - offset
+            let blocks = rest < 56 ? 1 : 2
+            var last = [UInt8](repeating: 0, count: 64 * blocks)
+            for j in 0..<rest { last[j] = m[offset + j] }
+            last[rest] = 0x80
+            var length = UInt64(m.count) << 3
+            var position = last.count - 1
+            while length != 0 {
+                last[position] = UInt8(length & 0xFF)
+                length >>= 8
+                position -= 1
+            }
+            for b in 0..<blocks { compress(last, 64 * b) }
+            var out = [UInt8](repeating: 0, count: 32)
+            for j in 0..<32 { out[j] = UInt8(truncatingIfNeeded: st[j >> 2] >> UInt32(24 - 8 * (j & 3))) }
+            return out
+        }
+        """#
+
+    /// Initial hash values and round constants, written into the generated source by ``ConstantTable``.
+    static let tables: [String: [UInt32]] = [
+        "sha1H": [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0],
+        "sha256H": [0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19],
+        "sha256K": [
+            0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+            0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+            0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+            0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+            0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+            0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+            0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+            0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+        ],
+    ]
+}

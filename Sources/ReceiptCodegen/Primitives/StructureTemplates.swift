@@ -1,0 +1,210 @@
+/// The receipt's structures for the generated validator: CMS SignedData, X.509 certificates and the payload. `k` is
+/// the entry point's table of constants, decoded at run time; `k[«#name»]` is one of them.
+enum StructureTemplates {
+    /// `«cert»(der, k) -> (tbs, signatureAlgorithm OID, signature, serial, issuer, subject, notBefore ms,
+    /// notAfter ms, modulus, exponent, extension OIDs)?` — an RSA certificate; anything else is `nil`.
+    static let certificate = #"""
+        private func «cert»(_ b: [UInt8], _ k: [[UInt8]]) -> ([UInt8], [UInt8], [UInt8], [UInt8], [UInt8], [UInt8], Int64, Int64, [UInt8], [UInt8], [[UInt8]])? {
+            guard let top = «tlv»(b, 0, b.count, 0), top.0 == 0x30, top.3 == b.count,
+                let parts = «kids»(b, top.1, top.2), parts.count == 3,
+                parts[0].0 == 0x30, parts[1].0 == 0x30, parts[2].0 == 0x03,
+                let algorithm = «kids»(b, parts[1].2, parts[1].3), let algorithmOID = algorithm.first, algorithmOID.0 == 0x06,
+                parts[2].3 > parts[2].2, b[parts[2].2] == 0,
+                var fields = «kids»(b, parts[0].2, parts[0].3)
+            else { return nil }
+            if let version = fields.first, version.0 == 0xA0 { fields.removeFirst() }
+            guard fields.count >= 6, fields[0].0 == 0x02, fields[2].0 == 0x30, fields[3].0 == 0x30, fields[4].0 == 0x30,
+                fields[5].0 == 0x30,
+                let validity = «kids»(b, fields[3].2, fields[3].3), validity.count == 2,
+                let notBefore = «asnTime»(b, validity[0]), let notAfter = «asnTime»(b, validity[1]),
+                let spki = «kids»(b, fields[5].2, fields[5].3), spki.count == 2, spki[0].0 == 0x30, spki[1].0 == 0x03,
+                let keyAlgorithm = «kids»(b, spki[0].2, spki[0].3), let keyOID = keyAlgorithm.first, keyOID.0 == 0x06,
+                «diff»(Array(b[keyOID.2..<keyOID.3]), k[«#oidRSA»]) == 0,
+                spki[1].3 > spki[1].2, b[spki[1].2] == 0,
+                let key = «tlv»(b, spki[1].2 + 1, spki[1].3, 0), key.0 == 0x30, key.3 == spki[1].3,
+                let numbers = «kids»(b, key.1, key.2), numbers.count == 2, numbers[0].0 == 0x02, numbers[1].0 == 0x02
+            else { return nil }
+            var extensions: [[UInt8]] = []
+            for field in fields.dropFirst(6) where field.0 == 0xA3 {
+                guard let wrapper = «tlv»(b, field.2, field.3, 0), wrapper.0 == 0x30,
+                    let list = «kids»(b, wrapper.1, wrapper.2)
+                else { return nil }
+                for item in list {
+                    guard item.0 == 0x30, let pieces = «kids»(b, item.2, item.3), let oid = pieces.first, oid.0 == 0x06
+                    else { return nil }
+                    extensions.append(Array(b[oid.2..<oid.3]))
+                }
+            }
+            return (
+                Array(b[parts[0].1..<parts[0].4]), Array(b[algorithmOID.2..<algorithmOID.3]), Array(b[(parts[2].2 + 1)..<parts[2].3]),
+                Array(b[fields[0].2..<fields[0].3]), Array(b[fields[2].1..<fields[2].4]), Array(b[fields[4].1..<fields[4].4]),
+                notBefore, notAfter, Array(b[numbers[0].2..<numbers[0].3]), Array(b[numbers[1].2..<numbers[1].3]), extensions
+            )
+        }
+        """#
+
+    /// `«cms»(receipt, k) -> (content, certificates, signer issuer, signer serial, digest OID, signature OID,
+    /// signed attributes re-tagged as SET or empty, signature)?` — a ContentInfo with SignedData, id-data content
+    /// and exactly one signer identified by issuer and serial number.
+    static let container = #"""
+        private func «cms»(_ b: [UInt8], _ k: [[UInt8]]) -> ([UInt8], [[UInt8]], [UInt8], [UInt8], [UInt8], [UInt8], [UInt8], [UInt8])? {
+            guard let top = «tlv»(b, 0, b.count, 0), top.0 == 0x30, top.3 == b.count,
+                let info = «kids»(b, top.1, top.2), info.count == 2, info[0].0 == 0x06, info[1].0 == 0xA0,
+                «diff»(Array(b[info[0].2..<info[0].3]), k[«#oidSignedData»]) == 0,
+                let inner = «kids»(b, info[1].2, info[1].3), inner.count == 1, inner[0].0 == 0x30,
+                let signed = «kids»(b, inner[0].2, inner[0].3), signed.count >= 4,
+                signed[0].0 == 0x02, signed[1].0 == 0x31, signed[2].0 == 0x30,
+                let encapsulated = «kids»(b, signed[2].2, signed[2].3), encapsulated.count == 2,
+                encapsulated[0].0 == 0x06, encapsulated[1].0 == 0xA0,
+                «diff»(Array(b[encapsulated[0].2..<encapsulated[0].3]), k[«#oidData»]) == 0,
+                let wrapped = «kids»(b, encapsulated[1].2, encapsulated[1].3), wrapped.count == 1,
+                let content = «octets»(b, wrapped[0], 0),
+                let last = signed.last, last.0 == 0x31,
+                let signers = «kids»(b, last.2, last.3), signers.count == 1, signers[0].0 == 0x30,
+                let signer = «kids»(b, signers[0].2, signers[0].3), signer.count >= 5,
+                signer[0].0 == 0x02, signer[1].0 == 0x30, signer[2].0 == 0x30,
+                let sid = «kids»(b, signer[1].2, signer[1].3), sid.count == 2, sid[0].0 == 0x30, sid[1].0 == 0x02,
+                let digest = «kids»(b, signer[2].2, signer[2].3), let digestOID = digest.first, digestOID.0 == 0x06
+            else { return nil }
+            var certificates: [[UInt8]] = []
+            for field in signed[3..<(signed.count - 1)] {
+                switch field.0 {
+                case 0xA0:
+                    guard let list = «kids»(b, field.2, field.3) else { return nil }
+                    for item in list {
+                        guard item.0 == 0x30 else { return nil }
+                        certificates.append(Array(b[item.1..<item.4]))
+                    }
+                case 0xA1:
+                    continue
+                default:
+                    return nil
+                }
+            }
+            var at = 3
+            var attributes: [UInt8] = []
+            if signer[3].0 == 0xA0 {
+                attributes = Array(b[signer[3].1..<signer[3].4])
+                attributes[0] = 0x31
+                at = 4
+            }
+            guard signer.count > at + 1, signer[at].0 == 0x30, signer[at + 1].0 == 0x04,
+                signer.count == at + 2 || (signer.count == at + 3 && signer[at + 2].0 == 0xA1),
+                let algorithm = «kids»(b, signer[at].2, signer[at].3), let signatureOID = algorithm.first, signatureOID.0 == 0x06
+            else { return nil }
+            return (
+                content, certificates, Array(b[sid[0].1..<sid[0].4]), Array(b[sid[1].2..<sid[1].3]),
+                Array(b[digestOID.2..<digestOID.3]), Array(b[signatureOID.2..<signatureOID.3]), attributes,
+                Array(b[signer[at + 1].2..<signer[at + 1].3])
+            )
+        }
+        """#
+
+    /// `«signedAttributes»(attributes, contentDigest, k) -> UInt64`: 0 when the re-tagged signed attributes hold
+    /// exactly one content-type (id-data) and one message-digest (equal to `contentDigest`), each single-valued.
+    static let signedAttributes = #"""
+        private func «signedAttributes»(_ a: [UInt8], _ digest: [UInt8], _ k: [[UInt8]]) -> UInt64 {
+            guard let set = «tlv»(a, 0, a.count, 0), set.3 == a.count, let list = «kids»(a, set.1, set.2) else { return 1 }
+            var digests = 0
+            var types = 0
+            var bad: UInt64 = 0
+            for item in list {
+                guard item.0 == 0x30, let pair = «kids»(a, item.2, item.3), pair.count == 2, pair[0].0 == 0x06, pair[1].0 == 0x31,
+                    let values = «kids»(a, pair[1].2, pair[1].3)
+                else { return 1 }
+                let type = Array(a[pair[0].2..<pair[0].3])
+                if «diff»(type, k[«#oidMessageDigest»]) == 0 {
+                    digests += 1
+                    guard values.count == 1, values[0].0 == 0x04 else { return 1 }
+                    bad |= «diff»(Array(a[values[0].2..<values[0].3]), digest)
+                } else if «diff»(type, k[«#oidContentType»]) == 0 {
+                    types += 1
+                    guard values.count == 1, values[0].0 == 0x06 else { return 1 }
+                    bad |= «diff»(Array(a[values[0].2..<values[0].3]), k[«#oidData»])
+                }
+            }
+            return digests == 1 && types == 1 ? bad : 1
+        }
+        """#
+
+    /// `«payload»(content) -> (bundle id, bundle id raw value, version, opaque, hash, creation ms or -1,
+    /// expiration ms or -1, product ids, environment)?` — `nil` when the SET of attributes does not walk, a used attribute repeats,
+    /// or a string or date is malformed.
+    static let payload = #"""
+        private func «payload»(_ c: [UInt8]) -> ([UInt8], [UInt8], [UInt8], [UInt8], [UInt8], Int64, Int64, [[UInt8]], [UInt8])? {
+            func attributes(_ s: Int, _ e: Int) -> [(Int, Int, Int)]? {
+                guard let list = «kids»(c, s, e) else { return nil }
+                var out: [(Int, Int, Int)] = []
+                for item in list {
+                    guard item.0 == 0x30, let f = «kids»(c, item.2, item.3), f.count == 3, f[0].0 == 0x02, f[1].0 == 0x02,
+                        f[2].0 == 0x04, f[0].3 - f[0].2 >= 1, f[0].3 - f[0].2 <= 4
+                    else { return nil }
+                    var type = Int(Int8(bitPattern: c[f[0].2]))
+                    for i in (f[0].2 + 1)..<f[0].3 { type = type << 8 | Int(c[i]) }
+                    out.append((type, f[2].2, f[2].3))
+                }
+                return out
+            }
+            func text(_ s: Int, _ e: Int) -> [UInt8]? {
+                guard let t = «tlv»(c, s, e, 0), t.3 == e, t.0 == 0x0C || t.0 == 0x16 || t.0 == 0x13 else { return nil }
+                return Array(c[t.1..<t.2])
+            }
+            func date(_ s: Int, _ e: Int) -> Int64? {
+                guard let t = text(s, e) else { return nil }
+                return t.isEmpty ? -1 : «rfc3339»(t)
+            }
+            guard let set = «tlv»(c, 0, c.count, 0), set.0 == 0x31, set.3 == c.count, let top = attributes(set.1, set.2)
+            else { return nil }
+            var seen = Set<Int>()
+            var bundle: [UInt8] = []
+            var bundleRaw: [UInt8] = []
+            var version: [UInt8] = []
+            var opaque: [UInt8] = []
+            var hash: [UInt8] = []
+            var created: Int64 = -1
+            var expires: Int64 = -1
+            var products: [[UInt8]] = []
+            var environment: [UInt8] = []
+            for (type, s, e) in top {
+                if type != 17 {
+                    guard !seen.contains(type) || ![0, 1, 2, 3, 4, 5, 10, 12, 15, 16, 18, 19, 21].contains(type) else { return nil }
+                    seen.insert(type)
+                }
+                switch type {
+                case 0:
+                    guard let t = text(s, e) else { return nil }
+                    environment = t
+                case 2:
+                    guard let t = text(s, e) else { return nil }
+                    bundle = t
+                    bundleRaw = Array(c[s..<e])
+                case 3:
+                    guard let t = text(s, e) else { return nil }
+                    version = t
+                case 4:
+                    opaque = Array(c[s..<e])
+                case 5:
+                    hash = Array(c[s..<e])
+                case 12:
+                    guard let d = date(s, e) else { return nil }
+                    created = d
+                case 21:
+                    guard let d = date(s, e) else { return nil }
+                    expires = d
+                case 17:
+                    guard let inner = «tlv»(c, s, e, 0), inner.0 == 0x31, inner.3 == e, let fields = attributes(inner.1, inner.2)
+                    else { return nil }
+                    var product: [UInt8]?
+                    for (innerType, fs, fe) in fields where innerType == 1702 {
+                        guard product == nil, let t = text(fs, fe) else { return nil }
+                        product = t
+                    }
+                    if let product { products.append(product) }
+                default:
+                    continue
+                }
+            }
+            return (bundle, bundleRaw, version, opaque, hash, created, expires, products, environment)
+        }
+        """#
+}

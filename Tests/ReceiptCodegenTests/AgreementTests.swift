@@ -1,0 +1,158 @@
+import Crypto
+import Foundation
+import ReceiptCodegen
+import ReceiptKit
+import ReceiptKitTesting
+import SwiftASN1
+import Testing
+import X509
+
+/// Proof 1 of the codegen issue: every generated validator, compiled, gives ReceiptValidator's verdict — on the real
+/// receipts in `../shared/fixtures` and on receipts minted (and tampered with) by ReceiptKitTesting: 20 seeds, each
+/// drawing its own primitive variants, check order and constants, so that together they cover every variant.
+@Suite(.enabled(if: HarnessBuild.swiftc != nil, Comment(rawValue: HarnessBuild.skipMessage)), .serialized)
+struct AgreementTests {
+    static let now = "2025-01-01T00:00:00Z"
+    static let nowDate = Date(timeIntervalSince1970: 1_735_689_600)
+
+    /// ReceiptValidator's verdict (malformed input is not valid).
+    static func expected(_ receipt: [UInt8], _ policy: ReceiptValidationPolicy, products: [String] = []) async -> Bool {
+        do {
+            let result = try await ReceiptValidator(policy: policy, cache: nil).validate(receipt, now: Self.nowDate)
+            let held = Set(result.receipt.inAppPurchases.compactMap(\.productIdentifier))
+            return result.isValid && products.allSatisfy(held.contains)
+        } catch {
+            return false
+        }
+    }
+
+    static func seed(_ n: Int) -> [UInt8] {
+        (0..<16).map { UInt8(truncatingIfNeeded: n &* 37 &+ $0 &* 11) }
+    }
+
+    // MARK: - Real receipts
+
+    /// The apps of the shared receipts, one generation each (device ids from `devices.json`).
+    static let realApps: [(bundle: String, version: String)] = [
+        ("dev.bonzer.weeka.app", "2"), ("com.nutcall.alert", "32"), ("com.nutcall.app-dev", "22"),
+        ("org.getpure.pure-iphone", "15741"), ("com.tikhop.tpinappreceipt", "1"), ("net.zachariadis.cyclemaps", "32.3.1"),
+    ]
+
+    @Test("real receipts: every seed and entry point agrees with ReceiptValidator", .enabled(if: SharedReceipts.available, Comment(rawValue: SharedReceipts.skipMessage)), arguments: 0..<10)
+    func realReceiptsAgree(index: Int) async throws {
+        let app = Self.realApps[index % Self.realApps.count]
+        var options = CodegenOptions(bundleIdentifier: app.bundle, appVersion: app.version, seed: Self.seed(index))
+        options.entryPoints = 3
+        let build = try HarnessBuild(options)
+        var valid = 0
+        for name in SharedReceipts.receiptNames {
+            let receipt = try SharedReceipts.bytes(name)
+            for device in SharedReceipts.devices(for: name) {
+                let policy = ReceiptValidationPolicy(
+                    bundleIdentifier: app.bundle, appVersion: app.version, device: try DeviceIdentifier(parsing: device))
+                let expected = await Self.expected(receipt, policy)
+                for entry in 1...options.entryPoints {
+                    let status = try build.status(receipt, device: device, now: Self.now, entry: entry)
+                    #expect(status == (expected ? 0 : 1), "seed \(index) entry \(entry): \(name) for \(device)")
+                }
+                if expected { valid += 1 }
+            }
+        }
+        // Each app has at least one of its own receipts valid on its device (the ones with device ids), or none.
+        if ["dev.bonzer.weeka.app", "com.nutcall.alert", "com.nutcall.app-dev"].contains(app.bundle) {
+            #expect(valid >= 1, "no receipt of \(app.bundle) was valid: the positive path is not exercised")
+        }
+    }
+
+    // MARK: - Minted and tampered receipts
+
+    static let device = "DEADBEEF-0001-0203-0405-060708090A0B"
+    static let creation = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func receipt(
+        bundle: String = "com.example.app", version: String = "42", products: [String] = ["com.example.app.pro"],
+        expiration: Date? = nil, device: String = Self.device
+    ) throws -> AppReceipt {
+        var receipt = AppReceipt(
+            environment: .production, appItemIdentifier: 1, bundleIdentifier: bundle, appVersion: version,
+            opaqueValue: [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80], creationDate: Self.creation,
+            originalAppVersion: "1.0",
+            inAppPurchases: products.enumerated().map { i, product in
+                InAppPurchase(quantity: 1, productIdentifier: product, transactionIdentifier: "100000000000000\(i)",
+                              purchaseDate: Self.creation, originalTransactionIdentifier: "100000000000000\(i)")
+            }
+        )
+        receipt.expirationDate = expiration
+        return ReceiptMinter.settingDeviceHash(of: receipt, for: try DeviceIdentifier(parsing: device))
+    }
+
+    static func fingerprint(_ certificate: Certificate) throws -> [UInt8] {
+        var serializer = DER.Serializer()
+        try serializer.serialize(certificate)
+        return Array(SHA256.hash(data: serializer.serializedBytes))
+    }
+
+    @Test("minted and tampered receipts: every entry point agrees with ReceiptValidator", arguments: 10..<20)
+    func mintedReceiptsAgree(index: Int) async throws {
+        let ca = try TestCertificateAuthority()
+        var options = CodegenOptions(bundleIdentifier: "com.example.app", appVersion: "42", seed: Self.seed(index))
+        options.rootFingerprint = try Self.fingerprint(ca.root.certificate)
+        options.requiredProducts = ["com.example.app.pro"]
+        let build = try HarnessBuild(options)
+        let policy = ReceiptValidationPolicy(
+            anchors: ReceiptTrustAnchors([ca.root.certificate]), bundleIdentifier: "com.example.app", appVersion: "42",
+            device: try DeviceIdentifier(parsing: Self.device))
+
+        let expiredLeaf = try TestCertificateAuthority(
+            leafValidity: DateInterval(start: Date(timeIntervalSince1970: 1_500_000_000), end: Date(timeIntervalSince1970: 1_600_000_000)))
+        let unmarked = try TestCertificateAuthority(leafHasReceiptSigningMarker: false)
+        let unmarkedIntermediate = try TestCertificateAuthority(intermediateHasWWDRMarker: false)
+        let impostor = try TestCertificateAuthority()  // the same names, other keys: its root is not the pinned one
+        let good = try Self.receipt()
+
+        var cases: [(String, [UInt8], Bool?)] = []
+        for digest in [ReceiptMinter.Digest.sha1, .sha256] {
+            for attributes in [false, true] {
+                for style in [ReceiptMinter.Style.appStore, .xcode] {
+                    let options = ReceiptMinter.Options(style: style, digest: digest, signedAttributes: attributes)
+                    cases.append(("\(digest) \(attributes) \(style)", try ReceiptMinter.mint(good, signer: ca.receiptSigner, options: options), true))
+                }
+            }
+        }
+        let faults: [(String, ReceiptMinter.Fault)] = [
+            ("corrupt signature", .corruptSignature), ("content altered", .alterContentAfterSigning), ("truncated", .truncate),
+            ("wrong message digest", .wrongMessageDigest), ("duplicate message digest", .duplicateMessageDigest),
+            ("missing content type", .missingContentType), ("duplicate content type", .duplicateContentType),
+        ]
+        for (name, fault) in faults {
+            let options = ReceiptMinter.Options(signedAttributes: true, fault: fault)
+            cases.append((name, try ReceiptMinter.mint(good, signer: ca.receiptSigner, options: options), false))
+        }
+        var flipped = try ReceiptMinter.mint(good, signer: ca.receiptSigner)
+        if let at = flipped.indices.dropFirst(flipped.count / 3).first { flipped[at] ^= 0x01 }
+        cases.append(("flipped payload byte", flipped, false))
+        cases += [
+            ("other bundle id", try ReceiptMinter.mint(try Self.receipt(bundle: "com.example.other"), signer: ca.receiptSigner), false),
+            ("other version", try ReceiptMinter.mint(try Self.receipt(version: "43"), signer: ca.receiptSigner), false),
+            ("other device", try ReceiptMinter.mint(try Self.receipt(device: "00000000-0000-0000-0000-000000000001"), signer: ca.receiptSigner), false),
+            ("VPP expired", try ReceiptMinter.mint(try Self.receipt(expiration: Date(timeIntervalSince1970: 1_710_000_000)), signer: ca.receiptSigner), false),
+            ("VPP not expired", try ReceiptMinter.mint(try Self.receipt(expiration: Date(timeIntervalSince1970: 1_800_000_000)), signer: ca.receiptSigner), true),
+            ("required product missing", try ReceiptMinter.mint(try Self.receipt(products: ["com.example.app.lite"]), signer: ca.receiptSigner), false),
+            ("expired leaf", try ReceiptMinter.mint(good, signer: expiredLeaf.receiptSigner), false),
+            ("leaf without marker", try ReceiptMinter.mint(good, signer: unmarked.receiptSigner), false),
+            ("intermediate without marker", try ReceiptMinter.mint(good, signer: unmarkedIntermediate.receiptSigner), false),
+            ("impostor root", try ReceiptMinter.mint(good, signer: impostor.receiptSigner), false),
+            ("not a receipt", Array("MIIC hello".utf8), false),
+            ("empty", [], false),
+        ]
+
+        for (name, receipt, intended) in cases {
+            let expected = await Self.expected(receipt, policy, products: options.requiredProducts)
+            if let intended { #expect(expected == intended, "\(name): ReceiptValidator says \(expected)") }
+            for entry in 1...options.entryPoints {
+                let status = try build.status(receipt, device: Self.device, now: Self.now, entry: entry)
+                #expect(status == (expected ? 0 : 1), "seed \(index) entry \(entry): \(name)")
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ReceiptCodegen
+import Testing
+
+/// What a generation promises without compiling it: determinism, uniqueness, and no sensitive value in the text.
+struct GenerationTests {
+    static func options(seed: UInt8 = 1) -> CodegenOptions {
+        var options = CodegenOptions(
+            bundleIdentifier: "com.example.secretapp", appVersion: "4.2.1-build77",
+            seed: [seed, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        options.requiredProducts = ["com.example.secretapp.lifetime"]
+        return options
+    }
+
+    @Test func theSameSeedGivesTheSameFileAndAnotherSeedAnotherOne() throws {
+        let first = try ReceiptCodegenerator.generate(Self.options()).source
+        #expect(try ReceiptCodegenerator.generate(Self.options()).source == first)
+        let other = try ReceiptCodegenerator.generate(Self.options(seed: 9)).source
+        #expect(other != first)
+        // Not only names: the files differ once every identifier is replaced by one placeholder.
+        #expect(Self.shape(other) != Self.shape(first))
+    }
+
+    @Test func noSensitiveValueIsInTheText() throws {
+        let source = try ReceiptCodegenerator.generate(Self.options()).source
+        for secret in ["com.example.secretapp", "secretapp", "4.2.1-build77", "lifetime", "IOEthernetInterface", "IOMACAddress", "_MASReceipt"] {
+            #expect(!source.contains(secret), "\(secret) is in the generated source")
+        }
+        // Apple's marker OID bytes and the root fingerprint never appear as a run of decimal literals either.
+        for run in ["42, 134, 72, 134, 247, 99", "176, 177, 115, 14, 203, 199"] {
+            #expect(!source.contains(run), "\(run) is in the generated source")
+        }
+        #expect(!source.contains("fatalError") && !source.contains("try!") && !source.contains("print("))
+    }
+
+    @Test func everyEntryPointIsInTheFile() throws {
+        var options = Self.options()
+        options.entryPoints = 5
+        let generated = try ReceiptCodegenerator.generate(options)
+        #expect(generated.entryPoints == 5)
+        #expect(generated.source.components(separatedBy: "// MARK: - ").count == 6)
+    }
+
+    @Test func optionsOutOfRangeAreRefused() {
+        var options = Self.options()
+        options.entryPoints = 0
+        #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
+        options = Self.options()
+        options.seed = [1, 2]
+        let short = #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
+        #expect(short?.code == .invalidOption)
+        options = Self.options()
+        options.functionName = "not a name"
+        #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
+        options = Self.options()
+        options.rootFingerprint = [0]
+        #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
+    }
+
+    /// The text with every word-like token that is not a Swift keyword or standard name replaced by `_`.
+    static func shape(_ source: String) -> String {
+        var out = ""
+        var word = ""
+        func flush() {
+            if !word.isEmpty { out += word.first?.isNumber == true ? "0" : (keywords.contains(word) ? word : "_") }
+            word = ""
+        }
+        for character in source {
+            if character.isLetter || character.isNumber || character == "_" { word.append(character) } else {
+                flush()
+                out.append(character)
+            }
+        }
+        flush()
+        return out
+    }
+
+    static let keywords: Set<String> = [
+        "private", "func", "let", "var", "if", "else", "guard", "return", "for", "in", "while", "repeat", "switch", "case",
+        "default", "where", "nil", "true", "false", "UInt8", "UInt32", "UInt64", "Int", "Int64", "Bool", "Array",
+    ]
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ReceiptCodegen
+
+/// Generates a validator with the harness glue, compiles it with `swiftc` (the generated file and the harness's
+/// `main.swift`, no package build) and runs it. Builds are cached per options for the test process.
+final class HarnessBuild: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let swiftc: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        return path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+    static let skipMessage = "swiftc is not on PATH: the generated validators cannot be compiled"
+
+    let directory: URL
+    let executable: URL
+    let source: String
+    let compilerOutput: String
+
+    /// Generates and compiles; `optimized` builds with `-O` (slower to compile), else `-Onone`.
+    init(_ options: CodegenOptions, optimized: Bool = false) throws {
+        let validator = try ReceiptCodegenerator.generateForHarness(options)
+        self.source = validator.source
+        self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-codegen-\(UUID().uuidString)")
+        try HarnessPackage.write(validator, to: self.directory)
+        self.executable = self.directory.appendingPathComponent("harness")
+        let sources = self.directory.appendingPathComponent("Sources/harness")
+        let result = try Self.run(
+            Self.swiftc ?? "swiftc",
+            ["-swift-version", "6", "-warnings-as-errors", optimized ? "-O" : "-Onone",
+             sources.appendingPathComponent("ReceiptCheck.swift").path, sources.appendingPathComponent("main.swift").path,
+             "-module-name", "harness", "-o", self.executable.path]
+        )
+        self.compilerOutput = result.output
+        guard result.status == 0 else { throw Failure(description: "swiftc failed:\n\(result.output.prefix(4000))") }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: self.directory)
+    }
+
+    /// The harness's exit status for `receipt` (written to a file) and `device`, at `now`.
+    func status(_ receipt: [UInt8], device: String, now: String, entry: Int? = nil) throws -> Int32 {
+        let file = self.directory.appendingPathComponent("receipt-\(UUID().uuidString).der")
+        try Data(receipt).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var arguments = [file.path, device, "--now", now]
+        if let entry { arguments += ["--entry", String(entry)] }
+        return try Self.run(self.executable.path, arguments).status
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
