@@ -58,14 +58,7 @@ struct EntryPointWriter {
         for (i, product) in self.options.requiredProducts.enumerated() { constants.add("product\(i)", Array(product.utf8)) }
         constants.shuffle(using: &random)
 
-        let primitives: [String] = [
-            random.element([DERTemplates.tlvRecursive, DERTemplates.tlvCounting]),
-            random.element([DERTemplates.kidsWhile, DERTemplates.kidsRepeat]),
-            random.element([DERTemplates.octetsRecursive, DERTemplates.octetsStack]),
-            random.element([HashTemplates.sha1Schedule, HashTemplates.sha1Circular]),
-            random.element([HashTemplates.sha256Schedule, HashTemplates.sha256Circular]),
-            random.element([CompareTemplates.xorFold, CompareTemplates.squareSum]),
-            random.element([BigNumberTemplates.limbs32, BigNumberTemplates.limbs64]),
+        let primitives: [String] = PrimitiveCatalog.draw(using: &random) + [
             TimeTemplates.civil, TimeTemplates.monthLength, TimeTemplates.digits, TimeTemplates.asnTime, TimeTemplates.rfc3339,
             StructureTemplates.certificate, StructureTemplates.container, StructureTemplates.signedAttributes,
             StructureTemplates.payload, Self.pkcs1, Self.verify,

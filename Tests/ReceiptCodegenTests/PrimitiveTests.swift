@@ -1,0 +1,241 @@
+import Crypto
+import Foundation
+import ReceiptKit
+import ReceiptKitTesting
+import Testing
+import _CryptoExtras
+
+@testable import ReceiptCodegen
+
+/// Proof 5 of the codegen issue: every variant of every primitive, compiled into one program, against swift-crypto
+/// (hashes, RSA) or, where swift-crypto has no counterpart (the DER reader, big-number edge cases), against the other
+/// variant — on known answers, the padding boundaries and random inputs.
+@Suite(.enabled(if: HarnessBuild.swiftc != nil, Comment(rawValue: HarnessBuild.skipMessage)), .serialized)
+struct PrimitiveTests {
+    /// The program: every variant renamed `family_i`, its dependencies bound to variant 0, and a loop answering
+    /// `command hex [hex]` lines on standard input.
+    static let program: Result<URL, any Error> = Result {
+        var random = SeededGenerator(seed: Array("primitive-tests".utf8), purpose: "tests")
+        var names: [String: String] = [:]
+        for (family, _) in PrimitiveCatalog.variants { names[family] = family + "_0" }
+        var source = "import Foundation\n\n"
+        var cases: [String] = []
+        for (family, templates) in PrimitiveCatalog.variants {
+            for (i, template) in templates.enumerated() {
+                var scoped = names
+                scoped[family] = "\(family)_\(i)"
+                source += try TemplateRenderer(names: scoped, constants: MaskedConstants()).render(template, using: &random) + "\n\n"
+                let name = "\(family)_\(i)"
+                switch family {
+                case "sha1", "sha256": cases.append("case \"\(name)\": out = hex(\(name)(a))")
+                case "diff": cases.append("case \"\(name)\": out = \(name)(a, b) == 0 ? \"equal\" : \"different\"")
+                case "modexp": cases.append("case \"\(name)\": out = \(name)(a, b).map(hex) ?? \"nil\"")
+                case "tlv": cases.append("case \"\(name)\": out = walk(a, \(name))")
+                case "kids": cases.append("case \"\(name)\": out = \(name)(a, 0, a.count).map { \"\\($0)\" } ?? \"nil\"")
+                default:
+                    cases.append(
+                        "case \"\(name)\": out = tlv_0(a, 0, a.count, 0).flatMap { \(name)(a, ($0.0, 0, $0.1, $0.2, $0.3), 0) }.map(hex) ?? \"nil\"")
+                }
+            }
+        }
+        source += #"""
+            func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+            func bytes(_ text: Substring) -> [UInt8] {
+                var out: [UInt8] = []
+                var i = text.startIndex
+                while i < text.endIndex, let j = text.index(i, offsetBy: 2, limitedBy: text.endIndex), let v = UInt8(text[i..<j], radix: 16) {
+                    out.append(v)
+                    i = j
+                }
+                return out
+            }
+            /// Every element, depth first, as tag:start-next, with ! where reading stopped.
+            func walk(_ b: [UInt8], _ read: ([UInt8], Int, Int, Int) -> (UInt8, Int, Int, Int)?) -> String {
+                var out = ""
+                var stack = [(0, b.count, 0)]
+                while let (start, end, depth) = stack.popLast() {
+                    var p = start
+                    while p < end {
+                        guard let t = read(b, p, end, 0) else {
+                            out += "!\(p);"
+                            break
+                        }
+                        out += "\(t.0):\(p)-\(t.3);"
+                        if t.0 & 0x20 != 0, depth < 6 { stack.append((t.1, t.2, depth + 1)) }
+                        p = t.3
+                    }
+                }
+                return out
+            }
+            while let line = readLine() {
+                let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+                let a = parts.count > 1 ? bytes(parts[1]) : []
+                let b = parts.count > 2 ? bytes(parts[2]) : []
+                var out = "unknown"
+                switch String(parts[0]) {
+                \#(cases.joined(separator: "\n    "))
+                default: break
+                }
+                print(out)
+            }
+            """#
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-primitives-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("main.swift")
+        try Data(source.utf8).write(to: file)
+        let executable = directory.appendingPathComponent("primitives")
+        let result = try HarnessBuild.run(
+            HarnessBuild.swiftc ?? "swiftc", ["-swift-version", "6", "-warnings-as-errors", "-O", file.path, "-o", executable.path])
+        guard result.status == 0 else { throw HarnessBuild.Failure(description: "swiftc failed:\n\(result.output.prefix(4000))") }
+        return executable
+    }
+
+    /// Answers to `queries` (one line each), in order.
+    func ask(_ queries: [String]) throws -> [String] {
+        let process = Process()
+        process.executableURL = try Self.program.get()
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let text = queries.joined(separator: "\n") + "\n"
+        let writer = Thread { input.fileHandleForWriting.write(Data(text.utf8)); try? input.fileHandleForWriting.close() }
+        writer.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    @Test func hashesMatchSwiftCrypto() throws {
+        var random = SystemRandomNumberGenerator()
+        var messages: [[UInt8]] = Array(0...200).map { n in (0..<n).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        messages += (0..<20).map { _ in (0..<Int.random(in: 200...3000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        messages.append(Array("abc".utf8))
+        var queries: [String] = []
+        var expected: [String] = []
+        for message in messages {
+            for i in 0..<2 {
+                queries.append("sha1_\(i) \(Self.hex(message))")
+                expected.append(Self.hex(Insecure.SHA1.hash(data: message)))
+                queries.append("sha256_\(i) \(Self.hex(message))")
+                expected.append(Self.hex(SHA256.hash(data: message)))
+            }
+        }
+        let answers = try ask(queries)
+        #expect(answers.count == expected.count)
+        for (query, (answer, want)) in zip(queries, zip(answers, expected)) where answer != want {
+            Issue.record("\(query.prefix(40))…: \(answer) ≠ \(want)")
+        }
+    }
+
+    @Test func comparisonsSayEqualExactlyForEqualBytes() throws {
+        let pairs: [([UInt8], [UInt8], Bool)] = [
+            ([], [], true), ([1], [1], true), ([1, 2, 3], [1, 2, 3], true), ([1, 2, 3], [1, 2, 4], false),
+            ([1, 2, 3], [1, 2], false), ([], [0], false), ([0xFF], [0x00], false), ([0x00, 0xFF], [0xFF, 0x00], false),
+        ]
+        var queries: [String] = []
+        var expected: [String] = []
+        for (a, b, equal) in pairs {
+            for i in 0..<2 {
+                queries.append("diff_\(i) \(Self.hex(a)) \(Self.hex(b))")
+                expected.append(equal ? "equal" : "different")
+            }
+        }
+        #expect(try ask(queries) == expected)
+    }
+
+    @Test func rsaRecoversThePaddedDigestOfRealSignaturesAndBothVariantsAgree() throws {
+        var queries: [String] = []
+        var expected: [String] = []
+        for bits in [_RSA.Signing.KeySize.bits2048, .bits3072, .bits4096] {
+            let key = try _RSA.Signing.PrivateKey(keySize: bits)
+            let primitives = try key.publicKey.getKeyPrimitives()
+            let n = [UInt8](primitives.modulus)
+            let message = Array("ReceiptKit \(bits.bitCount)".utf8)
+            let signature = try key.signature(for: SHA256.hash(data: message), padding: .insecurePKCS1v1_5)
+            let digestInfo: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
+                + Array(SHA256.hash(data: message))
+            let k = n.drop { $0 == 0 }.count
+            let encoded = [0x00, 0x01] + [UInt8](repeating: 0xFF, count: k - 3 - digestInfo.count) + [0x00] + digestInfo
+            let one = [UInt8](repeating: 0, count: k - 1) + [1]
+            var minusOne = Array(n.drop { $0 == 0 })
+            minusOne[k - 1] -= 1
+            let even = Array(n.dropLast()) + [n[n.count - 1] & 0xFE]
+            for i in 0..<2 {
+                queries.append("modexp_\(i) \(Self.hex(signature.rawRepresentation)) \(Self.hex(n))")
+                expected.append(Self.hex(encoded))
+                queries.append("modexp_\(i) \(Self.hex(one)) \(Self.hex(n))")
+                expected.append(Self.hex(one))
+                queries.append("modexp_\(i) \(Self.hex(minusOne)) \(Self.hex(n))")
+                expected.append(Self.hex(minusOne))  // (n − 1)^odd = n − 1
+                queries.append("modexp_\(i) \(Self.hex(Array(n.drop { $0 == 0 }))) \(Self.hex(n))")
+                expected.append("nil")  // not smaller than n
+                queries.append("modexp_\(i) \(Self.hex(one.dropFirst())) \(Self.hex(n))")
+                expected.append("nil")  // one byte short
+                queries.append("modexp_\(i) \(Self.hex(one)) \(Self.hex(even))")
+                expected.append("nil")  // even modulus
+            }
+        }
+        let answers = try ask(queries)
+        #expect(answers == expected)
+
+        // Random bases: the two variants agree.
+        var random = SystemRandomNumberGenerator()
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let n = [UInt8](try key.publicKey.getKeyPrimitives().modulus).drop { $0 == 0 }
+        var pairs: [String] = []
+        for _ in 0..<40 {
+            var base = (0..<n.count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            base[0] = base[0] % max(1, n[n.startIndex])
+            pairs += ["modexp_0 \(Self.hex(base)) \(Self.hex(n))", "modexp_1 \(Self.hex(base)) \(Self.hex(n))"]
+        }
+        let results = try ask(pairs)
+        for i in stride(from: 0, to: results.count - 1, by: 2) { #expect(results[i] == results[i + 1]) }
+    }
+
+    @Test func derReadersAgreeOnReceiptsAndTheirMutations() throws {
+        let ca = try TestCertificateAuthority()
+        var inputs: [[UInt8]] = []
+        for style in [ReceiptMinter.Style.appStore, .xcode] {
+            let receipt = ReceiptMinter.settingDeviceHash(
+                of: AppReceipt(bundleIdentifier: "com.example.app", appVersion: "1", opaqueValue: [1, 2, 3]),
+                for: DeviceIdentifier(bytes: [9, 9, 9]))
+            inputs.append(try ReceiptMinter.mint(receipt, signer: ca.receiptSigner, options: .init(style: style)))
+        }
+        var random = SystemRandomNumberGenerator()
+        for base in inputs {
+            for _ in 0..<150 {
+                var mutated = base
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let at = Int.random(in: 0..<mutated.count, using: &random)
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: mutated[at] = UInt8.random(in: 0...255, using: &random)
+                    case 1: mutated[at] = [0x00, 0x80, 0x81, 0x84, 0x85, 0xFF, 0x24, 0x04][Int.random(in: 0..<8, using: &random)]
+                    default: mutated = Array(mutated.prefix(at))
+                    }
+                    if mutated.isEmpty { break }
+                }
+                inputs.append(mutated)
+            }
+        }
+        inputs += [[], [0x30], [0x30, 0x80], [0x30, 0x80, 0x00, 0x00], [0x24, 0x80, 0x04, 0x01, 0x41, 0x00, 0x00], [0x1F, 0x01, 0x00]]
+        var queries: [String] = []
+        for input in inputs {
+            for family in ["tlv", "kids", "octets"] {
+                queries += ["\(family)_0 \(Self.hex(input))", "\(family)_1 \(Self.hex(input))"]
+            }
+        }
+        let answers = try ask(queries)
+        #expect(answers.count == queries.count)
+        for i in stride(from: 0, to: answers.count - 1, by: 2) where answers[i] != answers[i + 1] {
+            Issue.record("\(queries[i].prefix(12)): \(answers[i].prefix(200)) ≠ \(answers[i + 1].prefix(200))")
+        }
+        #expect(answers.contains { $0.contains("!") })  // the mutations do reach malformed input
+        // A constructed (BER) OCTET STRING of indefinite length is joined by both.
+        let joined = try ask(["octets_0 2480040141040142" + "0000", "octets_1 2480040141040142" + "0000"])
+        #expect(joined == ["4142", "4142"])
+    }
+}
