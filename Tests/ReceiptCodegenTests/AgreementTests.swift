@@ -98,7 +98,8 @@ struct AgreementTests {
         var options = CodegenOptions(bundleIdentifier: "com.example.app", appVersion: "42", seed: Self.seed(index))
         options.rootFingerprint = try Self.fingerprint(ca.root.certificate)
         options.requiredProducts = ["com.example.app.pro"]
-        let build = try HarnessBuild(options)
+        // These ten seeds are built as an app ships them (-O, warnings as errors); the real-receipt ones with -Onone.
+        let build = try HarnessBuild(options, optimized: true)
         let policy = ReceiptValidationPolicy(
             anchors: ReceiptTrustAnchors([ca.root.certificate]), bundleIdentifier: "com.example.app", appVersion: "42",
             device: try DeviceIdentifier(parsing: Self.device))
