@@ -4,8 +4,6 @@ public struct CodegenError: Error, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable {
         /// An option is missing or out of range.
         case invalidOption = "invalid_option"
-        /// An input file (anchor certificate, Info.plist) could not be read or parsed.
-        case unreadableInput = "unreadable_input"
         /// The generator contradicted itself (a bug: please report it).
         case internalInconsistency = "internal_inconsistency"
         /// The harness package could not be written.

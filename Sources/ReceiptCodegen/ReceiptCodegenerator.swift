@@ -26,8 +26,8 @@ public enum ReceiptCodegenerator {
             throw CodegenError(.invalidOption, "entry points must be 1 to 8, not \(options.entryPoints)")
         }
         guard options.seed.count >= 8 else { throw CodegenError(.invalidOption, "the seed must have at least 8 bytes") }
-        guard options.rootFingerprint.count == 32 else {
-            throw CodegenError(.invalidOption, "the root fingerprint must be a SHA-256 digest (32 bytes)")
+        guard options.rootFingerprint.count == 32, options.xcodeFingerprint.count == 32 else {
+            throw CodegenError(.invalidOption, "certificate fingerprints must be SHA-256 digests (32 bytes)")
         }
         let name = options.functionName
         guard let first = name.unicodeScalars.first, first.properties.isXIDStart || first == "_",

@@ -94,6 +94,14 @@ struct RevocationTests {
         #expect(unreachable.isRetryable)
         #expect(unreachable.json.objectValue?["retryable"] == .bool(true))
 
+        let notification = try JWSMinter.sign(
+            JWSSamplePayload.notification(
+                type: "TEST", notificationUUID: "u", bundleID: "com.example.app", signedDate: now, signedTransactionInfo: jws),
+            signer: self.authority.leaf, chain: self.authority.chain)
+        let nested = try await JWSVerifier(policy: policy).verifyNotification(notification, now: now)
+        #expect(nested.transaction?.failures == [.revocationCheckUnavailable])
+        #expect(nested.isRetryable)
+
         policy.bundleIdentifier = "com.example.other"  // a final failure beside it: not retryable any more
         let both = try await JWSVerifier(policy: policy).verify(Array(jws.utf8), kind: nil, now: now)
         #expect(both.reasons == ["bundle_id_mismatch"])

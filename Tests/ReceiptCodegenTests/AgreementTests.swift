@@ -111,7 +111,7 @@ struct AgreementTests {
         let impostor = try TestCertificateAuthority()  // the same names, other keys: its root is not the pinned one
         let good = try Self.receipt()
 
-        var cases: [(String, [UInt8], Bool?)] = []
+        var cases: [(String, [UInt8], Bool)] = []
         for digest in [ReceiptMinter.Digest.sha1, .sha256] {
             for attributes in [false, true] {
                 for style in [ReceiptMinter.Style.appStore, .xcode] {
@@ -149,10 +149,49 @@ struct AgreementTests {
 
         for (name, receipt, intended) in cases {
             let expected = await Self.expected(receipt, policy, products: options.requiredProducts)
-            if let intended { #expect(expected == intended, "\(name): ReceiptValidator says \(expected)") }
+            #expect(expected == intended, "\(name): ReceiptValidator says \(expected)")
             for entry in 1...options.entryPoints {
                 let status = try build.status(receipt, device: Self.device, now: Self.now, entry: entry)
                 #expect(status == (expected ? 0 : 1), "seed \(index) entry \(entry): \(name)")
+            }
+        }
+    }
+
+    @Test("Xcode receipts: accepted only by a generation that allows them, like ReceiptValidator")
+    func xcodeReceiptsNeedTheOptIn() async throws {
+        let storeKit = try TestCertificateAuthority.storeKitStyleSigner()
+        let ca = try TestCertificateAuthority()
+        var receipt = try Self.receipt()
+        receipt.environment = .xcode
+        let xcodeReceipt = try ReceiptMinter.mint(receipt, signer: storeKit, options: .init(style: .xcode))
+        let other = try ReceiptMinter.mint(try Self.receipt(device: "00000000-0000-0000-0000-000000000001"), signer: storeKit,
+                                           options: .init(style: .xcode))
+        let appStore = try ReceiptMinter.mint(try Self.receipt(), signer: ca.receiptSigner)
+
+        var options = CodegenOptions(bundleIdentifier: "com.example.app", appVersion: "42", seed: Self.seed(30))
+        options.rootFingerprint = try Self.fingerprint(ca.root.certificate)
+        options.xcodeFingerprint = try Self.fingerprint(storeKit.identity.certificate)
+        options.allowsXcodeReceipts = true
+        let allowing = try HarnessBuild(options)
+        options.allowsXcodeReceipts = false
+        options.seed = Self.seed(31)
+        let refusing = try HarnessBuild(options)
+
+        let device = try DeviceIdentifier(parsing: Self.device)
+        let allowed = ReceiptValidationPolicy(
+            anchors: ReceiptTrustAnchors([ca.root.certificate, storeKit.identity.certificate]), allowsXcodeReceipts: true,
+            bundleIdentifier: "com.example.app", appVersion: "42", device: device)
+        let refused = ReceiptValidationPolicy(
+            anchors: ReceiptTrustAnchors([ca.root.certificate]), bundleIdentifier: "com.example.app", appVersion: "42", device: device)
+        for (name, bytes, allowedVerdict, refusedVerdict) in [
+            ("Xcode receipt", xcodeReceipt, true, false), ("Xcode receipt, other device", other, false, false),
+            ("App Store receipt", appStore, true, true),
+        ] {
+            #expect(await Self.expected(bytes, allowed) == allowedVerdict, "\(name)")
+            #expect(await Self.expected(bytes, refused) == refusedVerdict, "\(name)")
+            for entry in 1...3 {
+                #expect(try allowing.status(bytes, device: Self.device, now: Self.now, entry: entry) == (allowedVerdict ? 0 : 1), "\(name)")
+                #expect(try refusing.status(bytes, device: Self.device, now: Self.now, entry: entry) == (refusedVerdict ? 0 : 1), "\(name)")
             }
         }
     }

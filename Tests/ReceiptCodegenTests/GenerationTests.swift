@@ -41,20 +41,35 @@ struct GenerationTests {
         #expect(generated.source.components(separatedBy: "// MARK: - ").count == 6)
     }
 
-    @Test func optionsOutOfRangeAreRefused() {
+    @Test(arguments: [
+        "no entry point", "short seed", "not an identifier", "short root fingerprint", "short Xcode fingerprint",
+        "empty bundle id", "empty version",
+    ])
+    func optionsOutOfRangeAreRefused(mistake: String) {
         var options = Self.options()
-        options.entryPoints = 0
-        #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
-        options = Self.options()
-        options.seed = [1, 2]
-        let short = #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
-        #expect(short?.code == .invalidOption)
-        options = Self.options()
-        options.functionName = "not a name"
-        #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
-        options = Self.options()
-        options.rootFingerprint = [0]
-        #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
+        switch mistake {
+        case "no entry point": options.entryPoints = 0
+        case "short seed": options.seed = [1, 2]
+        case "not an identifier": options.functionName = "not a name"
+        case "short root fingerprint": options.rootFingerprint = [0]
+        case "short Xcode fingerprint": options.xcodeFingerprint = [0]
+        case "empty bundle id": options.bundleIdentifier = ""
+        default: options.appVersion = ""
+        }
+        let error = #expect(throws: CodegenError.self) { try ReceiptCodegenerator.generate(options) }
+        #expect(error?.code == .invalidOption)
+    }
+
+    @Test func onlyTheChosenPlatformsGlueIsWritten() throws {
+        var options = Self.options()
+        let mac = try ReceiptCodegenerator.generate(options).source
+        #expect(mac.contains("#if os(macOS)") && mac.contains("NSApplicationMain") && !mac.contains("UIDevice"))
+        options.platform = .iOS
+        let ios = try ReceiptCodegenerator.generate(options).source
+        #expect(ios.contains("UIDevice") && ios.contains("SKReceiptRefreshRequest") && !ios.contains("IOServiceMatching"))
+        options.onSuccess = .none
+        options.platform = .macOS
+        #expect(!(try ReceiptCodegenerator.generate(options).source.contains("NSApplicationMain")))
     }
 
     /// The text with every word-like token that is not a Swift keyword or standard name replaced by `_`.

@@ -3,7 +3,7 @@ import ReceiptCodegen
 
 /// Generates a validator with the harness glue, compiles it with `swiftc` (the generated file and the harness's
 /// `main.swift`, no package build) and runs it. Builds are cached per options for the test process.
-final class HarnessBuild: @unchecked Sendable {
+final class HarnessBuild: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }

@@ -96,11 +96,12 @@ struct OCSPServiceTests {
         }
     }
 
-    @Test func theTransportRefusesOtherSchemesAndBoundsItsWait() async throws {
+    @Test func theTransportRefusesOtherSchemesAndClosedPorts() async throws {
         let transport = HTTPOCSPTransport(timeout: .milliseconds(200))
-        await #expect(throws: HTTPOCSPTransport.Failure.self) {
+        let scheme = await #expect(throws: HTTPOCSPTransport.Failure.self) {
             _ = try await transport.response(to: [0x30, 0x00], from: "ldap://ocsp.example/")
         }
+        #expect(scheme?.description == "OCSP responder ldap://ocsp.example/ is not an http or https URL")
         await #expect(throws: (any Error).self) {
             _ = try await transport.response(to: [0x30, 0x00], from: "http://127.0.0.1:1/ocsp")  // nothing listens
         }

@@ -17,13 +17,5 @@ public struct NotificationVerificationResult: Sendable {
 
     /// Whether the notification failed only because a revocation check could not be made
     /// (`revocation_check_unavailable`, here or in nested data): ask again later, or let Apple retry.
-    public var isRetryable: Bool {
-        let parts: [(isValid: Bool, isRetryable: Bool)?] = [
-            (self.notification.isValid, self.notification.isRetryable),
-            self.transaction.map { ($0.isValid, $0.isRetryable) },
-            self.renewalInfo.map { ($0.isValid, $0.isRetryable) },
-            self.appTransaction.map { ($0.isValid, $0.isRetryable) },
-        ]
-        return !self.isValid && parts.allSatisfy { part in part.map { $0.isValid || $0.isRetryable } ?? true }
-    }
+    public var isRetryable: Bool { JWSVerdict(self).isRetryable }
 }

@@ -13,11 +13,6 @@ struct EntryPointWriter {
 
     let options: CodegenOptions
 
-    static let xcodeFingerprint: [UInt8] = [
-        0xff, 0x0b, 0xa3, 0x6e, 0x72, 0x1d, 0x2d, 0xb7, 0x41, 0xd2, 0xaa, 0x11, 0xe6, 0x11, 0x2e, 0xf7,
-        0x8b, 0xf7, 0x13, 0x1b, 0x46, 0xc7, 0xf0, 0x35, 0xb0, 0x08, 0x91, 0xd0, 0x45, 0xc8, 0x64, 0xfe,
-    ]
-
     /// Object identifiers and fixed byte strings the checks compare against.
     static let fixedConstants: [(String, [UInt8])] = [
         ("oidSignedData", [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]),
@@ -54,7 +49,7 @@ struct EntryPointWriter {
         constants.add("bundle", Array(self.options.bundleIdentifier.utf8))
         constants.add("version", Array(self.options.appVersion.utf8))
         constants.add("root", self.options.rootFingerprint)
-        if self.options.allowsXcodeReceipts { constants.add("xcode", Self.xcodeFingerprint) }
+        if self.options.allowsXcodeReceipts { constants.add("xcode", self.options.xcodeFingerprint) }
         for (i, product) in self.options.requiredProducts.enumerated() { constants.add("product\(i)", Array(product.utf8)) }
         constants.shuffle(using: &random)
 
@@ -145,7 +140,8 @@ struct EntryPointWriter {
             }
             blocks.append(line)
         }
-        while parseFailure == start { parseFailure = random.next() }
+        // What malformed input returns must never be the token of a receipt that passed every check.
+        while parseFailure == token { parseFailure = random.next() }
 
         let shift = random.pick(40...52)
         let xcodePath =

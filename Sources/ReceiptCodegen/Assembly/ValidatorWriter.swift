@@ -3,8 +3,8 @@
 struct ValidatorWriter {
     let options: CodegenOptions
 
-    /// The glue's own masked strings.
-    private static let glueStrings: [(String, String)] = [
+    /// The macOS glue's own masked strings (IOKit's names for the primary interface's MAC address).
+    private static let macStrings: [(String, String)] = [
         ("ethernet", "IOEthernetInterface"),
         ("propertyMatch", "IOPropertyMatch"),
         ("primary", "IOPrimaryInterface"),
@@ -24,7 +24,9 @@ struct ValidatorWriter {
         for (i, entry) in written.enumerated() {
             glue.add("token\(i)", (0..<8).map { UInt8(truncatingIfNeeded: entry.expectedToken >> UInt64(56 - 8 * $0)) })
         }
-        for (name, text) in Self.glueStrings { glue.add(name, Array(text.utf8)) }
+        if self.options.platform == .macOS {
+            for (name, text) in Self.macStrings { glue.add(name, Array(text.utf8)) }
+        }
         if let path = self.options.receiptPath { glue.add("receiptPath", Array(path.utf8)) }
         glue.shuffle(using: &random)
         let glueName = pool.fresh(using: &random)
@@ -50,12 +52,7 @@ struct ValidatorWriter {
             // API for the device identifier below.
 
             import Foundation
-            #if os(macOS)
-            import IOKit
-            #elseif os(iOS)
-            import StoreKit
-            import UIKit
-            #endif
+            \(self.options.platform == .macOS ? "#if os(macOS)\nimport AppKit\nimport IOKit\n#endif" : "#if os(iOS)\nimport StoreKit\nimport UIKit\n#endif")
             """
         ]
         sections.append(contentsOf: random.shuffled(written).map(\.source))
@@ -100,30 +97,39 @@ struct ValidatorWriter {
     ) throws(CodegenError) -> String {
         let receiptURL: String
         if self.options.receiptPath != nil {
-            receiptURL = "Bundle.main.bundleURL.appendingPathComponent(String(decoding: g[\(try index("receiptPath"))], as: UTF8.self))"
+            receiptURL = "Optional(Bundle.main.bundleURL.appendingPathComponent(String(decoding: g[\(try index("receiptPath"))], as: UTF8.self)))"
         } else {
             receiptURL = "Bundle.main.appStoreReceiptURL"
         }
+        switch self.options.platform {
+        case .macOS:
+            return try self.macGlue(check: check, glue: glue, mac: mac, zero: zero, receiptURL: receiptURL, index: index)
+        case .iOS:
+            return self.iOSGlue(check: check, glue: glue, zero: zero, receiptURL: receiptURL)
+        }
+    }
+
+    /// macOS: the primary interface's MAC address through IOKit; success runs the app (`NSApplicationMain`) or calls
+    /// `receiptValidationSucceeded()`; failure exits 173 or calls `receiptValidationFailed()`.
+    private func macGlue(
+        check: String,
+        glue: String,
+        mac: String,
+        zero: String,
+        receiptURL: String,
+        index: (String) throws(CodegenError) -> Int
+    ) throws(CodegenError) -> String {
         let success: String
         switch self.options.onSuccess {
-        case .run, .none: success = ""
+        case .run: success = "_ = NSApplicationMain(CommandLine.argc, CommandLine.unsafeArgv)"
         case .call: success = "receiptValidationSucceeded()"
+        case .none: success = ""
         }
-        let macFailure: String
-        let iosFailure: String
+        let failure: String
         switch self.options.onFailure {
-        case .exit173:
-            macFailure = "exit(173)"
-            iosFailure = ""
-        case .refreshThenExit173:
-            macFailure = "exit(173)"
-            iosFailure = "SKReceiptRefreshRequest().start()"
-        case .call:
-            macFailure = "receiptValidationFailed()"
-            iosFailure = "receiptValidationFailed()"
-        case .none:
-            macFailure = ""
-            iosFailure = ""
+        case .exit173, .refreshThenExit173: failure = "exit(173)"
+        case .call: failure = "receiptValidationFailed()"
+        case .none: failure = ""
         }
         return """
             #if os(macOS)
@@ -153,18 +159,35 @@ struct ValidatorWriter {
             }
 
             /// Checks the Mac App Store receipt of this app on this Mac. Call it first thing in `main.swift`.
+            @MainActor
             func \(self.options.functionName)() {
                 let g = \(glue)(\(zero))
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
                 guard let url = \(receiptURL), let data = try? Data(contentsOf: url), let device = \(mac)(g),
                     !\(check)([UInt8](data), device, now).contains(false)
                 else {
-                    \(macFailure)
+                    \(failure)
                     return
                 }
                 \(success)
             }
-            #elseif os(iOS)
+            #endif
+            """
+    }
+
+    /// iOS: `identifierForVendor`; failure asks StoreKit for a fresh receipt (an iOS app is never relaunched by the
+    /// App Store, so `exit173` does the same as `refresh-then-exit173` there) or calls `receiptValidationFailed()`;
+    /// success calls `receiptValidationSucceeded()` or returns.
+    private func iOSGlue(check: String, glue: String, zero: String, receiptURL: String) -> String {
+        let success = self.options.onSuccess == .call ? "receiptValidationSucceeded()" : ""
+        let failure: String
+        switch self.options.onFailure {
+        case .exit173, .refreshThenExit173: failure = "SKReceiptRefreshRequest().start()"
+        case .call: failure = "receiptValidationFailed()"
+        case .none: failure = ""
+        }
+        return """
+            #if os(iOS)
             /// Checks the App Store receipt of this app on this device. Call it when the app starts.
             @MainActor
             func \(self.options.functionName)() {
@@ -174,7 +197,7 @@ struct ValidatorWriter {
                     let vendor = UIDevice.current.identifierForVendor?.uuid,
                     !\(check)([UInt8](data), withUnsafeBytes(of: vendor) { Array($0) }, now).contains(false)
                 else {
-                    \(iosFailure)
+                    \(failure)
                     return
                 }
                 \(success)

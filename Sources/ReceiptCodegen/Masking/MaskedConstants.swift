@@ -5,24 +5,26 @@
 ///
 /// The generated function is `«name»(z: Int) -> [[UInt8]]`; constant `i` is at the index ``index(of:)`` gives.
 struct MaskedConstants {
-    private(set) var values: [(name: String, bytes: [UInt8])] = []
+    private var values: [(name: String, bytes: [UInt8])] = []
+    /// `order[slot]` is the position in `values` of the constant decoded into `slot`.
     private var order: [Int] = []
 
-    /// Registers a constant (once per name) and returns nothing; its index is fixed when the table is shuffled.
+    /// Registers a constant (once per name), in the next slot until ``shuffle(using:)``.
     mutating func add(_ name: String, _ bytes: [UInt8]) {
         guard !self.values.contains(where: { $0.name == name }) else { return }
+        self.order.append(self.values.count)
         self.values.append((name, bytes))
     }
 
-    /// Fixes a random order of the table.
+    /// Puts the constants in random slots.
     mutating func shuffle(using random: inout SeededGenerator) {
-        self.order = random.shuffled(Array(self.values.indices))
+        self.order = random.shuffled(self.order)
     }
 
-    /// The index of `name` in the decoded table.
+    /// The slot of `name` in the decoded table.
     func index(of name: String) -> Int? {
         guard let position = self.values.firstIndex(where: { $0.name == name }) else { return nil }
-        return self.order.firstIndex(of: position) ?? position
+        return self.order.firstIndex(of: position)
     }
 
     /// The Swift source of the decoding function.
@@ -30,8 +32,7 @@ struct MaskedConstants {
         let z = "z"
         var body: [String] = []
         body.append("var out = [[UInt8]](repeating: [], count: \(self.values.count))")
-        let slots = self.order.isEmpty ? Array(self.values.indices) : self.order
-        for (slot, position) in slots.enumerated() {
+        for (slot, position) in self.order.enumerated() {
             let bytes = self.values[position].bytes
             body.append("do {")
             body.append("    var v = [UInt8]()")

@@ -10,7 +10,7 @@ public struct CodegenOptions: Sendable {
     public var bundleIdentifier: String
     /// The app version the receipt must carry (`CFBundleShortVersionString` on macOS, `CFBundleVersion` on iOS).
     public var appVersion: String
-    /// Whose glue the file carries.
+    /// Whose glue the file carries (the other platform's is not written).
     public var platform: CodegenPlatform = .macOS
     /// The generation's seed: the same seed and options give the same file, byte for byte.
     public var seed: [UInt8]
@@ -29,6 +29,9 @@ public struct CodegenOptions: Sendable {
     public var rootFingerprint: [UInt8] = CodegenOptions.appleIncRootFingerprint
     /// Whether receipts signed by Xcode's StoreKit testing certificate are accepted (never in a release build).
     public var allowsXcodeReceipts = false
+    /// SHA-256 of the self-signed certificate Xcode receipts are signed with, when they are allowed: Xcode's
+    /// StoreKit testing certificate by default; tests pass their own StoreKit-style signer's.
+    public var xcodeFingerprint: [UInt8] = CodegenOptions.xcodeStoreKitFingerprint
     /// The name of the one function the app calls (internal; stripped from release builds with the others).
     public var functionName = "checkAppStoreReceipt"
 
@@ -38,6 +41,12 @@ public struct CodegenOptions: Sendable {
         self.appVersion = appVersion
         self.seed = seed
     }
+
+    /// SHA-256 of Xcode's StoreKit testing certificate (2020–2040).
+    public static let xcodeStoreKitFingerprint: [UInt8] = [
+        0xff, 0x0b, 0xa3, 0x6e, 0x72, 0x1d, 0x2d, 0xb7, 0x41, 0xd2, 0xaa, 0x11, 0xe6, 0x11, 0x2e, 0xf7,
+        0x8b, 0xf7, 0x13, 0x1b, 0x46, 0xc7, 0xf0, 0x35, 0xb0, 0x08, 0x91, 0xd0, 0x45, 0xc8, 0x64, 0xfe,
+    ]
 
     /// SHA-256 of Apple Inc. Root Certificate.
     public static let appleIncRootFingerprint: [UInt8] = [

@@ -1,9 +1,9 @@
 /// What the generated glue does when every check passes.
 public enum SuccessBehaviour: String, Sendable, CaseIterable {
-    /// Return, and let the app run.
+    /// macOS: start the app (`NSApplicationMain`), so that `main.swift` holds only the check; iOS: return.
     case run = "run"
     /// Call the app's `receiptValidationSucceeded()` (the app declares it).
     case call = "call"
-    /// Nothing.
+    /// Return, and let the caller go on.
     case none = "none"
 }

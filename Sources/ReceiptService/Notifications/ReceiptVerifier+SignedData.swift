@@ -71,8 +71,9 @@ extension ReceiptVerifier {
         }
         guard result.isValid else {
             // A responder that could not be reached says nothing against the notification: 503, Apple retries.
-            let status = result.isRetryable ? 503 : 422
-            return Self.answer(status, result.isRetryable ? "unavailable" : "rejected", JWSVerdict(result).reasons)
+            let verdict = JWSVerdict(result)
+            return verdict.isRetryable
+                ? Self.answer(503, "unavailable", verdict.reasons) : Self.answer(422, "rejected", verdict.reasons)
         }
 
         let notification = result.notification.payload

@@ -32,7 +32,7 @@ struct CodegenCommand: ParsableCommand {
     @Option(help: "Read the bundle id and version from an application bundle's Info.plist.")
     var app: String?
 
-    @Option(help: "macos or ios.")
+    @Option(help: "macos or ios: whose glue (device id, receipt, failure) the file carries.")
     var platform: String = "macos"
 
     @Option(name: .customLong("version-key"), help: "With --app: short (CFBundleShortVersionString, macOS default) or build (CFBundleVersion, iOS default).")
@@ -44,10 +44,10 @@ struct CodegenCommand: ParsableCommand {
     @Option(name: .customLong("entry-points"), help: "Independent implementations of the validation in the file (1-8).")
     var entryPoints: Int = 3
 
-    @Option(name: .customLong("on-success"), help: "run, call (receiptValidationSucceeded()) or none.")
+    @Option(name: .customLong("on-success"), help: "run (macOS: start the app with NSApplicationMain), call (receiptValidationSucceeded()) or none.")
     var onSuccess: String = "run"
 
-    @Option(name: .customLong("on-failure"), help: "exit173, refresh-then-exit173, call (receiptValidationFailed()) or none.")
+    @Option(name: .customLong("on-failure"), help: "exit173 (macOS; iOS refreshes the receipt), refresh-then-exit173, call (receiptValidationFailed()) or none.")
     var onFailure: String = "exit173"
 
     @Option(name: .customLong("receipt-path"), help: "Where the receipt is, relative to the app bundle (default: the platform's).")
