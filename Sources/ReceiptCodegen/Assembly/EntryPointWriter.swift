@@ -13,6 +13,9 @@ struct EntryPointWriter {
 
     let options: CodegenOptions
 
+    /// The chance in percent that a place where a statement or a condition clause may stand gets a decoy.
+    static let decoyDensity = 70
+
     /// Object identifiers and fixed byte strings the checks compare against.
     static let fixedConstants: [(String, [UInt8])] = [
         ("oidSignedData", [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]),
@@ -60,12 +63,13 @@ struct EntryPointWriter {
         ]
         let renderer = TemplateRenderer(names: names, constants: constants)
         var pieces: [String] = []
+        let decoys = DecoyWriter(density: Self.decoyDensity)
         for template in random.shuffled(primitives) {
-            pieces.append(try renderer.render(template, using: &random))
+            pieces.append(decoys.write(try renderer.render(template, using: &random), using: &random))
         }
-        pieces.append(constants.render(name: names["constants"] ?? "k", using: &random))
+        pieces.append(decoys.write(constants.render(name: names["constants"] ?? "k", using: &random), using: &random))
         let (entry, expected) = try self.entry(renderer: renderer, names: names, random: &random)
-        pieces.append(entry)
+        pieces.append(decoys.write(entry, using: &random))
         return Written(
             source: "// MARK: - \(index + 1)\n\n" + pieces.joined(separator: "\n\n"),
             entryName: names["entry"] ?? "",
@@ -154,11 +158,7 @@ struct EntryPointWriter {
             }
             """ : ""
         let xcodeMarkers = self.options.allowsXcodeReceipts ? " else if xcode {\n        markers = 0\n    }" : ""
-        let opaque = random.element([
-            "(x &* (x &+ 1)) & 1 == 0",
-            "((x | 1) &* (x | 1)) & 7 == 1",
-            "(x &* (x &- 1)) & 1 == 0",
-        ])
+        let opaque = DecoyWriter.predicate(true, "x", using: &random)
         var body = """
             private func «entry»(_ receipt: [UInt8], _ device: [UInt8], _ now: Int64) -> UInt64 {
                 func «opaque»(_ x: UInt64) -> Bool { \(opaque) }

@@ -41,7 +41,17 @@ struct ValidatorWriter {
         }
         var tokenChecks: [String] = []
         for (i, entry) in written.enumerated() {
-            tokenChecks.append("\(entry.entryName)(receipt, device, now) == \(tokenName)(g[\(try index("token\(i)"))])")
+            let got = "\(entry.entryName)(receipt, device, now)"
+            let expected = "\(tokenName)(g[\(try index("token\(i)"))])"
+            tokenChecks.append(
+                random.element([
+                    "verdicts.append(\(got) == \(expected))",
+                    "verdicts.append(\(expected) == \(got))",
+                    "verdicts.append((\(got) ^ \(expected)) == 0)",
+                    "verdicts += [\(got) &- \(expected) == 0]",
+                    "verdicts.append(\(expected) &- \(got) == 0)",
+                ])
+            )
         }
 
         var sections: [String] = [
@@ -55,24 +65,50 @@ struct ValidatorWriter {
             \(self.options.platform == .macOS ? "#if os(macOS)\nimport AppKit\nimport IOKit\n#endif" : "#if os(iOS)\nimport StoreKit\nimport UIKit\n#endif")
             """
         ]
-        sections.append(contentsOf: random.shuffled(written).map(\.source))
-        sections.append(glue.render(name: glueName, using: &random))
-        sections.append(
-            """
-            private func \(tokenName)(_ bytes: [UInt8]) -> UInt64 {
-                bytes.reduce(0) { ($0 << 8) | UInt64($1) }
-            }
-
-            /// One verdict per entry point, each from its own implementation (true: valid for this app and device).
-            private func \(checkName)(_ receipt: [UInt8], _ device: [UInt8], _ now: Int64) -> [Bool] {
-                let g = \(glueName)(\(zero))
-                return [
-                    \(tokenChecks.joined(separator: ",\n        ")),
-                ]
-            }
-            """
+        // Every top-level function, in a random order: the entry points, the glue's constants, the token reader, the
+        // check and the platform glue.
+        var body: [String] = written.map(\.source)
+        let decoys = DecoyWriter(density: EntryPointWriter.decoyDensity)
+        // The public function's first two statements, in either order and either form.
+        let table = "let table: [[UInt8]] = \(glueName)(\(zero))"
+        let now = random.element([
+            "let now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)",
+            "let now: Int64 = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))",
+        ])
+        let attribute = random.element(["@MainActor\n", "@MainActor "])
+        let preamble = random.below(2) == 0 ? table + "\n    " + now : now + "\n    " + table
+        body.append(decoys.write(glue.render(name: glueName, using: &random), using: &random))
+        body.append(
+            decoys.write(
+                """
+                private func \(tokenName)(_ bytes: [UInt8]) -> UInt64 {
+                    return bytes.reduce(0) { ($0 << 8) | UInt64($1) }
+                }
+                """,
+                using: &random
+            )
         )
-        sections.append(try self.platformGlue(check: checkName, glue: glueName, mac: macName, zero: zero, index: index))
+        body.append(
+            decoys.write(
+                """
+                /// One verdict per entry point, each from its own implementation (true: valid for this app and device).
+                private func \(checkName)(_ receipt: [UInt8], _ device: [UInt8], _ now: Int64) -> [Bool] {
+                    let g: [[UInt8]] = \(glueName)(\(zero))
+                    var verdicts: [Bool] = []
+                    \(tokenChecks.joined(separator: "\n    "))
+                    return verdicts
+                }
+                """,
+                using: &random
+            )
+        )
+        body.append(
+            decoys.write(
+                try self.platformGlue(check: checkName, preamble: preamble, attribute: attribute, mac: macName, index: index),
+                using: &random
+            )
+        )
+        sections.append(contentsOf: random.shuffled(body))
         if harness {
             sections.append(
                 """
@@ -90,22 +126,22 @@ struct ValidatorWriter {
 
     private func platformGlue(
         check: String,
-        glue: String,
+        preamble: String,
+        attribute: String,
         mac: String,
-        zero: String,
         index: (String) throws(CodegenError) -> Int
     ) throws(CodegenError) -> String {
         let receiptURL: String
         if self.options.receiptPath != nil {
-            receiptURL = "Optional(Bundle.main.bundleURL.appendingPathComponent(String(decoding: g[\(try index("receiptPath"))], as: UTF8.self)))"
+            receiptURL = "Optional(Bundle.main.bundleURL.appendingPathComponent(String(decoding: table[\(try index("receiptPath"))], as: UTF8.self)))"
         } else {
             receiptURL = "Bundle.main.appStoreReceiptURL"
         }
         switch self.options.platform {
         case .macOS:
-            return try self.macGlue(check: check, glue: glue, mac: mac, zero: zero, receiptURL: receiptURL, index: index)
+            return try self.macGlue(check: check, preamble: preamble, attribute: attribute, mac: mac, receiptURL: receiptURL, index: index)
         case .iOS:
-            return self.iOSGlue(check: check, glue: glue, zero: zero, receiptURL: receiptURL)
+            return self.iOSGlue(check: check, preamble: preamble, attribute: attribute, receiptURL: receiptURL)
         }
     }
 
@@ -113,9 +149,9 @@ struct ValidatorWriter {
     /// `receiptValidationSucceeded()`; failure exits 173 or calls `receiptValidationFailed()`.
     private func macGlue(
         check: String,
-        glue: String,
+        preamble: String,
+        attribute: String,
         mac: String,
-        zero: String,
         receiptURL: String,
         index: (String) throws(CodegenError) -> Int
     ) throws(CodegenError) -> String {
@@ -127,9 +163,9 @@ struct ValidatorWriter {
         }
         let failure: String
         switch self.options.onFailure {
-        case .exit173, .refreshThenExit173: failure = "exit(173)"
-        case .call: failure = "receiptValidationFailed()"
-        case .none: failure = ""
+        case .exit173, .refreshThenExit173: failure = "exit(173)"  // never returns
+        case .call: failure = "receiptValidationFailed()\n        return"
+        case .none: failure = "return"
         }
         return """
             #if os(macOS)
@@ -159,15 +195,12 @@ struct ValidatorWriter {
             }
 
             /// Checks the Mac App Store receipt of this app on this Mac. Call it first thing in `main.swift`.
-            @MainActor
-            func \(self.options.functionName)() {
-                let g = \(glue)(\(zero))
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
-                guard let url = \(receiptURL), let data = try? Data(contentsOf: url), let device = \(mac)(g),
+            \(attribute)func \(self.options.functionName)() {
+                \(preamble)
+                guard let url = \(receiptURL), let data = try? Data(contentsOf: url), let device = \(mac)(table),
                     !\(check)([UInt8](data), device, now).contains(false)
                 else {
                     \(failure)
-                    return
                 }
                 \(success)
             }
@@ -178,27 +211,24 @@ struct ValidatorWriter {
     /// iOS: `identifierForVendor`; failure asks StoreKit for a fresh receipt (an iOS app is never relaunched by the
     /// App Store, so `exit173` does the same as `refresh-then-exit173` there) or calls `receiptValidationFailed()`;
     /// success calls `receiptValidationSucceeded()` or returns.
-    private func iOSGlue(check: String, glue: String, zero: String, receiptURL: String) -> String {
+    private func iOSGlue(check: String, preamble: String, attribute: String, receiptURL: String) -> String {
         let success = self.options.onSuccess == .call ? "receiptValidationSucceeded()" : ""
         let failure: String
         switch self.options.onFailure {
-        case .exit173, .refreshThenExit173: failure = "SKReceiptRefreshRequest().start()"
-        case .call: failure = "receiptValidationFailed()"
-        case .none: failure = ""
+        case .exit173, .refreshThenExit173: failure = "SKReceiptRefreshRequest().start()\n        return"
+        case .call: failure = "receiptValidationFailed()\n        return"
+        case .none: failure = "return"
         }
         return """
             #if os(iOS)
             /// Checks the App Store receipt of this app on this device. Call it when the app starts.
-            @MainActor
-            func \(self.options.functionName)() {
-                let g = \(glue)(\(zero))
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
+            \(attribute)func \(self.options.functionName)() {
+                \(preamble)
                 guard let url = \(receiptURL), let data = try? Data(contentsOf: url),
                     let vendor = UIDevice.current.identifierForVendor?.uuid,
                     !\(check)([UInt8](data), withUnsafeBytes(of: vendor) { Array($0) }, now).contains(false)
                 else {
                     \(failure)
-                    return
                 }
                 \(success)
             }

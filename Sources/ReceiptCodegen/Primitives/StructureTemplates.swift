@@ -35,11 +35,15 @@ enum StructureTemplates {
                     extensions.append(Array(b[oid.2..<oid.3]))
                 }
             }
-            return (
-                Array(b[parts[0].1..<parts[0].4]), Array(b[algorithmOID.2..<algorithmOID.3]), Array(b[(parts[2].2 + 1)..<parts[2].3]),
-                Array(b[fields[0].2..<fields[0].3]), Array(b[fields[2].1..<fields[2].4]), Array(b[fields[4].1..<fields[4].4]),
-                notBefore, notAfter, Array(b[numbers[0].2..<numbers[0].3]), Array(b[numbers[1].2..<numbers[1].3]), extensions
-            )
+            let tbs = Array(b[parts[0].1..<parts[0].4])
+            let signatureAlgorithm = Array(b[algorithmOID.2..<algorithmOID.3])
+            let signatureBits = Array(b[(parts[2].2 + 1)..<parts[2].3])
+            let serial = Array(b[fields[0].2..<fields[0].3])
+            let issuer = Array(b[fields[2].1..<fields[2].4])
+            let subject = Array(b[fields[4].1..<fields[4].4])
+            let modulus = Array(b[numbers[0].2..<numbers[0].3])
+            let exponent = Array(b[numbers[1].2..<numbers[1].3])
+            return (tbs, signatureAlgorithm, signatureBits, serial, issuer, subject, notBefore, notAfter, modulus, exponent, extensions)
         }
         """#
 
@@ -92,11 +96,12 @@ enum StructureTemplates {
                 signer.count == at + 2 || (signer.count == at + 3 && signer[at + 2].0 == 0xA1),
                 let algorithm = «kids»(b, signer[at].2, signer[at].3), let signatureOID = algorithm.first, signatureOID.0 == 0x06
             else { return nil }
-            return (
-                content, certificates, Array(b[sid[0].1..<sid[0].4]), Array(b[sid[1].2..<sid[1].3]),
-                Array(b[digestOID.2..<digestOID.3]), Array(b[signatureOID.2..<signatureOID.3]), attributes,
-                Array(b[signer[at + 1].2..<signer[at + 1].3])
-            )
+            let issuer = Array(b[sid[0].1..<sid[0].4])
+            let serial = Array(b[sid[1].2..<sid[1].3])
+            let digestAlgorithm = Array(b[digestOID.2..<digestOID.3])
+            let signatureAlgorithm = Array(b[signatureOID.2..<signatureOID.3])
+            let signatureBytes = Array(b[signer[at + 1].2..<signer[at + 1].3])
+            return (content, certificates, issuer, serial, digestAlgorithm, signatureAlgorithm, attributes, signatureBytes)
         }
         """#
 

@@ -20,11 +20,14 @@ enum TimeTemplates {
 
     static let monthLength = #"""
         private func «monthDays»(_ month: Int, _ year: Int) -> Int {
-            switch month {
-            case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-            case 4, 6, 9, 11: return 30
-            default: return 31
+            if month == 2 {
+                let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+                return leap ? 29 : 28
             }
+            if month == 4 || month == 6 || month == 9 || month == 11 {
+                return 30
+            }
+            return 31
         }
         """#
 

@@ -1,0 +1,401 @@
+import Foundation
+
+/// Threads decoy code through a rendered piece of generated Swift, so that two generations share no run of lines even
+/// where they drew the same variant of a primitive.
+///
+/// Before a statement it may put a branch on an always-false predicate of a run-time value whose arm leaves the
+/// function as bad input would (`if (x &* (x &+ 1)) & 1 != 0 { return nil }`, or the `guard` of its negation); inside a
+/// condition list spread over lines, an always-true clause. The values are the function's parameters and typed locals
+/// (`.count` of an array, an integer) that no other declaration in the piece shadows. The predicates are the same
+/// family as the entry points' opaque predicates: identities of integer arithmetic that the compiler does not prove,
+/// so the arms stay in optimized code.
+///
+/// The writer reads the piece line by line with a small model of Swift's layout: it never inserts inside a multi-line
+/// expression, a closure, a `defer`, between a `switch` and its first `case`, or after a `return`, `continue` or
+/// `break` in the same block. The templates keep to that layout (one statement a line or a clean continuation).
+struct DecoyWriter {
+    /// The chance in percent that an insertion point receives a decoy.
+    var density: Int
+
+    private enum ScopeKind {
+        case function(returns: String)
+        case block
+        case switchBody
+        case closed
+    }
+
+    private struct Scope {
+        var kind: ScopeKind
+        var values: [String] = []
+        var exited = false
+        var seenCase = false
+    }
+
+    func write(_ source: String, using random: inout SeededGenerator) -> String {
+        let once = Self.namesDeclaredOnce(in: source)
+        var out: [String] = []
+        var scopes: [Scope] = []
+        var depth = 0
+        var head: String?
+        var lastWasCompleteCode = false
+        var lastEndsClause = false
+        var skipped = false
+        var names = Names(taken: Set(Self.tokens(source)))
+
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("//") {
+                out.append(line)
+                continue
+            }
+            let indent = String(line.prefix(while: { $0 == " " }))
+            let values = scopes.flatMap(\.values)
+
+            // A decoy before this line?
+            // A decoy before this line? Never two places in a row without one, nor a function's first place.
+            if depth == 0, let scope = scopes.last, !values.isEmpty {
+                if head == nil, lastWasCompleteCode, !scope.exited, Self.startsStatement(trimmed), Self.insertable(scope),
+                    let exit = Self.exitStatement(scopes: scopes, using: &random)
+                {
+                    if skipped || random.below(100) < self.density {
+                        let lines = Self.branch(values: values, exit: exit, names: &names, using: &random)
+                        out.append(contentsOf: lines.map { indent + $0 })
+                        skipped = false
+                    } else {
+                        skipped = true
+                    }
+                } else if let open = head, lastEndsClause, Self.isConditionHead(open), !trimmed.hasPrefix("else"),
+                    !trimmed.hasPrefix("{")
+                {
+                    if skipped || random.below(100) < self.density {
+                        out.append(indent + Self.clause(values: values, names: &names, using: &random))
+                        skipped = false
+                    } else {
+                        skipped = true
+                    }
+                }
+            }
+            out.append(line)
+
+            // What the line does to the scopes and to the statement in progress.
+            let code = Self.stripComment(trimmed)
+            let statement = (head ?? "") + " " + code
+            for (offset, character) in code.enumerated() {
+                switch character {
+                case "(", "[": depth += 1
+                case ")", "]": depth -= 1
+                case "{":
+                    let trailing = offset == code.count - 1
+                    scopes.append(Scope(kind: trailing ? Self.kind(opening: statement) : .closed))
+                case "}":
+                    if !scopes.isEmpty { scopes.removeLast() }
+                default: break
+                }
+            }
+            if code.hasPrefix("case ") || code.hasPrefix("default:"), code.hasSuffix(":"), !scopes.isEmpty {
+                scopes[scopes.count - 1].seenCase = true
+                scopes[scopes.count - 1].exited = false
+                head = nil
+                lastWasCompleteCode = true
+                lastEndsClause = false
+                continue
+            }
+            let signature = head.map { $0 + " " + code } ?? code
+            let complete = depth == 0 && !Self.continues(code) && !(Self.isControlHead(statement) && !code.contains("{"))
+            lastEndsClause = code.hasSuffix(",")
+            if complete {
+                let first = head ?? code
+                head = nil
+                lastWasCompleteCode = !code.hasPrefix("@") && !code.hasPrefix("#")
+                if !code.hasSuffix("{"), !scopes.isEmpty {
+                    for word in ["return", "continue", "break", "throw", "exit("] where first.hasPrefix(word) {
+                        scopes[scopes.count - 1].exited = true
+                    }
+                    if let value = Self.typedValue(first, once: once) { scopes[scopes.count - 1].values.append(value) }
+                }
+                if code.hasSuffix("{"), case .function = scopes.last?.kind {
+                    scopes[scopes.count - 1].values = Self.parameters(signature, once: once)
+                    skipped = true  // every function opens with a decoy
+                }
+            } else {
+                head = head.map { $0 + " " + code } ?? code
+                lastWasCompleteCode = false
+            }
+        }
+        return out.joined(separator: "\n")
+    }
+
+    // MARK: - The decoys
+
+    /// `let name: UInt64 = operand` and a branch on it (the binding keeps the type checker fast: an operand repeated
+    /// inside one long literal-laden expression costs it about a second each).
+    private static func branch(values: [String], exit: String, names: inout Names, using random: inout SeededGenerator)
+        -> [String]
+    {
+        let x = names.fresh(using: &random)
+        let binding = "let \(x): UInt64 = \(operand(values: values, using: &random))"
+        if random.below(2) == 0 {
+            return [binding, "if \(predicate(false, x, using: &random)) { \(exit) }"]
+        }
+        return [binding, "guard \(predicate(true, x, using: &random)) else { \(exit) }"]
+    }
+
+    /// `case let name = operand, predicate(name),` — two always-true clauses for a condition list.
+    private static func clause(values: [String], names: inout Names, using random: inout SeededGenerator) -> String {
+        let x = names.fresh(using: &random)
+        return "case let \(x) = \(operand(values: values, using: &random)), \(predicate(true, x, using: &random)),"
+    }
+
+    /// An identity of 64-bit wrapping arithmetic on a run-time value `x` that the optimizer does not prove: an odd
+    /// square is 1 modulo 8 (`(x|1)² - 1` a multiple of 8), an odd fourth power 1 modulo 16, an odd cube equal to its
+    /// root modulo 8. (The parity of `x(x+1)` is as true, but LLVM's demanded-bits analysis sees through it and
+    /// deletes the arm; `(2x+1)²` and `x << 1 | 1` cost the type checker 30 ms to a second a use.)
+    static func predicate(_ truth: Bool, _ x: String, using random: inout SeededGenerator) -> String {
+        let odd = random.element(["(\(x) | 1)", "(1 | \(x))"])
+        let relation = truth ? "==" : "!="
+        func masked(_ value: String, _ bits: Int, _ equals: String) -> String {
+            let test = random.below(2) == 0 ? "& \(bits - 1)" : "% \(bits)"
+            return random.below(2) == 0 ? "(\(value)) \(test) \(relation) \(equals)" : "\(equals) \(relation) (\(value)) \(test)"
+        }
+        switch random.below(4) {
+        case 0: return masked("\(odd) &* \(odd)", 8, "1")
+        case 1: return masked("\(odd) &* \(odd) &- 1", 8, "0")
+        case 2: return masked("\(odd) &* \(odd) &* \(odd) &* \(odd)", 16, "1")
+        default:
+            let (cube, root) = random.below(2) == 0
+                ? ("(\(odd) &* \(odd) &* \(odd)) & 7", "\(odd) & 7") : ("(\(odd) &* \(odd) &* \(odd)) % 8", "\(odd) % 8")
+            return random.below(2) == 0 ? "\(cube) \(relation) \(root)" : "\(root) \(relation) \(cube)"
+        }
+    }
+
+    /// A run-time value, alone or mixed with a constant or a second value (in parentheses).
+    private static func operand(values: [String], using random: inout SeededGenerator) -> String {
+        let first = random.element(values)
+        let others = values.filter { $0 != first }
+        var x = first
+        for _ in 0..<random.pick(2...3) {
+            let constant = "0x" + String(random.next() >> UInt64(random.pick(0...40)), radix: 16)
+            // Either side of a commutative operator.
+            func mix(_ a: String, _ op: String, _ b: String) -> String {
+                random.below(2) == 0 ? "(\(a) \(op) \(b))" : "(\(b) \(op) \(a))"
+            }
+            switch random.below(7) {
+            case 0: x = mix(x, "&+", constant)
+            case 1: x = mix(x, "^", constant)
+            case 2: x = mix(x, "&*", constant)
+            case 3: x = mix(x, "|", constant)
+            case 4: x = "(\(x) >> \(random.pick(1...9)))"
+            case 5: x = "(\(x) &- \(constant))"
+            default: x = others.isEmpty ? mix(x, "&+", "\(constant) &* \(constant)") : mix(x, "^", random.element(others))
+            }
+        }
+        return x
+    }
+
+    /// How the innermost function leaves on bad input, or `nil` when its result type has no such value.
+    private static func exitStatement(scopes: [Scope], using random: inout SeededGenerator) -> String? {
+        for scope in scopes.reversed() {
+            guard case .function(let returns) = scope.kind else { continue }
+            if returns.isEmpty { return "return" }
+            if returns.hasSuffix("?") { return "return nil" }
+            switch returns {
+            case "UInt64": return "return 0x\(String(random.next() | 1, radix: 16))"
+            case "Int", "Int64": return "return -\(random.pick(1...9_999))"
+            case "Bool": return "return false"
+            case "[UInt8]", "[UInt32]", "[UInt64]", "[[UInt8]]": return "return []"
+            case "[Bool]": return "return [false]"
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Names for the decoys' bindings: random, in no other use in the piece, a lowercase letter then at least one
+    /// capital (which no Swift keyword or lowercase standard-library function has).
+    private struct Names {
+        var taken: Set<String>
+
+        mutating func fresh(using random: inout SeededGenerator) -> String {
+            let lower = Array("abcdefghijklmnopqrstuvwxyz")
+            let upper = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            while true {
+                var name = String(random.element(lower))
+                for _ in 0..<random.pick(1...6) { name.append(random.element(random.below(2) == 0 ? lower : upper)) }
+                name.append(random.element(upper))
+                if self.taken.insert(name).inserted { return name }
+            }
+        }
+    }
+
+    // MARK: - Reading the layout
+
+    private static func insertable(_ scope: Scope) -> Bool {
+        switch scope.kind {
+        case .function, .block: return true
+        case .switchBody: return scope.seenCase
+        case .closed: return false
+        }
+    }
+
+    private static func kind(opening statement: String) -> ScopeKind {
+        let s = statement.trimmingCharacters(in: .whitespaces)
+        if let function = s.range(of: "func ") {
+            let before = s[..<function.lowerBound]
+            if before.allSatisfy({ $0.isLetter || $0 == " " || $0 == "@" }) {
+                return .function(returns: Self.returnType(s))
+            }
+        }
+        for word in ["if ", "guard ", "for ", "while ", "repeat ", "do ", "} else", "else "] where s.hasPrefix(word) {
+            return .block
+        }
+        if s.hasPrefix("switch ") { return .switchBody }
+        return .closed
+    }
+
+    private static func returnType(_ signature: String) -> String {
+        guard let arrow = signature.range(of: ") -> ", options: .backwards) else { return "" }
+        var result = String(signature[arrow.upperBound...])
+        if result.hasSuffix("{") { result.removeLast() }
+        return result.trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func isConditionHead(_ head: String) -> Bool {
+        head.hasPrefix("guard ") || head.hasPrefix("if ") || head.hasPrefix("while ")
+    }
+
+    private static func isControlHead(_ statement: String) -> Bool {
+        let s = statement.trimmingCharacters(in: .whitespaces)
+        return ["guard ", "if ", "while ", "for ", "switch ", "} else if "].contains { s.hasPrefix($0) }
+    }
+
+    private static func startsStatement(_ line: String) -> Bool {
+        let refused = ["}", ")", "]", ".", "else", "case ", "default", "where", "&&", "||", "?", ":", "#", "@", "{", "+", "-",
+            "*", "/", "&", "|", "^", "=", "<", ">", "!", "in "]
+        return !refused.contains { line.hasPrefix($0) }
+    }
+
+    /// True when a line leaves its statement open: a trailing operator, comma, colon or `in`.
+    private static func continues(_ code: String) -> Bool {
+        guard let last = code.last else { return false }
+        // `var found: [UInt8]?` is whole; `…)?` before `.member` on the next line is not.
+        if last == "?", code.hasPrefix("var ") || code.hasPrefix("let "), code.contains(":"), !code.contains("=") {
+            return false
+        }
+        if ",=([+-*/&|^<>!?:.".contains(last) { return true }
+        return code.hasSuffix(" in") || code == "in"
+    }
+
+    private static func stripComment(_ line: String) -> String {
+        guard let comment = line.range(of: " //") else { return line }
+        return String(line[..<comment.lowerBound]).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static let integers: Set<String> = ["Int", "Int64", "Int32", "UInt", "UInt64", "UInt32", "UInt16", "UInt8"]
+    private static let arrays: Set<String> = ["[UInt8]", "[UInt32]", "[UInt64]", "[[UInt8]]", "[Int]", "ArraySlice<UInt8>"]
+
+    /// A run-time `UInt64` made of a value of `type`, or `nil` when the type has none here.
+    private static func value(_ name: String, type: String, once: Set<String>) -> String? {
+        guard once.contains(name) else { return nil }
+        if arrays.contains(type) { return "UInt64(truncatingIfNeeded: \(name).count)" }
+        if type == "UInt64" { return name }
+        if integers.contains(type) { return "UInt64(truncatingIfNeeded: \(name))" }
+        return nil
+    }
+
+    /// `let name: Type = …` / `var name: Type = …`.
+    private static func typedValue(_ statement: String, once: Set<String>) -> String? {
+        let words = statement.split(separator: " ", maxSplits: 3).map(String.init)
+        guard words.count == 4, words[0] == "let" || words[0] == "var", words[1].hasSuffix(":"), words[3].hasPrefix("=") else {
+            return nil
+        }
+        // A literal initializer is a value the compiler knows right after the declaration, and a predicate on it one
+        // it proves ("will never be executed").
+        guard words[3].split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains(where: { word in
+            word.first?.isLetter == true
+        }) else { return nil }
+        return value(String(words[1].dropLast()), type: words[2], once: once)
+    }
+
+    /// The usable parameters of a function signature (`_ name: Type` or `label name: Type`).
+    private static func parameters(_ signature: String, once: Set<String>) -> [String] {
+        guard let open = signature.firstIndex(of: "(") else { return [] }
+        var list = ""
+        var level = 0
+        for character in signature[open...] {
+            if character == "(" { level += 1 }
+            if character == ")" { level -= 1 }
+            if level == 0 { break }
+            list.append(character)
+        }
+        var found: [String] = []
+        var piece = ""
+        for character in list.dropFirst() + "," {
+            switch character {
+            case "(", "[": level += 1
+            case ")", "]": level -= 1
+            default: break
+            }
+            if character == ",", level == 0 {
+                let parts = piece.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, let name = parts[0].split(separator: " ").last,
+                    let v = value(String(name), type: parts[1], once: once)
+                {
+                    found.append(v)
+                }
+                piece = ""
+            } else {
+                piece.append(character)
+            }
+        }
+        return found
+    }
+
+    /// Names declared exactly once in the piece (by `let`, `var`, `for`, a parameter or a closure), the only ones a
+    /// decoy may read: a second declaration anywhere could shadow it, or be a later declaration Swift refuses a use
+    /// before.
+    static func namesDeclaredOnce(in source: String) -> Set<String> {
+        var counts: [String: Int] = [:]
+        let tokens = Self.tokens(source)
+        var i = 0
+        func declare(_ name: String) { counts[name, default: 0] += 1 }
+        while i < tokens.count {
+            let t = tokens[i]
+            if t == "let" || t == "var" || t == "for" {
+                if i + 1 < tokens.count, tokens[i + 1] == "(" {
+                    var j = i + 2
+                    while j < tokens.count, tokens[j] != ")" {
+                        if tokens[j].first?.isLetter == true { declare(tokens[j]) }
+                        j += 1
+                    }
+                } else if i + 1 < tokens.count {
+                    declare(tokens[i + 1])
+                }
+            } else if t == ":", i >= 1, tokens[i - 1].first?.isLetter == true || tokens[i - 1].first == "_",
+                i < 2 || (tokens[i - 2] != "let" && tokens[i - 2] != "var")
+            {
+                // `_ name:` / `label name:` in a signature, or a tuple label — either way a name not to trust.
+                declare(tokens[i - 1])
+            } else if t == "in", i >= 1, tokens[i - 1].first?.isLetter == true {
+                declare(tokens[i - 1])
+            }
+            i += 1
+        }
+        return Set(counts.filter { $0.value == 1 }.keys)
+    }
+
+    private static func tokens(_ source: String) -> [String] {
+        var tokens: [String] = []
+        var word = ""
+        for character in source {
+            if character.isLetter || character.isNumber || character == "_" || character == "$" {
+                word.append(character)
+            } else {
+                if !word.isEmpty { tokens.append(word) }
+                word = ""
+                if !character.isWhitespace { tokens.append(String(character)) }
+            }
+        }
+        if !word.isEmpty { tokens.append(word) }
+        return tokens
+    }
+}
