@@ -11,17 +11,10 @@
 #   --jobs 1 >= 0.5 x bench validate(cache);  --jobs 2 >= 1.8 x --jobs 1;  RSS(100k) <= 1.5 x RSS(10k).
 # Needs /usr/bin/time (Debian: apt-get install time) for peak RSS, and taskset.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bin=${1:-}
-seconds=${2:-3}
-if [ -z "$bin" ]; then
-  swift build -c release --product receiptkit >/dev/null
-  bin=.build/release/receiptkit
-fi
+# shellcheck source=setup.sh
+source "$(dirname "$0")/setup.sh"
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 if [ ! -x /usr/bin/time ]; then echo "batch.sh: /usr/bin/time is needed for peak RSS (apt-get install time)" >&2; exit 69; fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 fixture=../shared/fixtures/receipts/receipt-production.der
 anchors=()

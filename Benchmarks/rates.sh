@@ -10,15 +10,8 @@
 # transaction and a notification (which nests a transaction and renewal info: three signatures) minted here with a
 # fresh P-256 test authority.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bin=${1:-}
-seconds=${2:-3}
-if [ -z "$bin" ]; then
-  swift build -c release --product receiptkit >/dev/null
-  bin=.build/release/receiptkit
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=setup.sh
+source "$(dirname "$0")/setup.sh"
 
 cpu=0
 run() { taskset -c "$cpu" "$@"; }

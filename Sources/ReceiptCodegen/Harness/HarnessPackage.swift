@@ -1,8 +1,9 @@
 public import Foundation
 
 /// A SwiftPM package around a generated validator, for Linux: its executable `harness RECEIPT DEVICE-ID
-/// [--now RFC3339] [--entry N]` exits 0 when the receipt is valid for the generated app and that device, 1 when not —
-/// the handle tests, CI and anyone auditing a generation use.
+/// [--now RFC3339] [--entry N] [--repeat N]` exits 0 when the receipt is valid for the generated app and that device,
+/// 1 when not — the handle tests, CI and anyone auditing a generation use. `--repeat N` validates N times more and
+/// prints the rate on standard error (`Benchmarks/codegen.sh`).
 ///
 /// Exit status: 0 valid (every entry point, or entry N), 1 invalid, 64 usage, 66 unreadable receipt, 70 the entry
 /// points disagree (a generator bug). `DEVICE-ID` is read as `receiptkit validate --device-id` reads it: a UUID, a
@@ -45,7 +46,8 @@ public enum HarnessPackage {
     static let main = #"""
         import Foundation
 
-        // The generated validator's test harness: harness RECEIPT DEVICE-ID [--now RFC3339] [--entry N]
+        // The generated validator's test harness: harness RECEIPT DEVICE-ID [--now RFC3339] [--entry N] [--repeat N]
+        // (--repeat: validate N times more and print the rate on standard error, for benchmarks)
 
         func fail(_ message: String, _ status: Int32) -> Never {
             FileHandle.standardError.write(Data("harness: \(message)\n".utf8))
@@ -80,6 +82,7 @@ public enum HarnessPackage {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var now = Int64(Date().timeIntervalSince1970 * 1000)
         var entry: Int?
+        var repeats = 0
         var positional: [String] = []
         while !arguments.isEmpty {
             let argument = arguments.removeFirst()
@@ -96,11 +99,15 @@ public enum HarnessPackage {
                 guard let value = arguments.first, let n = Int(value), n >= 1 else { fail("--entry needs a number from 1", 64) }
                 arguments.removeFirst()
                 entry = n
+            case "--repeat":
+                guard let value = arguments.first, let n = Int(value), n >= 1 else { fail("--repeat needs a number from 1", 64) }
+                arguments.removeFirst()
+                repeats = n
             default:
                 positional.append(argument)
             }
         }
-        guard positional.count == 2 else { fail("usage: harness RECEIPT DEVICE-ID [--now RFC3339] [--entry N]", 64) }
+        guard positional.count == 2 else { fail("usage: harness RECEIPT DEVICE-ID [--now RFC3339] [--entry N] [--repeat N]", 64) }
         guard let data = FileManager.default.contents(atPath: positional[0]) else { fail("cannot read \(positional[0])", 66) }
         var receipt = [UInt8](data)
         if receipt.first != 0x30,
@@ -110,6 +117,16 @@ public enum HarnessPackage {
         }
         guard let deviceBytes = device(positional[1]) else { fail("not a device id: \(positional[1])", 64) }
         let verdicts = receiptHarnessVerdicts(receipt, deviceBytes, now)
+        if repeats > 0 {
+            let clock = ContinuousClock()
+            var agreeing = 0
+            let elapsed = clock.measure {
+                for _ in 0..<repeats where receiptHarnessVerdicts(receipt, deviceBytes, now) == verdicts { agreeing += 1 }
+            }
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let rate = Double(agreeing) / max(seconds, 1e-9)
+            FileHandle.standardError.write(Data("harness: \(agreeing) validations in \(seconds) s: \(Int(rate)) receipts/s\n".utf8))
+        }
         if let entry {
             guard entry <= verdicts.count else { fail("there are \(verdicts.count) entry points", 64) }
             exit(verdicts[entry - 1] ? 0 : 1)

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# A generated validator (`receiptkit codegen`, every entry point, compiled -O) next to ReceiptValidator without its
+# chain cache (`receiptkit bench --measure uncached`), on the same receipts, in the same run, on one core.
+#
+#   Benchmarks/codegen.sh [RECEIPTKIT_BINARY] [SECONDS]
+#
+# Receipts: the repository's sample (our test CA, so the validator is generated with --anchor-cert) and, when
+# ../shared/fixtures/receipts exists, a production and a sandbox receipt (Apple's root). The issue's target: the
+# generated validator takes at most 3× ReceiptValidator's time per receipt (ratio = ReceiptValidator's rate / the
+# generated one's ≤ 3).
+set -euo pipefail
+# shellcheck source=setup.sh
+source "$(dirname "$0")/setup.sh"
+run() { taskset -c 0 "$@"; }
+
+# measure NAME RECEIPT BUNDLE-ID VERSION [ANCHOR]
+measure() {
+  local name=$1 receipt=$2 bundle=$3 version=$4 anchor=${5:-}
+  local gen=(--bundle-id "$bundle" --version "$version" --platform macos --seed 5eed0000c0de0001)
+  local bench=()
+  if [ -n "$anchor" ]; then
+    gen+=(--anchor-cert "$anchor")
+    bench+=(--anchor "$anchor")
+  fi
+  rm -rf "$work/$name"
+  "$bin" codegen "${gen[@]}" --emit-harness "$work/$name" 2>/dev/null
+  local sources="$work/$name/Sources/harness"
+  swiftc -swift-version 6 -O "$sources/ReceiptCheck.swift" "$sources/main.swift" -module-name harness \
+    -o "$work/$name/harness"
+  local reference
+  reference=$(run "$bin" bench --seconds "$seconds" --measure uncached "${bench[@]}" "$receipt" | awk -F'\t' 'NR == 2 { print $4 }')
+  # Calibrate the repeat count to about SECONDS, then measure.
+  local probe repeats generated
+  # (the harness exits 1 for this device id: the rate is printed either way)
+  probe=$( (run "$work/$name/harness" "$receipt" 00:11:22:33:44:55 --repeat 20 2>&1 >/dev/null || true) \
+    | sed -n 's/.*: \([0-9]*\) receipts\/s/\1/p')
+  repeats=$(( probe * seconds ))
+  [ "$repeats" -ge 1 ] || repeats=1
+  generated=$( (run "$work/$name/harness" "$receipt" 00:11:22:33:44:55 --repeat "$repeats" 2>&1 >/dev/null || true) \
+    | sed -n 's/.*: \([0-9]*\) receipts\/s/\1/p')
+  awk -v n="$name" -v r="$reference" -v g="$generated" \
+    'BEGIN { printf "%s\tReceiptValidator %s/s\tgenerated %s/s\ttime ratio %.2f\n", n, r, g, r / g }'
+}
+
+echo "== one core: ReceiptValidator without cache vs a generated validator (3 entry points), same receipt"
+measure sample Examples/sample.receipt com.example.receiptkit 1.0 Examples/TestRoot.cer
+fixtures=../shared/fixtures/receipts
+if [ -d "$fixtures" ]; then
+  while IFS=$'\t' read -r file bundle version; do
+    measure "$file" "$fixtures/$file" "$bundle" "$version"
+  done < <(python3 - "$fixtures" <<'PY'
+import json, sys
+expected = json.load(open(sys.argv[1] + "/expected.json"))
+items = expected.items() if isinstance(expected, dict) else [(e["file"], e) for e in expected]
+for wanted in ("receipt-production.der", "receipt-sandbox-legacy.der"):
+    for name, entry in items:
+        if name == wanted:
+            decoded = entry.get("decoded", entry)
+            print(f"{name}\t{decoded['bundle_id']}\t{decoded['application_version']}")
+PY
+)
+fi
