@@ -2,7 +2,8 @@
 /// [UInt8]?` is `signature^65537 mod modulus` as many big-endian bytes as the modulus has (leading zeros dropped),
 /// or `nil` when the modulus is even, shorter than 512 or longer than 4096 bits, or the signature is not exactly as
 /// long as the modulus or not smaller than it. Both use Montgomery multiplication (CIOS), 16 squarings and one
-/// multiplication.
+/// multiplication; R² mod n comes from a few doublings of n's top bit and log₂ squarings in Montgomery form (not
+/// 2·bits doublings, which cost three times the exponentiation).
 enum BigNumberTemplates {
     /// 32-bit limbs, products in `UInt64`.
     static let limbs32 = #"""
@@ -75,9 +76,18 @@ enum BigNumberTemplates {
                 if t[s] != 0 || atLeastN(r) { minusN(&r) }
                 return r
             }
+            // R² mod n (R = 2^(32s)): n's top bit doubled up to 2^odd·R (odd: the odd part of 32s), then squared in
+            // Montgomery form (2^e·R → 2^2e·R) until 2^(32s)·R.
+            var odd = 32 * s
+            var squarings = 0
+            while odd % 2 == 0 {
+                odd /= 2
+                squarings += 1
+            }
+            let top = 31 - n[s - 1].leadingZeroBitCount
             var r2 = [UInt32](repeating: 0, count: s)
-            r2[0] = 1
-            for _ in 0..<(64 * s) {
+            r2[s - 1] = UInt32(1) << UInt32(top)
+            for _ in 0..<(32 + odd - top) {
                 var carry: UInt32 = 0
                 for q in 0..<s {
                     let v = r2[q]
@@ -86,6 +96,7 @@ enum BigNumberTemplates {
                 }
                 if carry != 0 || atLeastN(r2) { minusN(&r2) }
             }
+            for _ in 0..<squarings { r2 = mul(r2, r2) }
             let am = mul(a, r2)
             var x = am
             for _ in 0..<16 { x = mul(x, x) }
@@ -171,14 +182,24 @@ enum BigNumberTemplates {
                 let r = Array(t[0..<s])
                 return t[s] != 0 || compare(r) >= 0 ? subtract(r) : r
             }
+            // R² mod n (R = 2^(64s)): 2^(bits of n - 1), doubled to 2^odd·R (odd: the odd part of 64s), then
+            // squared in Montgomery form until 2^(64s)·R.
+            var odd = 64 * s
+            var squarings = 0
+            while odd % 2 == 0 {
+                odd /= 2
+                squarings += 1
+            }
+            let top = 63 - n[s - 1].leadingZeroBitCount
             var r2 = [UInt64](repeating: 0, count: s)
-            r2[0] = 1
-            for _ in 0..<(128 * s) {
+            r2[s - 1] = UInt64(1) << UInt64(top)
+            for _ in 0..<(64 + odd - top) {
                 let carry = r2[s - 1] >> 63
                 for q in stride(from: s - 1, to: 0, by: -1) { r2[q] = (r2[q] << 1) | (r2[q - 1] >> 63) }
                 r2[0] <<= 1
                 if carry != 0 || compare(r2) >= 0 { r2 = subtract(r2) }
             }
+            for _ in 0..<squarings { r2 = montgomery(r2, r2) }
             let base = montgomery(a, r2)
             var acc = base
             for _ in 0..<16 { acc = montgomery(acc, acc) }
