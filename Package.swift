@@ -183,9 +183,12 @@ let package = Package(
             path: "Examples/PinnedFetch",
             swiftSettings: strictSettings
         ),
+        // The real receipts next to the clone, for the test targets (not a product).
+        .target(name: "SharedFixtures", path: "Tests/SharedFixtures", swiftSettings: strictSettings),
         .testTarget(
             name: "ReceiptKitTests",
             dependencies: [
+                "SharedFixtures",
                 "ReceiptKit",
                 "ReceiptKitTesting",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -226,6 +229,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptServiceTests",
             dependencies: [
+                "SharedFixtures",
                 "AppStoreJWS",
                 "ReceiptKit",
                 "ReceiptKitTesting",
@@ -244,6 +248,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptCodegenTests",
             dependencies: [
+                "SharedFixtures",
                 "ReceiptCodegen", "ReceiptKit", "ReceiptKitTesting",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -254,6 +259,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptKitCLITests",
             dependencies: [
+                "SharedFixtures",
                 "receiptkit", "ReceiptKitTesting", "ReceiptKit", "ServerTrust",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),

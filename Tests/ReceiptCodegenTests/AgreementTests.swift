@@ -1,3 +1,4 @@
+import SharedFixtures
 import Crypto
 import Foundation
 import ReceiptCodegen
@@ -38,16 +39,16 @@ struct AgreementTests {
         ("org.getpure.pure-iphone", "15741"), ("com.tikhop.tpinappreceipt", "1"), ("net.zachariadis.cyclemaps", "32.3.1"),
     ]
 
-    @Test("real receipts: every seed and entry point agrees with ReceiptValidator", .enabled(if: SharedReceipts.available, Comment(rawValue: SharedReceipts.skipMessage)), arguments: 0..<10)
+    @Test("real receipts: every seed and entry point agrees with ReceiptValidator", .enabled(if: RealReceipts.available, Comment(rawValue: RealReceipts.skipMessage)), arguments: 0..<10)
     func realReceiptsAgree(index: Int) async throws {
         let app = Self.realApps[index % Self.realApps.count]
         var options = CodegenOptions(bundleIdentifier: app.bundle, appVersion: app.version, seed: Self.seed(index))
         options.entryPoints = 3
         let build = try HarnessBuild(options)
         var valid = 0
-        for name in SharedReceipts.receiptNames {
-            let receipt = try SharedReceipts.bytes(name)
-            for device in SharedReceipts.devices(for: name) {
+        for name in RealReceipts.receiptNames {
+            let receipt = try RealReceipts.bytes(name)
+            for device in RealReceipts.devices(for: name) {
                 let policy = ReceiptValidationPolicy(
                     bundleIdentifier: app.bundle, appVersion: app.version, device: try DeviceIdentifier(parsing: device))
                 let expected = await Self.expected(receipt, policy)

@@ -1,3 +1,4 @@
+import SharedFixtures
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -65,7 +66,7 @@ struct ServeCLITests {
     }
 
     static func body(_ path: String) throws -> Data {
-        let bytes = try Data(contentsOf: CLIRunner.packageRoot.appendingPathComponent(path))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path, relativeTo: CLIRunner.packageRoot))
         return try JSONSerialization.data(withJSONObject: ["receipt-data": bytes.base64EncodedString()])
     }
 
@@ -100,12 +101,12 @@ struct ServeCLITests {
         #expect(second.stop() == 0)
     }
 
-    @Test("the shared real receipts: each answered as inspect --json decodes it", .enabled(if: CLIFixtures.available))
+    @Test("the shared real receipts: each answered as inspect --json decodes it", .enabled(if: RealReceipts.available))
     func realReceipts() async throws {
         let server = try Server(["--database", "sqlite::memory:"])
         defer { _ = server.stop() }
         for name in ["receipt-production.der", "receipt-sandbox-legacy.der", "receipt-watch.der"] {
-            let path = "../shared/fixtures/receipts/\(name)"
+            let path = RealReceipts.directory.appendingPathComponent(name).path
             let inspected = try Self.inspect(path)
             let endpoint = (inspected["receipt_type"] as? String) == "Production" ? "/verifyReceipt" : "/sandbox/verifyReceipt"
             let answer = try await server.post(endpoint, json: try Self.body(path))
@@ -171,12 +172,5 @@ struct ServeCLITests {
         #expect(age.stderr.contains("notification_max_age_seconds must be in [60, 31536000]"))
         let ageOption = try CLIRunner.run(["serve", "--notification-max-age", "-1"])
         #expect(ageOption.status == 64)
-    }
-}
-
-enum CLIFixtures {
-    static var available: Bool {
-        FileManager.default.fileExists(
-            atPath: CLIRunner.packageRoot.appendingPathComponent("../shared/fixtures/receipts/expected.json").path)
     }
 }

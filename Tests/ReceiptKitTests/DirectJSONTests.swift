@@ -1,3 +1,4 @@
+import SharedFixtures
 import Foundation
 import PropertyBased
 import ReceiptKit
@@ -22,12 +23,12 @@ import Testing
         )
     }
 
-    @Test(.enabled(if: Fixtures.available, Comment(rawValue: Fixtures.skipMessage)))
+    @Test(.enabled(if: RealReceipts.available, Comment(rawValue: RealReceipts.skipMessage)))
     func everyRealReceiptEncodesAsTheCodableForm() throws {
-        let names = Fixtures.receiptNames
+        let names = RealReceipts.receiptNames
         #expect(names.count > 0)
         for name in names {
-            let receipt = try AppReceipt(berEncoded: ReceiptInput.normalized(Fixtures.bytes(name)))
+            let receipt = try AppReceipt(berEncoded: ReceiptInput.normalized(RealReceipts.bytes(name)))
             try Self.expectSame(receipt, Comment(rawValue: name))
         }
     }

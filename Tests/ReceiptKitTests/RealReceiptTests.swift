@@ -1,19 +1,20 @@
+import SharedFixtures
 import Foundation
 import ReceiptKit
 import Testing
 import X509
 
 /// Every real receipt decodes to exactly the values of `expected.json` and gets its trust verdict.
-@Suite(.enabled(if: Fixtures.available, Comment(rawValue: Fixtures.skipMessage)))
+@Suite(.enabled(if: RealReceipts.available, Comment(rawValue: RealReceipts.skipMessage)))
 struct RealReceiptTests {
     static func hex(_ bytes: [UInt8]?) -> String? {
         bytes.map { $0.map { String(format: "%02x", $0) }.joined() }
     }
 
-    @Test(arguments: Fixtures.receiptNames)
+    @Test(arguments: RealReceipts.receiptNames)
     func decodesToExpectedValues(name: String) throws {
-        let expected = try #require(Fixtures.expected[name]?["decoded"] as? [String: Any])
-        let receipt = try AppReceipt(berEncoded: Fixtures.bytes(name))
+        let expected = try #require(RealReceipts.expected[name]?["decoded"] as? [String: Any])
+        let receipt = try AppReceipt(berEncoded: RealReceipts.bytes(name))
         let json = try #require(
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(receipt)) as? [String: Any]
         )
@@ -49,10 +50,10 @@ struct RealReceiptTests {
         }
     }
 
-    @Test(arguments: Fixtures.receiptNames)
+    @Test(arguments: RealReceipts.receiptNames)
     func getsExpectedTrustVerdicts(name: String) async throws {
-        let entry = try #require(Fixtures.expected[name])
-        let bytes = try Fixtures.bytes(name)
+        let entry = try #require(RealReceipts.expected[name])
+        let bytes = try RealReceipts.bytes(name)
         let byApple = try #require(entry["trusted_by_apple_root_at_creation"] as? Bool)
         let byStoreKit = try #require(entry["trusted_by_storekit_cert_at_creation"] as? Bool)
 
@@ -64,7 +65,7 @@ struct RealReceiptTests {
         }
 
         let storeKit = try ReceiptTrustAnchors.certificates(
-            fromDEROrPEM: Fixtures.bytes("StoreKitTestCertificate.cer")
+            fromDEROrPEM: RealReceipts.bytes("StoreKitTestCertificate.cer")
         )
         let anchored = try await ReceiptValidator(
             policy: ReceiptValidationPolicy(anchors: ReceiptTrustAnchors(storeKit, trustsAppleRoot: false)),
@@ -79,10 +80,10 @@ struct RealReceiptTests {
         #expect(optedIn.isValid == (byApple || byStoreKit), "\(name): \(optedIn.failures)")
     }
 
-    @Test(arguments: Fixtures.receiptNames)
+    @Test(arguments: RealReceipts.receiptNames)
     func deviceCasesMatchAsListed(name: String) async throws {
-        let cases = Fixtures.expected[name]?["device_cases"] as? [[String: Any]] ?? []
-        let bytes = try Fixtures.bytes(name)
+        let cases = RealReceipts.expected[name]?["device_cases"] as? [[String: Any]] ?? []
+        let bytes = try RealReceipts.bytes(name)
         for deviceCase in cases {
             let id = try #require(deviceCase["device_id"] as? String)
             let matches = try #require(deviceCase["hash_matches"] as? Bool)
@@ -94,22 +95,22 @@ struct RealReceiptTests {
         }
     }
 
-    @Test(arguments: Fixtures.receiptNames)
+    @Test(arguments: RealReceipts.receiptNames)
     func appleReceiptsAreExpiredAtPresentTime(name: String) async throws {
         // Pinned clock: 2026-11-21. Every leaf here has expired; validating "now" must say so, not "untrusted".
         let now = Date(timeIntervalSince1970: 1_795_305_600)
-        let byApple = try #require(Fixtures.expected[name]?["trusted_by_apple_root_at_creation"] as? Bool)
+        let byApple = try #require(RealReceipts.expected[name]?["trusted_by_apple_root_at_creation"] as? Bool)
         guard byApple else { return }
         let result = try await ReceiptValidator(
             policy: ReceiptValidationPolicy(trustEvaluationTime: .now),
             cache: ReceiptTrustCache()
-        ).validate(Fixtures.bytes(name), now: now)
+        ).validate(RealReceipts.bytes(name), now: now)
         #expect(result.failures == [.certificateExpired], "\(name)")
     }
 
-    @Test(arguments: Fixtures.receiptNames)
+    @Test(arguments: RealReceipts.receiptNames)
     func everyPrefixIsMalformed(name: String) throws {
-        let bytes = try Fixtures.bytes(name)
+        let bytes = try RealReceipts.bytes(name)
         for length in 0..<bytes.count {
             expectReceiptError(.malformedContainer, "\(name) prefix \(length)") {
                 _ = try AppReceipt(berEncoded: bytes[..<length])

@@ -1,3 +1,4 @@
+import SharedFixtures
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -9,13 +10,13 @@ import Testing
 
 /// The shared real receipts through the service: each answered on its own endpoint with the receipt JSON the
 /// library (and `receiptkit inspect --json`) produces, refused on the other with 21007/21008.
-@Suite("Real receipts through verifyReceipt", .enabled(if: ServiceFixtures.available, Comment(rawValue: ServiceFixtures.skipMessage)))
+@Suite("Real receipts through verifyReceipt", .enabled(if: RealReceipts.available, Comment(rawValue: RealReceipts.skipMessage)))
 struct RealReceiptServiceTests {
     typealias H = ServiceHarness
 
-    @Test("every fixture, on both endpoints, with and without Xcode receipts allowed", arguments: ServiceFixtures.names)
+    @Test("every fixture, on both endpoints, with and without Xcode receipts allowed", arguments: RealReceipts.receiptNames)
     func fixture(name: String) async throws {
-        let bytes = try ServiceFixtures.bytes(name)
+        let bytes = try RealReceipts.bytes(name)
         let decoded = try AppReceipt(berEncoded: bytes)
         let expectedJSON = decoded.verifyReceiptJSON()
         let kind = decoded.environment?.rawValue ?? "Production"
@@ -53,19 +54,4 @@ struct RealReceiptServiceTests {
             }
         }
     }
-}
-
-enum ServiceFixtures {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // ReceiptServiceTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .deletingLastPathComponent()  // workspace
-        .appendingPathComponent("shared/fixtures/receipts")
-    static var available: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent("expected.json").path) }
-    static let skipMessage = "../shared/fixtures/receipts is absent (a user's clone): real-receipt service tests skipped"
-    static var names: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".der") }.sorted()
-    }
-    static func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))) }
 }
