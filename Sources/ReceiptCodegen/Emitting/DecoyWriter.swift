@@ -3,9 +3,10 @@ import Foundation
 /// Threads decoy code through a rendered piece of generated Swift, so that two generations share no run of lines even
 /// where they drew the same variant of a primitive.
 ///
-/// Before a statement it may put a branch on an always-false predicate of a run-time value whose arm leaves the
-/// function as bad input would (`if (x &* (x &+ 1)) & 1 != 0 { return nil }`, or the `guard` of its negation); inside a
-/// condition list spread over lines, an always-true clause. The values are the function's parameters and typed locals
+/// Before a statement it may bind a run-time value mixed with random constants and branch on an always-false
+/// predicate of it, the arm leaving the function as bad input would (`let q: UInt64 = (n.count ^ 0x…) &+ 0x…` then
+/// `if ((q | 1) &* (q | 1)) & 7 != 1 { return nil }`, or the `guard` of its negation); inside a condition list spread
+/// over lines, an always-true `case let` clause. The values are the function's parameters and typed locals
 /// (`.count` of an array, an integer) that no other declaration in the piece shadows. The predicates are the same
 /// family as the entry points' opaque predicates: identities of integer arithmetic that the compiler does not prove,
 /// so the arms stay in optimized code.
@@ -32,7 +33,8 @@ struct DecoyWriter {
     }
 
     func write(_ source: String, using random: inout SeededGenerator) -> String {
-        let once = Self.namesDeclaredOnce(in: source)
+        let tokens = Self.tokens(source)
+        let once = Self.namesDeclaredOnce(in: tokens)
         var out: [String] = []
         var scopes: [Scope] = []
         var depth = 0
@@ -40,7 +42,7 @@ struct DecoyWriter {
         var lastWasCompleteCode = false
         var lastEndsClause = false
         var skipped = false
-        var names = Names(taken: Set(Self.tokens(source)))
+        var names = Names(taken: Set(tokens))
 
         for line in source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -51,28 +53,23 @@ struct DecoyWriter {
             let indent = String(line.prefix(while: { $0 == " " }))
             let values = scopes.flatMap(\.values)
 
-            // A decoy before this line?
             // A decoy before this line? Never two places in a row without one, nor a function's first place.
+            func taken() -> Bool {
+                skipped = !skipped && random.below(100) >= self.density
+                return !skipped
+            }
             if depth == 0, let scope = scopes.last, !values.isEmpty {
                 if head == nil, lastWasCompleteCode, !scope.exited, Self.startsStatement(trimmed), Self.insertable(scope),
                     let exit = Self.exitStatement(scopes: scopes, using: &random)
                 {
-                    if skipped || random.below(100) < self.density {
+                    if taken() {
                         let lines = Self.branch(values: values, exit: exit, names: &names, using: &random)
                         out.append(contentsOf: lines.map { indent + $0 })
-                        skipped = false
-                    } else {
-                        skipped = true
                     }
                 } else if let open = head, lastEndsClause, Self.isConditionHead(open), !trimmed.hasPrefix("else"),
-                    !trimmed.hasPrefix("{")
+                    !trimmed.hasPrefix("{"), taken()
                 {
-                    if skipped || random.below(100) < self.density {
-                        out.append(indent + Self.clause(values: values, names: &names, using: &random))
-                        skipped = false
-                    } else {
-                        skipped = true
-                    }
+                    out.append(indent + Self.clause(values: values, names: &names, using: &random))
                 }
             }
             out.append(line)
@@ -100,7 +97,6 @@ struct DecoyWriter {
                 lastEndsClause = false
                 continue
             }
-            let signature = head.map { $0 + " " + code } ?? code
             let complete = depth == 0 && !Self.continues(code) && !(Self.isControlHead(statement) && !code.contains("{"))
             lastEndsClause = code.hasSuffix(",")
             if complete {
@@ -114,7 +110,7 @@ struct DecoyWriter {
                     if let value = Self.typedValue(first, once: once) { scopes[scopes.count - 1].values.append(value) }
                 }
                 if code.hasSuffix("{"), case .function = scopes.last?.kind {
-                    scopes[scopes.count - 1].values = Self.parameters(signature, once: once)
+                    scopes[scopes.count - 1].values = Self.parameters(statement, once: once)
                     skipped = true  // every function opens with a decoy
                 }
             } else {
@@ -353,9 +349,8 @@ struct DecoyWriter {
     /// Names declared exactly once in the piece (by `let`, `var`, `for`, a parameter or a closure), the only ones a
     /// decoy may read: a second declaration anywhere could shadow it, or be a later declaration Swift refuses a use
     /// before.
-    static func namesDeclaredOnce(in source: String) -> Set<String> {
+    private static func namesDeclaredOnce(in tokens: [String]) -> Set<String> {
         var counts: [String: Int] = [:]
-        let tokens = Self.tokens(source)
         var i = 0
         func declare(_ name: String) { counts[name, default: 0] += 1 }
         while i < tokens.count {

@@ -15,11 +15,13 @@ struct CodegenCommand: ParsableCommand {
             or OpenSSL): its own DER reader, SHA-1, SHA-256, RSA and X.509, checking the chain to Apple's root (pinned \
             by SHA-256) at the receipt's creation date, the bundle id, the version, the device hash, VPP expiration and \
             the required products. Every sensitive value is masked and rebuilt at run time; names, primitive \
-            implementations, check order and opaque predicates change with the seed. Same seed and options: the same \
-            file, byte for byte. Without --seed a random seed is used and printed to standard error (never into the file).
+            implementations, the order of checks and functions, opaque predicates and decoys change with the seed. \
+            Same seed and options: the same file, byte for byte. Without --seed a random seed is used and printed to \
+            standard error (never into the file).
 
             --emit-harness DIR writes a SwiftPM package around the generated file whose executable `harness RECEIPT \
-            DEVICE-ID [--now RFC3339] [--entry N]` exits 0 when the receipt is valid for the app and device, 1 when not.
+            DEVICE-ID [--now RFC3339] [--entry N] [--repeat N]` exits 0 when the receipt is valid for the app and \
+            device, 1 when not (--repeat: validate N times more and print the rate).
             """
     )
 
