@@ -19,8 +19,8 @@ final class HarnessBuild: Sendable {
     let source: String
     let compilerOutput: String
 
-    /// Generates and compiles; `optimized` builds with `-O` (slower to compile), else `-Onone`.
-    init(_ options: CodegenOptions, optimized: Bool = false) throws {
+    /// Generates and compiles with `-O` (as an app ships it; `optimized: false` builds with `-Onone`, faster to compile).
+    init(_ options: CodegenOptions, optimized: Bool = true) throws {
         let validator = try ReceiptCodegenerator.generateForHarness(options)
         self.source = validator.source
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-codegen-\(UUID().uuidString)")

@@ -107,6 +107,7 @@ enum DERTemplates {
     static let kidsWhile = #"""
         private func «kids»(_ b: [UInt8], _ start: Int, _ end: Int) -> [(UInt8, Int, Int, Int, Int)]? {
             var out: [(UInt8, Int, Int, Int, Int)] = []
+            out.reserveCapacity(4)
             var p = start
             while p < end {
                 guard out.count < 4096, let t = «tlv»(b, p, end, 0) else { return nil }
@@ -119,8 +120,9 @@ enum DERTemplates {
 
     static let kidsRepeat = #"""
         private func «kids»(_ b: [UInt8], _ start: Int, _ end: Int) -> [(UInt8, Int, Int, Int, Int)]? {
-            var found = [(UInt8, Int, Int, Int, Int)]()
             guard start <= end else { return nil }
+            var found = [(UInt8, Int, Int, Int, Int)]()
+            found.reserveCapacity(min(end - start, 8))
             var at = start
             if at == end { return found }
             repeat {

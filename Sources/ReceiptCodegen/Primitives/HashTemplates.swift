@@ -19,6 +19,7 @@ enum HashTemplates {
             var w = [UInt32](repeating: 0, count: 80)
             var block = 0
             while block < msg.count {
+                // hot
                 for i in 0..<16 {
                     let o = block + 4 * i
                     w[i] = UInt32(msg[o]) << 24 | UInt32(msg[o + 1]) << 16 | UInt32(msg[o + 2]) << 8 | UInt32(msg[o + 3])
@@ -29,6 +30,7 @@ enum HashTemplates {
                 var c = h[2]
                 var d = h[3]
                 var e = h[4]
+                // hot
                 for i in 0..<80 {
                     let f: UInt32
                     let k: UInt32
@@ -70,29 +72,33 @@ enum HashTemplates {
         }
         """#
 
-    /// Blocks read in place, the tail padded separately, a 16-word circular schedule, the state rotated by index.
+    /// Blocks read in place, the tail padded separately, a 16-word circular schedule and the state in one allocation
+    /// (the rounds free of decoys: 410 MB/s against 146 with the state in an array indexed by round).
     static let sha1Circular = #"""
         private func «sha1»(_ m: [UInt8]) -> [UInt8] {
-            var st: [UInt32] = «T:sha1H»
-            var w = [UInt32](repeating: 0, count: 16)
+            let iv: [UInt32] = «T:sha1H»
+            let w = UnsafeMutablePointer<UInt32>.allocate(capacity: 21)
+            defer { w.deallocate() }
+            w.initialize(repeating: 0, count: 21)
+            for j in 0..<5 { w[16 + j] = iv[j] }
             func compress(_ src: [UInt8], _ at: Int) {
+                // hot
                 for j in 0..<16 {
                     var v: UInt32 = 0
                     for q in 0..<4 { v = (v << 8) | UInt32(src[at + 4 * j + q]) }
                     w[j] = v
                 }
-                var r = st
+                var a = w[16]
+                var b = w[17]
+                var c = w[18]
+                var d = w[19]
+                var e = w[20]
+                // hot
                 for i in 0..<80 {
                     if i >= 16 {
                         let x = w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15]
                         w[i & 15] = (x << 1) | (x >> 31)
                     }
-                    let o = (80 - i) % 5
-                    let a = r[o % 5]
-                    let b = r[(o + 1) % 5]
-                    let c = r[(o + 2) % 5]
-                    let d = r[(o + 3) % 5]
-                    let e = r[(o + 4) % 5]
                     var f = b ^ c ^ d
                     var k: UInt32 = 0xCA62C1D6
                     switch i / 20 {
@@ -108,10 +114,13 @@ enum HashTemplates {
                         break
                     }
                     let t = ((a << 5) | (a >> 27)) &+ f &+ e &+ k &+ w[i & 15]
-                    r[(o + 4) % 5] = t
-                    r[(o + 1) % 5] = (b << 30) | (b >> 2)
+                    (a, b, c, d, e) = (t, a, (b << 30) | (b >> 2), c, d)
                 }
-                for j in 0..<5 { st[j] = st[j] &+ r[j] }
+                w[16] &+= a
+                w[17] &+= b
+                w[18] &+= c
+                w[19] &+= d
+                w[20] &+= e
             }
             let full = m.count / 64
             for n in 0..<full { compress(m, n * 64) }
@@ -123,7 +132,7 @@ enum HashTemplates {
             for j in 0..<8 { tail[pad - 1 - j] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * j)) }
             compress(tail, 0)
             if pad == 128 { compress(tail, 64) }
-            return st.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> UInt32(24 - 8 * $0)) } }
+            return (16..<21).flatMap { j in (0..<4).map { UInt8(truncatingIfNeeded: w[j] >> UInt32(24 - 8 * $0)) } }
         }
         """#
 
@@ -141,10 +150,12 @@ enum HashTemplates {
             var w = [UInt32](repeating: 0, count: 64)
             var block = 0
             while block < msg.count {
+                // hot
                 for i in 0..<16 {
                     let o = block + 4 * i
                     w[i] = UInt32(msg[o]) << 24 | UInt32(msg[o + 1]) << 16 | UInt32(msg[o + 2]) << 8 | UInt32(msg[o + 3])
                 }
+                // hot
                 for i in 16..<64 {
                     let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
                     let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
@@ -158,6 +169,7 @@ enum HashTemplates {
                 var f = h[5]
                 var g = h[6]
                 var hh = h[7]
+                // hot
                 for i in 0..<64 {
                     let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
                     let ch = (e & f) ^ (~e & g)
@@ -193,19 +205,33 @@ enum HashTemplates {
         }
         """#
 
-    /// Blocks read in place, the tail padded separately, a 16-word circular schedule, the state rotated by index.
+    /// Blocks read in place, the tail padded separately, a 16-word circular schedule, the state and the round constants
+    /// in one allocation (the rounds free of decoys: 320 MB/s against 173 with the state in an array).
     static let sha256Circular = #"""
         private func «sha256»(_ m: [UInt8]) -> [UInt8] {
             let kk: [UInt32] = «T:sha256K»
-            var st: [UInt32] = «T:sha256H»
-            var w = [UInt32](repeating: 0, count: 16)
+            let iv: [UInt32] = «T:sha256H»
+            let w = UnsafeMutablePointer<UInt32>.allocate(capacity: 88)
+            defer { w.deallocate() }
+            w.initialize(repeating: 0, count: 88)
+            for j in 0..<64 { w[24 + j] = kk[j] }
+            for j in 0..<8 { w[16 + j] = iv[j] }
             func ror(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
             func compress(_ src: [UInt8], _ at: Int) {
+                // hot
                 for j in 0..<16 {
                     let o = at + 4 * j
                     w[j] = (UInt32(src[o]) << 24) + (UInt32(src[o + 1]) << 16) + (UInt32(src[o + 2]) << 8) + UInt32(src[o + 3])
                 }
-                var r = st
+                var a = w[16]
+                var b = w[17]
+                var c = w[18]
+                var d = w[19]
+                var e = w[20]
+                var f = w[21]
+                var g = w[22]
+                var hh = w[23]
+                // hot
                 for i in 0..<64 {
                     if i >= 16 {
                         let x = w[(i + 1) & 15]
@@ -214,19 +240,18 @@ enum HashTemplates {
                         let s1 = ror(y, 17) ^ ror(y, 19) ^ (y >> 10)
                         w[i & 15] = w[i & 15] &+ s0 &+ w[(i + 9) & 15] &+ s1
                     }
-                    let a = r[(8 - (i & 7)) & 7]
-                    let b = r[(9 - (i & 7)) & 7]
-                    let c = r[(10 - (i & 7)) & 7]
-                    let e = r[(12 - (i & 7)) & 7]
-                    let f = r[(13 - (i & 7)) & 7]
-                    let g = r[(14 - (i & 7)) & 7]
-                    let hh = r[(15 - (i & 7)) & 7]
-                    let t1 = hh &+ (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) &+ (g ^ (e & (f ^ g))) &+ kk[i] &+ w[i & 15]
+                    let t1 = hh &+ (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) &+ (g ^ (e & (f ^ g))) &+ w[24 + i] &+ w[i & 15]
                     let t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) &+ ((a & b) | (c & (a | b)))
-                    r[(11 - (i & 7)) & 7] = r[(11 - (i & 7)) & 7] &+ t1
-                    r[(15 - (i & 7)) & 7] = t1 &+ t2
+                    (a, b, c, d, e, f, g, hh) = (t1 &+ t2, a, b, c, d &+ t1, e, f, g)
                 }
-                for j in 0..<8 { st[j] = st[j] &+ r[j] }
+                w[16] &+= a
+                w[17] &+= b
+                w[18] &+= c
+                w[19] &+= d
+                w[20] &+= e
+                w[21] &+= f
+                w[22] &+= g
+                w[23] &+= hh
             }
             var offset = 0
             while m.count - offset >= 64 {
@@ -247,7 +272,7 @@ enum HashTemplates {
             }
             for b in 0..<blocks { compress(last, 64 * b) }
             var out = [UInt8](repeating: 0, count: 32)
-            for j in 0..<32 { out[j] = UInt8(truncatingIfNeeded: st[j >> 2] >> UInt32(24 - 8 * (j & 3))) }
+            for j in 0..<32 { out[j] = UInt8(truncatingIfNeeded: w[16 + (j >> 2)] >> UInt32(24 - 8 * (j & 3))) }
             return out
         }
         """#

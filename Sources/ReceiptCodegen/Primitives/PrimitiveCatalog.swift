@@ -9,7 +9,7 @@ enum PrimitiveCatalog {
         ("sha1", [HashTemplates.sha1Schedule, HashTemplates.sha1Circular]),
         ("sha256", [HashTemplates.sha256Schedule, HashTemplates.sha256Circular]),
         ("diff", [CompareTemplates.xorFold, CompareTemplates.squareSum]),
-        ("modexp", [BigNumberTemplates.limbs32, BigNumberTemplates.limbs64]),
+        ("modexp", [BigNumberTemplates.interleaved, BigNumberTemplates.separated]),
     ]
 
     /// One implementation of each family, drawn at random.

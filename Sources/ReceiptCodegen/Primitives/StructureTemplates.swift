@@ -140,6 +140,7 @@ enum StructureTemplates {
             func attributes(_ s: Int, _ e: Int) -> [(Int, Int, Int)]? {
                 guard let list = «kids»(c, s, e) else { return nil }
                 var out: [(Int, Int, Int)] = []
+                out.reserveCapacity(list.count)
                 for item in list {
                     guard item.0 == 0x30, let f = «kids»(c, item.2, item.3), f.count == 3, f[0].0 == 0x02, f[1].0 == 0x02,
                         f[2].0 == 0x04, f[0].3 - f[0].2 >= 1, f[0].3 - f[0].2 <= 4
