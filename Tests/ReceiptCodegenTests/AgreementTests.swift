@@ -47,7 +47,7 @@ struct AgreementTests {
         let app = Self.realApps[index % Self.realApps.count]
         var options = CodegenOptions(bundleIdentifier: app.bundle, appVersion: app.version, seed: Self.seed(index))
         options.entryPoints = 3
-        let build = try HarnessBuild(options)  // -O, warnings as errors: as an app ships it
+        let build = try HarnessBuild(options)
         var valid = 0
         for name in RealReceipts.receiptNames {
             let receipt = try RealReceipts.bytes(name)

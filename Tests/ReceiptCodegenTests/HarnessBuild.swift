@@ -19,8 +19,8 @@ final class HarnessBuild: Sendable {
     let source: String
     let compilerOutput: String
 
-    /// Generates and compiles with `-O` (as an app ships it; `optimized: false` builds with `-Onone`, faster to compile).
-    init(_ options: CodegenOptions, optimized: Bool = true) throws {
+    /// Generates and compiles as an app ships it: `-O`, warnings as errors.
+    init(_ options: CodegenOptions) throws {
         let validator = try ReceiptCodegenerator.generateForHarness(options)
         self.source = validator.source
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-codegen-\(UUID().uuidString)")
@@ -29,7 +29,7 @@ final class HarnessBuild: Sendable {
         let sources = self.directory.appendingPathComponent("Sources/harness")
         let result = try Self.run(
             Self.swiftc ?? "swiftc",
-            ["-swift-version", "6", "-warnings-as-errors", optimized ? "-O" : "-Onone",
+            ["-swift-version", "6", "-warnings-as-errors", "-O",
              sources.appendingPathComponent("ReceiptCheck.swift").path, sources.appendingPathComponent("main.swift").path,
              "-module-name", "harness", "-o", self.executable.path]
         )

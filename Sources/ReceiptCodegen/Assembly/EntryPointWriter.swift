@@ -135,7 +135,7 @@ struct EntryPointWriter {
                 let decoy = random.next()
                 let salt = random.next()
                 line = """
-                    if «opaque»(UInt64(truncatingIfNeeded: receipt.count) &+ 0x\(String(salt, radix: 16))) {
+                    if «opaque»(UInt64(truncatingIfNeeded: receipt.count) &* 0x\(String(salt | 1, radix: 16)) &+ UInt64(truncatingIfNeeded: now)) {
                         \(line)
                     } else {
                         token = token ^ 0x\(String(decoy, radix: 16))

@@ -11,7 +11,7 @@
 /// decoys' early returns included) and turns a carry flag into a word with `unsafeBitCast(_:to: UInt8.self)`:
 /// `flag ? 1 : 0` became a branch in the inner loops, mispredicted on random words, and cost 8× (315 µs against
 /// 38 µs a verification; 27–30 µs with the cheaper R² and FIOS). The loops over words are marked hot (see
-/// ``DecoyWriter/hotMarker``): decoys stand between the calls and statements around them. Every index stays below
+/// ``DecoyWriter/hotMarker``): decoys stand in them only every few lines. Every index stays below
 /// `5s + 1` words by construction (`s` from the checked modulus length).
 enum BigNumberTemplates {
     /// Finely integrated operand scanning (FIOS): one pass over the words adds a row of the product and of the

@@ -73,7 +73,7 @@ enum HashTemplates {
         """#
 
     /// Blocks read in place, the tail padded separately, a 16-word circular schedule and the state in one allocation
-    /// (the rounds free of decoys: 410 MB/s against 146 with the state in an array indexed by round).
+    /// (decoys sparse in the rounds: 410 MB/s against 146 with the state in an array indexed by round).
     static let sha1Circular = #"""
         private func «sha1»(_ m: [UInt8]) -> [UInt8] {
             let iv: [UInt32] = «T:sha1H»
@@ -206,7 +206,7 @@ enum HashTemplates {
         """#
 
     /// Blocks read in place, the tail padded separately, a 16-word circular schedule, the state and the round constants
-    /// in one allocation (the rounds free of decoys: 320 MB/s against 173 with the state in an array).
+    /// in one allocation (decoys sparse in the rounds: 320 MB/s against 173 with the state in an array).
     static let sha256Circular = #"""
         private func «sha256»(_ m: [UInt8]) -> [UInt8] {
             let kk: [UInt32] = «T:sha256K»

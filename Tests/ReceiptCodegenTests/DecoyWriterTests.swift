@@ -1,0 +1,137 @@
+import Testing
+
+@testable import ReceiptCodegen
+
+/// Where DecoyWriter puts decoys and where it must not: its rules read on a small piece, over many seeds.
+struct DecoyWriterTests {
+    static let piece = """
+        /// Sums the words.
+        private func total(_ words: [UInt64], _ extra: Int) -> UInt64? {
+            // a template's note for its reader
+            var sum: UInt64 = 0
+            let flag: UInt64 = words.isEmpty ? 1 : 0
+            var level: Int = extra &+ 1
+            level = 0
+            let doubled = words.map { word in
+                let twice = word &* 2
+                if twice > 100 {
+                    let big = twice &+ 1
+                    return big
+                }
+                return twice &+ 1
+            }
+            // hot
+            for word in doubled {
+                sum = sum &+ word
+                sum = sum ^ (sum >> 7)
+                sum = sum &* 3
+                sum = sum &+ 5
+                sum = sum ^ (sum << 9)
+                sum = sum &+ 11
+                sum = sum &* 13
+                sum = sum ^ (sum >> 17)
+            }
+            sum = sum &+ UInt64(extra)
+            return sum
+        }
+        """
+
+    static func isDecoy(_ line: Substring) -> Bool {
+        let code = line.drop { $0 == " " }
+        return code.hasPrefix("if ") || code.hasPrefix("guard ") || (code.hasPrefix("let ") && code.contains(": UInt64 = ("))
+    }
+
+    static func write(seed: UInt8) -> [Substring] {
+        var random = SeededGenerator(seed: [seed, 7, 7, 7], purpose: "decoy test")
+        return DecoyWriter(density: 70).write(Self.piece, using: &random).split(separator: "\n")
+    }
+
+    @Test func templateCommentsAreDroppedAndDocCommentsKept() {
+        for seed in UInt8(0)..<20 {
+            let lines = Self.write(seed: seed)
+            #expect(lines.contains("/// Sums the words."))
+            #expect(!lines.contains { $0.contains("// a template's note") || $0.contains("// hot") })
+        }
+    }
+
+    @Test func nothingGoesInsideAClosure() {
+        for seed in UInt8(0)..<20 {
+            let lines = Self.write(seed: seed)
+            guard let open = lines.firstIndex(where: { $0.hasSuffix("{ word in") }) else {
+                Issue.record("the closure is missing")
+                return
+            }
+            // Not even in a block within the closure, where an exit would leave the closure, not the function.
+            let closure = lines[(open + 1)...].prefix(6).map { $0.drop { $0 == " " } }
+            #expect(closure == ["let twice = word &* 2", "if twice > 100 {", "let big = twice &+ 1", "return big", "}",
+                                "return twice &+ 1"], "seed \(seed)")
+        }
+    }
+
+    @Test func twoValuedIntegersAreNeverADecoysOperand() {
+        // The optimizer folds a predicate into both values of `flag` (or of a `var` set to a literal) and deletes the
+        // arm; `words.count` and `extra` stay.
+        var operands = 0
+        for seed in UInt8(0)..<20 {
+            for line in Self.write(seed: seed) where line.contains(": UInt64 = (") && Self.isDecoy(line) {
+                operands += 1
+                #expect(!line.contains("flag") && !line.contains("level"), "seed \(seed): \(line)")
+            }
+        }
+        #expect(operands > 20)
+    }
+
+    @Test func noConstantMakesAPredicatesLowBitsKnown() throws {
+        // The predicates read the low three bits of their operand: a multiplier must be odd and an `|` must leave
+        // them alone, or the optimizer proves the predicate and deletes the arm.
+        let multiplied = try Regex(#"(?:&\* (0x[0-9a-f]+)|(0x[0-9a-f]+) &\*)"#)
+        let ored = try Regex(#"(?:\| (0x[0-9a-f]+)\)|\((0x[0-9a-f]+) \|)"#)
+        var seen = (multiplied: 0, ored: 0)
+        for seed in UInt8(0)..<40 {
+            for line in Self.write(seed: seed) where line.contains(": UInt64 = (") {
+                for match in line.matches(of: multiplied) {
+                    guard let text = match.output[1].substring ?? match.output[2].substring,
+                        let value = UInt64(text.dropFirst(2), radix: 16)
+                    else { continue }
+                    seen.multiplied += 1
+                    #expect(value & 1 == 1, "seed \(seed): \(line)")
+                }
+                for match in line.matches(of: ored) {
+                    guard let text = match.output[1].substring ?? match.output[2].substring,
+                        let value = UInt64(text.dropFirst(2), radix: 16)
+                    else { continue }
+                    seen.ored += 1
+                    #expect(value & 7 == 0, "seed \(seed): \(line)")
+                }
+            }
+        }
+        #expect(seen.multiplied > 5 && seen.ored > 5)
+    }
+
+    @Test func aHotLoopHasSparseDecoysThatBreakEveryRunOfSixLines() {
+        var inHot = 0
+        var total = 0
+        for seed in UInt8(0)..<20 {
+            let lines = Self.write(seed: seed)
+            guard let start = lines.firstIndex(where: { $0.hasSuffix("for word in doubled {") }),
+                let end = lines[start...].firstIndex(where: { $0 == "    }" })
+            else {
+                Issue.record("the loop is missing")
+                return
+            }
+            let body = lines[(start + 1)..<end]
+            inHot += body.filter(Self.isDecoy).count
+            total += lines.filter(Self.isDecoy).count
+            // No six lines of the template in a row inside the loop.
+            var run = 0
+            for line in body {
+                run = Self.isDecoy(line) ? 0 : run + 1
+                #expect(run < 6, "seed \(seed): six template lines in a row")
+            }
+        }
+        // Decoys in the hot loop, but fewer than the usual density (70 % of 8 places, two lines each) would put there.
+        #expect(inHot > 0)
+        #expect(inHot < 20 * 8)
+        #expect(total > inHot)
+    }
+}
