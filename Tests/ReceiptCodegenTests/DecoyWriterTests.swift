@@ -38,12 +38,19 @@ struct DecoyWriterTests {
 
     static func isDecoy(_ line: Substring) -> Bool {
         let code = line.drop { $0 == " " }
-        return code.hasPrefix("if ") || code.hasPrefix("guard ") || (code.hasPrefix("let ") && code.contains(": UInt64 = ("))
+        return code.hasPrefix("if ") || code.hasPrefix("guard ") || (code.hasPrefix("let ") && Self.isBinding(line))
+    }
+
+    /// A decoy's binding in either of the dialects' spellings: `let x: UInt64 = (…)` or `let x = (…) as UInt64`.
+    static func isBinding(_ line: Substring) -> Bool {
+        line.contains(": UInt64 = (") || (line.contains(" = (") && line.hasSuffix(") as UInt64"))
     }
 
     static func write(seed: UInt8) -> [Substring] {
+        // Every seed its own dialect, as every generation has.
         var random = SeededGenerator(seed: [seed, 7, 7, 7], purpose: "decoy test")
-        return DecoyWriter(density: 70).write(Self.piece, using: &random).split(separator: "\n")
+        let dialect = Dialect.draw(using: &random)
+        return DecoyWriter(density: 70, dialect: dialect).write(Self.piece, using: &random).split(separator: "\n")
     }
 
     @Test func templateCommentsAreDroppedAndDocCommentsKept() {
@@ -73,7 +80,7 @@ struct DecoyWriterTests {
         // arm; `words.count` and `extra` stay.
         var operands = 0
         for seed in UInt8(0)..<20 {
-            for line in Self.write(seed: seed) where line.contains(": UInt64 = (") && Self.isDecoy(line) {
+            for line in Self.write(seed: seed) where Self.isBinding(line) && Self.isDecoy(line) {
                 operands += 1
                 #expect(!line.contains("flag") && !line.contains("level"), "seed \(seed): \(line)")
             }
@@ -88,7 +95,7 @@ struct DecoyWriterTests {
         let ored = try Regex(#"(?:\| (0x[0-9a-f]+)\)|\((0x[0-9a-f]+) \|)"#)
         var seen = (multiplied: 0, ored: 0)
         for seed in UInt8(0)..<40 {
-            for line in Self.write(seed: seed) where line.contains(": UInt64 = (") {
+            for line in Self.write(seed: seed) where Self.isBinding(line) {
                 for match in line.matches(of: multiplied) {
                     guard let text = match.output[1].substring ?? match.output[2].substring,
                         let value = UInt64(text.dropFirst(2), radix: 16)
@@ -106,6 +113,25 @@ struct DecoyWriterTests {
             }
         }
         #expect(seen.multiplied > 5 && seen.ored > 5)
+    }
+
+    @Test func everyOperandHoldsAConstantAndEndsWithAShift() throws {
+        // The predicates read only the low bits: without a constant and a shift two decoys can test the same bits of
+        // the same values, and the optimizer deletes the second as implied by the first.
+        let shift = try Regex(#"(?:>> \d+|&>> \d+|/ 0x[0-9a-f]+)\)(?: as UInt64)?$"#)
+        var operands = 0
+        for seed in UInt8(0)..<40 {
+            for line in Self.write(seed: seed) where Self.isBinding(line) && Self.isDecoy(line) {
+                operands += 1
+                #expect(line.contains(shift), "seed \(seed): \(line)")
+                #expect(line.contains("0x"), "seed \(seed): \(line)")
+                // No value xored in twice (the two would cancel).
+                for value in ["words.count", "extra", "sum"] {
+                    #expect(line.ranges(of: value).count <= 1, "seed \(seed): \(line)")
+                }
+            }
+        }
+        #expect(operands > 40)
     }
 
     @Test func aHotLoopHasSparseDecoysThatBreakEveryRunOfSixLines() {

@@ -38,7 +38,12 @@ struct EntryPointWriter {
         ("environmentXcode", Array("Xcode".utf8)),
     ]
 
-    func write(index: Int, names pool: inout IdentifierPool, random: inout SeededGenerator) throws(CodegenError) -> Written {
+    func write(
+        index: Int,
+        names pool: inout IdentifierPool,
+        dialect: Dialect,
+        random: inout SeededGenerator
+    ) throws(CodegenError) -> Written {
         var names: [String: String] = [:]
         for logical in [
             "tlv", "kids", "octets", "sha1", "sha256", "diff", "modexp", "civil", "monthDays", "digits", "asnTime", "rfc3339",
@@ -63,13 +68,15 @@ struct EntryPointWriter {
         ]
         let renderer = TemplateRenderer(names: names, constants: constants)
         var pieces: [String] = []
-        let decoys = DecoyWriter(density: Self.decoyDensity)
+        let decoys = DecoyWriter(density: Self.decoyDensity, dialect: dialect)
+        let style = StyleRewriter(dialect: dialect)
         for template in random.shuffled(primitives) {
-            pieces.append(decoys.write(try renderer.render(template, using: &random), using: &random))
+            pieces.append(decoys.write(style.rewrite(try renderer.render(template, using: &random)), using: &random))
         }
-        pieces.append(decoys.write(constants.render(name: names["constants"] ?? "k", using: &random), using: &random))
-        let (entry, expected) = try self.entry(renderer: renderer, names: names, random: &random)
-        pieces.append(decoys.write(entry, using: &random))
+        let table = constants.render(name: names["constants"] ?? "k", dialect: dialect, using: &random)
+        pieces.append(decoys.write(table, using: &random))
+        let (entry, expected) = try self.entry(renderer: renderer, names: names, dialect: dialect, random: &random)
+        pieces.append(decoys.write(style.rewrite(entry), using: &random))
         return Written(
             source: "// MARK: - \(index + 1)\n\n" + pieces.joined(separator: "\n\n"),
             entryName: names["entry"] ?? "",
@@ -103,6 +110,7 @@ struct EntryPointWriter {
     private func entry(
         renderer: TemplateRenderer,
         names: [String: String],
+        dialect: Dialect,
         random: inout SeededGenerator
     ) throws(CodegenError) -> (String, UInt64) {
         let start = random.next()
@@ -158,7 +166,7 @@ struct EntryPointWriter {
             }
             """ : ""
         let xcodeMarkers = self.options.allowsXcodeReceipts ? " else if xcode {\n        markers = 0\n    }" : ""
-        let opaque = DecoyWriter.predicate(true, "x", using: &random)
+        let opaque = DecoyWriter.predicate(true, "x", dialect: dialect, using: &random)
         var body = """
             private func «entry»(_ receipt: [UInt8], _ device: [UInt8], _ now: Int64) -> UInt64 {
                 func «opaque»(_ x: UInt64) -> Bool { \(opaque) }

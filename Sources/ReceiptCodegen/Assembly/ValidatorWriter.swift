@@ -15,9 +15,11 @@ struct ValidatorWriter {
     func write(harness: Bool) throws(CodegenError) -> GeneratedValidator {
         var random = SeededGenerator(seed: self.options.seed, purpose: "receiptkit.codegen.v1")
         var pool = IdentifierPool()
+        let dialect = Dialect.of(seed: self.options.seed)
+        let style = StyleRewriter(dialect: dialect)
         var written: [EntryPointWriter.Written] = []
         for index in 0..<self.options.entryPoints {
-            written.append(try EntryPointWriter(options: self.options).write(index: index, names: &pool, random: &random))
+            written.append(try EntryPointWriter(options: self.options).write(index: index, names: &pool, dialect: dialect, random: &random))
         }
 
         var glue = MaskedConstants()
@@ -68,7 +70,7 @@ struct ValidatorWriter {
         // Every top-level function, in a random order: the entry points, the glue's constants, the token reader, the
         // check and the platform glue.
         var body: [String] = written.map(\.source)
-        let decoys = DecoyWriter(density: EntryPointWriter.decoyDensity)
+        let decoys = DecoyWriter(density: EntryPointWriter.decoyDensity, dialect: dialect)
         // The public function's first two statements, in either order and either form.
         let table = "let table: [[UInt8]] = \(glueName)(\(zero))"
         let now = random.element([
@@ -77,7 +79,7 @@ struct ValidatorWriter {
         ])
         let attribute = random.element(["@MainActor\n", "@MainActor "])
         let preamble = random.below(2) == 0 ? table + "\n    " + now : now + "\n    " + table
-        body.append(decoys.write(glue.render(name: glueName, using: &random), using: &random))
+        body.append(decoys.write(glue.render(name: glueName, dialect: dialect, using: &random), using: &random))
         body.append(
             decoys.write(
                 """
@@ -90,7 +92,8 @@ struct ValidatorWriter {
         )
         body.append(
             decoys.write(
-                """
+                style.rewrite(
+                    """
                 /// One verdict per entry point, each from its own implementation (true: valid for this app and device).
                 private func \(checkName)(_ receipt: [UInt8], _ device: [UInt8], _ now: Int64) -> [Bool] {
                     let g: [[UInt8]] = \(glueName)(\(zero))
@@ -98,13 +101,16 @@ struct ValidatorWriter {
                     \(tokenChecks.joined(separator: "\n    "))
                     return verdicts
                 }
-                """,
+                """
+                ),
                 using: &random
             )
         )
         body.append(
             decoys.write(
-                try self.platformGlue(check: checkName, preamble: preamble, attribute: attribute, mac: macName, index: index),
+                style.rewrite(
+                    try self.platformGlue(check: checkName, preamble: preamble, attribute: attribute, mac: macName, index: index)
+                ),
                 using: &random
             )
         )

@@ -9,7 +9,8 @@ import Foundation
 /// over lines, an always-true `case let` clause. The values are the function's parameters and typed locals
 /// (`.count` of an array, an integer) that no other declaration in the piece shadows. The predicates are the same
 /// family as the entry points' opaque predicates: identities of integer arithmetic that the compiler does not prove,
-/// so the arms stay in optimized code.
+/// so the arms stay in optimized code. Which predicates, mixing steps, spellings of a binding and of a run-time value,
+/// and how often a `guard` rather than an `if`, the generation's ``Dialect`` says.
 ///
 /// The writer reads the piece line by line with a small model of Swift's layout: it never inserts inside a multi-line
 /// expression, a closure (nor any block within one), a `defer`, between a `switch` and its first `case`, or after a
@@ -19,6 +20,8 @@ import Foundation
 struct DecoyWriter {
     /// The chance in percent that an insertion point receives a decoy.
     var density: Int
+    /// How this generation spells its decoys.
+    var dialect: Dialect
 
     /// A template's comment line that makes the next block it opens (and every block inside it) hot: the loops that
     /// run per byte, per round or per word. There a place takes a decoy only after two to four lines without one
@@ -89,13 +92,13 @@ struct DecoyWriter {
                     let exit = Self.exitStatement(scopes: scopes, using: &random)
                 {
                     if taken() {
-                        let lines = Self.branch(values: values, exit: exit, names: &names, using: &random)
+                        let lines = self.branch(values: values, exit: exit, names: &names, using: &random)
                         out.append(contentsOf: lines.map { indent + $0 })
                     }
                 } else if let open = head, lastEndsClause, Self.isConditionHead(open), !trimmed.hasPrefix("else"),
                     !trimmed.hasPrefix("{"), taken()
                 {
-                    out.append(indent + Self.clause(values: values, names: &names, using: &random))
+                    out.append(indent + self.clause(values: values, names: &names, using: &random))
                 }
             }
             out.append(line)
@@ -136,10 +139,10 @@ struct DecoyWriter {
                     for word in ["return", "continue", "break", "throw", "exit("] where first.hasPrefix(word) {
                         scopes[scopes.count - 1].exited = true
                     }
-                    if let value = Self.typedValue(first, once: once) { scopes[scopes.count - 1].values.append(value) }
+                    if let value = self.typedValue(first, once: once) { scopes[scopes.count - 1].values.append(value) }
                 }
                 if code.hasSuffix("{"), case .function = scopes.last?.kind {
-                    scopes[scopes.count - 1].values = Self.parameters(statement, once: once)
+                    scopes[scopes.count - 1].values = self.parameters(statement, once: once)
                     skipped = true  // every function opens with a decoy
                 }
             } else {
@@ -154,69 +157,101 @@ struct DecoyWriter {
 
     /// `let name: UInt64 = operand` and a branch on it (the binding keeps the type checker fast: an operand repeated
     /// inside one long literal-laden expression costs it about a second each).
-    private static func branch(values: [String], exit: String, names: inout Names, using random: inout SeededGenerator)
-        -> [String]
-    {
+    private func branch(values: [String], exit: String, names: inout Names, using random: inout SeededGenerator) -> [String] {
         let x = names.fresh(using: &random)
-        let binding = "let \(x): UInt64 = \(operand(values: values, using: &random))"
-        if random.below(2) == 0 {
-            return [binding, "if \(predicate(false, x, using: &random)) { \(exit) }"]
+        let operand = Self.operand(values: values, dialect: self.dialect, using: &random)
+        let binding = self.dialect.castBinding ? "let \(x) = \(operand) as UInt64" : "let \(x): UInt64 = \(operand)"
+        if random.below(100) >= self.dialect.guardPercent {
+            return [binding, "if \(Self.predicate(false, x, dialect: self.dialect, using: &random)) { \(exit) }"]
         }
-        return [binding, "guard \(predicate(true, x, using: &random)) else { \(exit) }"]
+        return [binding, "guard \(Self.predicate(true, x, dialect: self.dialect, using: &random)) else { \(exit) }"]
     }
 
     /// `case let name = operand, predicate(name),` — two always-true clauses for a condition list.
-    private static func clause(values: [String], names: inout Names, using random: inout SeededGenerator) -> String {
+    private func clause(values: [String], names: inout Names, using random: inout SeededGenerator) -> String {
         let x = names.fresh(using: &random)
-        return "case let \(x) = \(operand(values: values, using: &random)), \(predicate(true, x, using: &random)),"
+        let operand = Self.operand(values: values, dialect: self.dialect, using: &random)
+        return "case let \(x) = \(operand), \(Self.predicate(true, x, dialect: self.dialect, using: &random)),"
     }
 
-    /// An identity of 64-bit wrapping arithmetic on a run-time value `x` that the optimizer does not prove: an odd
-    /// square is 1 modulo 8 (`(x|1)² - 1` a multiple of 8), an odd fourth power 1 modulo 16, an odd cube equal to its
-    /// root modulo 8. (The parity of `x(x+1)` is as true, but LLVM's demanded-bits analysis sees through it and
-    /// deletes the arm; `(2x+1)²` and `x << 1 | 1` cost the type checker 30 ms to a second a use.)
-    static func predicate(_ truth: Bool, _ x: String, using random: inout SeededGenerator) -> String {
-        let odd = random.element(["(\(x) | 1)", "(1 | \(x))"])
+    /// An identity of 64-bit wrapping arithmetic on a run-time value `x` that the optimizer does not prove, in one of
+    /// the dialect's spellings: an odd square is 1 modulo 8 (`(x|1)² - 1` a multiple of 8), an odd fourth power 1
+    /// modulo 16, an odd cube equal to its root modulo 8. (The parity of `x(x+1)` is as true, but LLVM's
+    /// demanded-bits analysis sees through it and deletes the arm; `(2x+1)²` and `x << 1 | 1` cost the type checker
+    /// 30 ms to a second a use.)
+    static func predicate(_ truth: Bool, _ x: String, dialect: Dialect, using random: inout SeededGenerator) -> String {
+        let form = random.element(dialect.predicates)
+        let odd = form.oneFirst ? "(1 | \(x))" : "(\(x) | 1)"
         let relation = truth ? "==" : "!="
-        func masked(_ value: String, _ bits: Int, _ equals: String) -> String {
-            let test = random.below(2) == 0 ? "& \(bits - 1)" : "% \(bits)"
-            return random.below(2) == 0 ? "(\(value)) \(test) \(relation) \(equals)" : "\(equals) \(relation) (\(value)) \(test)"
+        func test(_ bits: Int) -> String { form.modulo ? "% \(bits)" : "& \(bits - 1)" }
+        func compare(_ value: String, _ constant: String) -> String {
+            form.constantFirst ? "\(constant) \(relation) \(value)" : "\(value) \(relation) \(constant)"
         }
-        switch random.below(4) {
-        case 0: return masked("\(odd) &* \(odd)", 8, "1")
-        case 1: return masked("\(odd) &* \(odd) &- 1", 8, "0")
-        case 2: return masked("\(odd) &* \(odd) &* \(odd) &* \(odd)", 16, "1")
-        default:
-            let (cube, root) = random.below(2) == 0
-                ? ("(\(odd) &* \(odd) &* \(odd)) & 7", "\(odd) & 7") : ("(\(odd) &* \(odd) &* \(odd)) % 8", "\(odd) % 8")
-            return random.below(2) == 0 ? "\(cube) \(relation) \(root)" : "\(root) \(relation) \(cube)"
+        switch form.identity {
+        case 0: return compare("(\(odd) &* \(odd)) \(test(8))", "1")
+        case 1: return compare("(\(odd) &* \(odd) &- 1) \(test(8))", "0")
+        case 2: return compare("(\(odd) &* \(odd) &* \(odd) &* \(odd)) \(test(16))", "1")
+        default: return compare("(\(odd) &* \(odd) &* \(odd)) \(test(8))", "\(odd) \(test(8))")
         }
     }
 
-    /// A run-time value, alone or mixed with a constant or a second value (in parentheses).
-    private static func operand(values: [String], using random: inout SeededGenerator) -> String {
+    /// A run-time value mixed with constants and other values (in parentheses) by the dialect's mixers, then shifted
+    /// right by the dialect's spelling of a shift.
+    ///
+    /// The predicates read only the low three or four bits of their operand, and the optimizer knows it: it drops any
+    /// step that cannot change those bits (`^ 0x…0`, `&- 0x…8`, a value xored in twice), and when two decoys in one
+    /// function are left testing the same bits of the same values, the second is implied by the first and deleted
+    /// (measured: 14 of 213 decoy exits gone from a generation whose dialect had few mixers). So every operand takes
+    /// at least one constant, never the same value twice, and ends with a shift that brings bits above the low ones
+    /// down, where a constant's carries reach.
+    private static func operand(values: [String], dialect: Dialect, using random: inout SeededGenerator) -> String {
         let first = random.element(values)
-        let others = values.filter { $0 != first }
+        var unused = values.filter { $0 != first }
         var x = first
-        for _ in 0..<random.pick(2...3) {
+        var constants = 0
+        var shifted = false
+        func step(_ mixer: Int) {
             let bits = random.next() >> UInt64(random.pick(0...40))
             let constant = "0x" + String(bits, radix: 16)
             // The predicates read the low three bits: a multiplier with a low zero bit or an `|` with a low one bit
             // makes some of them known, and the optimizer proves the predicate (measured: such arms vanish at -O).
             let odd = "0x" + String(bits | 1, radix: 16)
             let highOnly = "0x" + String(bits & ~7, radix: 16)
-            // Either side of a commutative operator.
+            // Either side of a commutative operator, as the dialect writes it.
             func mix(_ a: String, _ op: String, _ b: String) -> String {
-                random.below(2) == 0 ? "(\(a) \(op) \(b))" : "(\(b) \(op) \(a))"
+                dialect.valueFirst[mixer] ? "(\(a) \(op) \(b))" : "(\(b) \(op) \(a))"
             }
-            switch random.below(7) {
+            shifted = mixer == 4
+            constants += mixer == 4 || (mixer == 6 && !unused.isEmpty) ? 0 : 1
+            switch mixer {
             case 0: x = mix(x, "&+", constant)
             case 1: x = mix(x, "^", constant)
             case 2: x = mix(x, "&*", odd)
             case 3: x = mix(x, "|", highOnly)
             case 4: x = "(\(x) >> \(random.pick(1...9)))"
             case 5: x = "(\(x) &- \(constant))"
-            default: x = others.isEmpty ? mix(x, "&+", "\(constant) &* \(constant)") : mix(x, "^", random.element(others))
+            default:
+                if unused.isEmpty {
+                    x = mix(x, "&+", constant)
+                } else {
+                    let other = random.element(unused)
+                    unused.removeAll { $0 == other }
+                    x = mix(x, "^", other)
+                }
+            }
+        }
+        for _ in 0..<random.pick(dialect.steps) { step(random.element(dialect.mixers)) }
+        if constants == 0 {
+            // Every dialect has at least two of the constant mixers (0, 1, 2, 3, 5): it draws four of the seven.
+            let withConstants = dialect.mixers.filter { $0 != 4 && $0 != 6 }
+            step(withConstants.isEmpty ? 0 : random.element(withConstants))
+        }
+        if !shifted {
+            let k = random.pick(3...24)
+            switch dialect.shift {
+            case 0: x = "(\(x) >> \(k))"
+            case 1: x = "(\(x) &>> \(k))"
+            default: x = "(\(x) / 0x\(String(UInt64(1) << UInt64(k), radix: 16)))"
             }
         }
         return x
@@ -331,16 +366,21 @@ struct DecoyWriter {
     private static let arrays: Set<String> = ["[UInt8]", "[UInt32]", "[UInt64]", "[[UInt8]]", "[Int]", "ArraySlice<UInt8>"]
 
     /// A run-time `UInt64` made of a value of `type`, or `nil` when the type has none here.
-    private static func value(_ name: String, type: String, once: Set<String>) -> String? {
+    private func value(_ name: String, type: String, once: Set<String>) -> String? {
         guard once.contains(name) else { return nil }
-        if arrays.contains(type) { return "UInt64(truncatingIfNeeded: \(name).count)" }
+        if Self.arrays.contains(type) {
+            // A count is never negative: `UInt64(_:)` cannot trap on it.
+            if self.dialect.plainCount { return "UInt64(\(name).count)" }
+            return self.dialect.bitPattern ? "UInt64(UInt(bitPattern: \(name).count))" : "UInt64(truncatingIfNeeded: \(name).count)"
+        }
         if type == "UInt64" { return name }
-        if integers.contains(type) { return "UInt64(truncatingIfNeeded: \(name))" }
+        if type == "Int", self.dialect.bitPattern { return "UInt64(UInt(bitPattern: \(name)))" }
+        if Self.integers.contains(type) { return "UInt64(truncatingIfNeeded: \(name))" }
         return nil
     }
 
     /// `let name: Type = …` / `var name: Type = …`.
-    private static func typedValue(_ statement: String, once: Set<String>) -> String? {
+    private func typedValue(_ statement: String, once: Set<String>) -> String? {
         let words = statement.split(separator: " ", maxSplits: 3).map(String.init)
         guard words.count == 4, words[0] == "let" || words[0] == "var", words[1].hasSuffix(":"), words[3].hasPrefix("=") else {
             return nil
@@ -354,12 +394,12 @@ struct DecoyWriter {
         // two values: the optimizer folds a predicate into each and deletes the arm. Measured: a decoy on `expired`
         // (`var expired: UInt64 = path.isEmpty ? 1 : 0`) vanished from the -O machine code, and took an entry point's
         // dead arm with it.
-        if !arrays.contains(words[2]), words[0] == "var" || words[3].contains(" ? ") { return nil }
-        return value(String(words[1].dropLast()), type: words[2], once: once)
+        if !Self.arrays.contains(words[2]), words[0] == "var" || words[3].contains(" ? ") { return nil }
+        return self.value(String(words[1].dropLast()), type: words[2], once: once)
     }
 
     /// The usable parameters of a function signature (`_ name: Type` or `label name: Type`).
-    private static func parameters(_ signature: String, once: Set<String>) -> [String] {
+    private func parameters(_ signature: String, once: Set<String>) -> [String] {
         guard let open = signature.firstIndex(of: "(") else { return [] }
         var list = ""
         var level = 0
@@ -380,7 +420,7 @@ struct DecoyWriter {
             if character == ",", level == 0 {
                 let parts = piece.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 if parts.count == 2, let name = parts[0].split(separator: " ").last,
-                    let v = value(String(name), type: parts[1], once: once)
+                    let v = self.value(String(name), type: parts[1], once: once)
                 {
                     found.append(v)
                 }

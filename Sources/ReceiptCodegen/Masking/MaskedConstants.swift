@@ -27,8 +27,8 @@ struct MaskedConstants {
         return self.order.firstIndex(of: position)
     }
 
-    /// The Swift source of the decoding function.
-    func render(name: String, using random: inout SeededGenerator) -> String {
+    /// The Swift source of the decoding function, with the dialect's codecs.
+    func render(name: String, dialect: Dialect, using random: inout SeededGenerator) -> String {
         let z = "z"
         var body: [String] = []
         body.append("var out = [[UInt8]](repeating: [], count: \(self.values.count))")
@@ -41,7 +41,7 @@ struct MaskedConstants {
                 let length = min(bytes.count - start, random.pick(2...5))
                 let chunk = Array(bytes[start..<(start + length)])
                 body.append("    do {")
-                body.append(contentsOf: Self.chunk(chunk, z: z, using: &random).map { "        " + $0 })
+                body.append(contentsOf: Self.chunk(chunk, z: z, dialect: dialect, using: &random).map { "        " + $0 })
                 body.append("    }")
                 start += length
             }
@@ -53,10 +53,15 @@ struct MaskedConstants {
     }
 
     /// One chunk: an encoded literal and the loop that decodes it into `v`.
-    private static func chunk(_ plain: [UInt8], z: String, using random: inout SeededGenerator) -> [String] {
+    private static func chunk(_ plain: [UInt8], z: String, dialect: Dialect, using random: inout SeededGenerator) -> [String] {
         let key = random.byte()
-        let zByte = "UInt8(truncatingIfNeeded: \(z))"
-        switch random.below(5) {
+        // `z & 0xFF` is in 0...255 for every `Int`, negative ones included: `UInt8(_:)` cannot trap on it.
+        let zByte = dialect.maskedByte ? "UInt8(\(z) & 0xFF)" : "UInt8(truncatingIfNeeded: \(z))"
+        func array(_ bytes: [UInt8]) -> String {
+            let list = "[" + bytes.map { "\($0)" }.joined(separator: ", ") + "]"
+            return dialect.arrayCall ? "[UInt8](\(list))" : "(\(list) as [UInt8])"
+        }
+        switch random.element(dialect.codecs) {
         case 0:
             // A key stream: s, s·a + b, … (a odd).
             let a = random.byte() | 1
@@ -102,9 +107,5 @@ struct MaskedConstants {
 
     private static func literal(_ byte: UInt8) -> String {
         "UInt8(\(byte))"
-    }
-
-    private static func array(_ bytes: [UInt8]) -> String {
-        "([" + bytes.map { "\($0)" }.joined(separator: ", ") + "] as [UInt8])"
     }
 }

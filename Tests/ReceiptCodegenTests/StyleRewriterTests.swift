@@ -1,0 +1,104 @@
+import Testing
+
+@testable import ReceiptCodegen
+
+/// The dialects' rewrites keep the meaning: each applies where it is sure to and leaves every other line as written.
+/// (That the rewritten validators compile and agree with ReceiptValidator is AgreementTests' proof.)
+struct StyleRewriterTests {
+    @Test func comparisonsOfSimpleOperandsAreMirrored() {
+        #expect(StyleRewriter.mirrorComparisons("    guard top.0 == 0x30, top.3 == b.count,") == "    guard 0x30 == top.0, b.count == top.3,")
+        #expect(StyleRewriter.mirrorComparisons("if i < n && a[i] >= 7 {") == "if n > i && 7 <= a[i] {")
+        #expect(StyleRewriter.mirrorComparisons("for i in path where certs[i].1.6 > when || x != y {") == "for i in path where when < certs[i].1.6 || y != x {")
+        #expect(StyleRewriter.mirrorComparisons("return (m <= 3)") == "return (3 >= m)")
+    }
+
+    @Test func comparisonsBesideTighterOperatorsStay() {
+        for line in [
+            "guard a + b == c else { return nil }",  // `a + c == b` would be another test
+            "guard c == a + b else { return nil }",
+            "if ((x | 1) &* (x | 1)) & 7 == 1 { return nil }",
+            "guard b[parts[2].2] == 0 else { return nil }",  // a nested subscript is not a simple operand
+            "let r = f(a) == 0",
+            "guard x == -1 else { return nil }",
+            "var out: [(Int, Int)] = []",
+            "let s = x >> 3",
+            "x >>= 3",
+            "for i in 0..<n {",
+        ] {
+            #expect(StyleRewriter.mirrorComparisons(line) == line, "\(line)")
+        }
+    }
+
+    @Test func aGuardOnSeveralLinesBecomesOneGuardALine() {
+        let lines = [
+            "    guard let top = f(b), top.0 == 0x30,",
+            "        let parts = g(b, top.1,",
+            "            top.2), parts.count == 3,",
+            "        parts[0].0 == 0x30",
+            "    else { return nil }",
+            "    return parts",
+        ]
+        #expect(StyleRewriter.splitGuards(lines) == [
+            "    guard let top = f(b), top.0 == 0x30 else { return nil }",
+            // A clause spread over two lines stays one guard.
+            "    guard let parts = g(b, top.1,",
+            "        top.2), parts.count == 3 else { return nil }",
+            "    guard parts[0].0 == 0x30 else { return nil }",
+            "    return parts",
+        ])
+        // An `else` of several lines, or a guard on one line, stays.
+        let kept = ["guard a,", "    b", "else {", "    return nil", "}"]
+        #expect(StyleRewriter.splitGuards(kept) == kept)
+        #expect(StyleRewriter.splitGuards(["guard a, b else { return nil }"]) == ["guard a, b else { return nil }"])
+    }
+
+    @Test func aGuardWithoutBindingsBecomesANegatedIf() {
+        #expect(StyleRewriter.negatedIf("    guard m.count >= t.count + 11 else { return 1 }") == "    if !(m.count >= t.count + 11) { return 1 }")
+        for line in [
+            "guard let x = f() else { return nil }",
+            "guard a, b else { return nil }",  // a list
+            "guard case .some = x else { return nil }",
+            "guard a.contains(where: { $0 == 1 }) else { return nil }",
+            "guard a else {",
+        ] {
+            #expect(StyleRewriter.negatedIf(line) == line, "\(line)")
+        }
+    }
+
+    @Test func emptinessInitializersUpdatesAndSlices() {
+        #expect(StyleRewriter.countForEmpty("if path.isEmpty, signer >= 0 {") == "if path.count == 0, signer >= 0 {")
+        #expect(StyleRewriter.countForEmpty("var e: UInt64 = path.isEmpty ? 1 : 0") == "var e: UInt64 = path.count == 0 ? 1 : 0")
+        for line in ["if !path.isEmpty {", "let same = a.isEmpty == b", "guard x == y.isEmpty else { return }"] {
+            #expect(StyleRewriter.countForEmpty(line) == line, "\(line)")
+        }
+        #expect(StyleRewriter.emptyInitializer("    var certs: [([UInt8], Int)] = []") == "    var certs = [([UInt8], Int)]()")
+        #expect(StyleRewriter.emptyInitializer("    var n: Int = 0") == "    var n: Int = 0")
+        #expect(StyleRewriter.expandUpdate("    bad |= f(a, b)") == "    bad = bad | (f(a, b))")
+        #expect(StyleRewriter.expandUpdate("    h[0] &+= a") == "    h[0] = h[0] &+ a")
+        #expect(StyleRewriter.expandUpdate("    x = y &+ 1") == "    x = y &+ 1")
+        #expect(StyleRewriter.expandUpdate("    if x { y += 1 }") == "    if x { y += 1 }")
+        #expect(StyleRewriter.typedSlices("let t = Array(c[s..<e]) + Array(repeating: 0, count: 2)") == "let t = [UInt8](c[s..<e]) + Array(repeating: 0, count: 2)")
+        #expect(StyleRewriter.typedSlices("let t = ContiguousArray(c[0..<2])") == "let t = ContiguousArray(c[0..<2])")
+    }
+
+    /// The seeds AgreementTests compiles (0–19, 30, 31) between them draw both spellings of every rewrite and every
+    /// predicate, mixer and codec: the agreement proof covers every dialect feature.
+    @Test func theAgreementSeedsCoverEveryDialectFeature() {
+        let dialects = (Array(0..<20) + [30, 31]).map { n in
+            Dialect.of(seed: (0..<16).map { UInt8(truncatingIfNeeded: n &* 37 &+ $0 &* 11) })
+        }
+        let flags: [(String, (Dialect) -> Bool)] = [
+            ("castBinding", \.castBinding), ("bitPattern", \.bitPattern), ("plainCount", \.plainCount),
+            ("maskedByte", \.maskedByte), ("arrayCall", \.arrayCall), ("mirrorComparisons", \.mirrorComparisons),
+            ("splitGuards", \.splitGuards), ("negatedIfs", \.negatedIfs), ("countForEmpty", \.countForEmpty),
+            ("emptyInitializer", \.emptyInitializer), ("expandUpdates", \.expandUpdates), ("typedSlices", \.typedSlices),
+        ]
+        for (name, flag) in flags {
+            #expect(Set(dialects.map(flag)).count == 2, "\(name)")
+        }
+        #expect(Set(dialects.flatMap { $0.predicates.map(\.identity) }) == [0, 1, 2, 3])
+        #expect(Set(dialects.flatMap(\.mixers)) == Set(0..<7))
+        #expect(Set(dialects.flatMap(\.codecs)) == Set(0..<5))
+        #expect(Set(dialects.map(\.shift)) == [0, 1, 2])
+    }
+}
