@@ -80,25 +80,4 @@ struct StyleRewriterTests {
         #expect(StyleRewriter.typedSlices("let t = Array(c[s..<e]) + Array(repeating: 0, count: 2)") == "let t = [UInt8](c[s..<e]) + Array(repeating: 0, count: 2)")
         #expect(StyleRewriter.typedSlices("let t = ContiguousArray(c[0..<2])") == "let t = ContiguousArray(c[0..<2])")
     }
-
-    /// The seeds AgreementTests compiles (0–19, 30, 31) between them draw both spellings of every rewrite and every
-    /// predicate, mixer and codec: the agreement proof covers every dialect feature.
-    @Test func theAgreementSeedsCoverEveryDialectFeature() {
-        let dialects = (Array(0..<20) + [30, 31]).map { n in
-            Dialect.of(seed: (0..<16).map { UInt8(truncatingIfNeeded: n &* 37 &+ $0 &* 11) })
-        }
-        let flags: [(String, (Dialect) -> Bool)] = [
-            ("castBinding", \.castBinding), ("bitPattern", \.bitPattern), ("plainCount", \.plainCount),
-            ("maskedByte", \.maskedByte), ("arrayCall", \.arrayCall), ("mirrorComparisons", \.mirrorComparisons),
-            ("splitGuards", \.splitGuards), ("negatedIfs", \.negatedIfs), ("countForEmpty", \.countForEmpty),
-            ("emptyInitializer", \.emptyInitializer), ("expandUpdates", \.expandUpdates), ("typedSlices", \.typedSlices),
-        ]
-        for (name, flag) in flags {
-            #expect(Set(dialects.map(flag)).count == 2, "\(name)")
-        }
-        #expect(Set(dialects.flatMap { $0.predicates.map(\.identity) }) == [0, 1, 2, 3])
-        #expect(Set(dialects.flatMap(\.mixers)) == Set(0..<7))
-        #expect(Set(dialects.flatMap(\.codecs)) == Set(0..<5))
-        #expect(Set(dialects.map(\.shift)) == [0, 1, 2])
-    }
 }

@@ -155,8 +155,8 @@ struct DecoyWriter {
 
     // MARK: - The decoys
 
-    /// `let name: UInt64 = operand` and a branch on it (the binding keeps the type checker fast: an operand repeated
-    /// inside one long literal-laden expression costs it about a second each).
+    /// `let name: UInt64 = operand` (or `let name = operand as UInt64`) and a branch on it (the binding keeps the type
+    /// checker fast: an operand repeated inside one long literal-laden expression costs it about a second each).
     private func branch(values: [String], exit: String, names: inout Names, using random: inout SeededGenerator) -> [String] {
         let x = names.fresh(using: &random)
         let operand = Self.operand(values: values, dialect: self.dialect, using: &random)
@@ -208,7 +208,7 @@ struct DecoyWriter {
         let first = random.element(values)
         var unused = values.filter { $0 != first }
         var x = first
-        var constants = 0
+        var hasConstant = false
         var shifted = false
         func step(_ mixer: Int) {
             let bits = random.next() >> UInt64(random.pick(0...40))
@@ -222,7 +222,7 @@ struct DecoyWriter {
                 dialect.valueFirst[mixer] ? "(\(a) \(op) \(b))" : "(\(b) \(op) \(a))"
             }
             shifted = mixer == 4
-            constants += mixer == 4 || (mixer == 6 && !unused.isEmpty) ? 0 : 1
+            hasConstant = hasConstant || !(mixer == 4 || (mixer == 6 && !unused.isEmpty))
             switch mixer {
             case 0: x = mix(x, "&+", constant)
             case 1: x = mix(x, "^", constant)
@@ -241,8 +241,8 @@ struct DecoyWriter {
             }
         }
         for _ in 0..<random.pick(dialect.steps) { step(random.element(dialect.mixers)) }
-        if constants == 0 {
-            // Every dialect has at least two of the constant mixers (0, 1, 2, 3, 5): it draws four of the seven.
+        if !hasConstant {
+            // A dialect draws at least four of the seven mixers, so at least two of those with a constant.
             let withConstants = dialect.mixers.filter { $0 != 4 && $0 != 6 }
             step(withConstants.isEmpty ? 0 : random.element(withConstants))
         }

@@ -15,7 +15,8 @@ struct CodegenCommand: ParsableCommand {
             or OpenSSL): its own DER reader, SHA-1, SHA-256, RSA and X.509, checking the chain to Apple's root (pinned \
             by SHA-256) at the receipt's creation date, the bundle id, the version, the device hash, VPP expiration and \
             the required products. Every sensitive value is masked and rebuilt at run time; names, primitive \
-            implementations, the order of checks and functions, opaque predicates and decoys change with the seed. \
+            implementations, the order of checks and functions, opaque predicates and decoys change with the seed, and \
+            each generation spells its code in a dialect of its own (predicates, decoys, comparisons, guards). \
             Same seed and options: the same file, byte for byte. Without --seed a random seed is used and printed to \
             standard error (never into the file).
 

@@ -1,0 +1,26 @@
+import Testing
+
+@testable import ReceiptCodegen
+
+/// What a generation's dialect draws, and that the agreement proof sees all of it.
+struct DialectTests {
+    /// The seeds AgreementTests compiles (0–19, 30, 31) between them draw both spellings of every rewrite and every
+    /// predicate, mixer and codec: the agreement proof covers every dialect feature.
+    @Test func theAgreementSeedsCoverEveryDialectFeature() {
+        // Real receipts 0–9, minted 10–19, the Xcode pair 30 and 31.
+        let dialects = (Array(0..<20) + [30, 31]).map { Dialect.of(seed: AgreementTests.seed($0)) }
+        let flags: [(String, (Dialect) -> Bool)] = [
+            ("castBinding", \.castBinding), ("bitPattern", \.bitPattern), ("plainCount", \.plainCount),
+            ("maskedByte", \.maskedByte), ("arrayCall", \.arrayCall), ("mirrorComparisons", \.mirrorComparisons),
+            ("splitGuards", \.splitGuards), ("negatedIfs", \.negatedIfs), ("countForEmpty", \.countForEmpty),
+            ("emptyInitializer", \.emptyInitializer), ("expandUpdates", \.expandUpdates), ("typedSlices", \.typedSlices),
+        ]
+        for (name, flag) in flags {
+            #expect(Set(dialects.map(flag)).count == 2, "\(name)")
+        }
+        #expect(Set(dialects.flatMap { $0.predicates.map(\.identity) }) == [0, 1, 2, 3])
+        #expect(Set(dialects.flatMap(\.mixers)) == Set(0..<7))
+        #expect(Set(dialects.flatMap(\.codecs)) == Set(0..<5))
+        #expect(Set(dialects.map(\.shift)) == [0, 1, 2])
+    }
+}
