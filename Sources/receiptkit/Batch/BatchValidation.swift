@@ -1,6 +1,10 @@
 import Foundation
 import ReceiptKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Validates a stream of inputs with `jobs` workers, printing one JSON line per input (in completion order, or in
 /// input order with `ordered`), progress on standard error when it is a terminal, and a summary at the end.
 ///
@@ -16,6 +20,7 @@ struct BatchValidation {
     var makeWorker: @Sendable () -> @Sendable (ReceiptBatchSource.Item) async -> Outcome?
 
     func run() async -> ExitStatus {
+        Self.keepFreedMemory()
         let clock = ContinuousClock()
         let start = clock.now
         let showsProgress = StandardError.isTerminal
@@ -71,6 +76,21 @@ struct BatchValidation {
             return max(coordinator.worst, .cannotCreate)
         }
         return coordinator.worst
+    }
+
+    /// Asks glibc's allocator to keep up to 8 MiB of freed memory at the top of each heap instead of returning it at
+    /// once (its default is 128 KiB). Workers free what they allocated receipt after receipt; with the default, a
+    /// batch of 20,000 receipts with two jobs made 256 `madvise` calls, each a TLB shootdown interrupting the other
+    /// core, and ran 5 % slower. Memory stays flat: what is kept is reused by the next receipt.
+    ///
+    /// `mallopt` is looked up at run time: Swift's Glibc module does not import `malloc.h`. `M_TRIM_THRESHOLD` is -1
+    /// in glibc's ABI.
+    private static func keepFreedMemory() {
+        #if canImport(Glibc)
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        _ = unsafeBitCast(symbol, to: Mallopt.self)(-1, 8 * 1024 * 1024)
+        #endif
     }
 
     /// The number of inputs when every one is a plain file path (no directory, list or lines).
