@@ -129,6 +129,47 @@ struct BatchCLITests {
         #expect(output.status == 65)
     }
 
+    /// Two jobs write their chunks outside the batch's lock: every input still gives exactly one whole line.
+    @Test func twoJobsWriteEveryLineWholeAndOnce() throws {
+        let root = try Self.folder("two-jobs")
+        let bytes = try Self.sampleBytes
+        var expected: Set<String> = []
+        for index in 0..<400 {
+            // A third garbage: its short lines end chunks at other places than the receipts' long ones.
+            let url = root.appendingPathComponent("r\(index).der")
+            try (index % 3 == 0 ? Data([0x30, 0x03, 0x02, 0x01]) : bytes).write(to: url)
+            expected.insert(url.path)
+        }
+        let output = try CLIRunner.run(["validate", "--json", "--jobs", "2", "--anchor", Self.anchor, root.path])
+        #expect(output.status == 65)
+        #expect(output.stdout.utf8.count > 4 * 64 * 1024, "the output spans several chunks")
+        let objects = try Self.objects(output.stdout)  // every line parses alone: none torn or interleaved
+        let files = Self.files(objects)
+        #expect(files.count == 400)
+        #expect(Set(files) == expected)
+        #expect(objects.filter { $0["valid"] as? Bool == true }.count == 266)
+        #expect(output.stderr.contains("receiptkit: 400 receipts: 266 valid, 0 invalid, 134 malformed, 0 unreadable in "))
+    }
+
+    /// A write that fails (a full disk) is reported once, the batch still counts every input, and the exit status
+    /// says the output could not be made.
+    @Test func aFailedOutputWriteExitsWithCannotCreate() throws {
+        guard let full = FileHandle(forWritingAtPath: "/dev/full") else {
+            Issue.record("/dev/full is missing")
+            return
+        }
+        let root = try Self.folder("full")
+        let bytes = try Self.sampleBytes
+        for index in 0..<60 {
+            try bytes.write(to: root.appendingPathComponent("r\(index).der"))
+        }
+        let output = try CLIRunner.run(["validate", "--json", "--jobs", "2", "--anchor", Self.anchor, root.path], stdout: full)
+        #expect(output.status == 73)
+        #expect(output.stderr.contains("receiptkit: 60 receipts: 60 valid, 0 invalid, 0 malformed, 0 unreadable in "))
+        let failures = output.stderr.components(separatedBy: "receiptkit: standard output: write failed: No space left on device")
+        #expect(failures.count == 2, "reported exactly once: \(output.stderr)")
+    }
+
     @Test func usageErrorsAreRefused() throws {
         let cases: [[String]] = [
             ["validate", "--files-from", "-", "-"],  // standard input twice

@@ -21,7 +21,8 @@ struct CLIRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Output {
+    /// - Parameter stdout: Where standard output goes (then `Output.stdout` is empty); a pipe read here by default.
+    static func run(_ arguments: [String], stdin: Data? = nil, stdout: FileHandle? = nil) throws -> Output {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -29,12 +30,13 @@ struct CLIRunner {
         let out = Pipe()
         let err = Pipe()
         let input = Pipe()
-        process.standardOutput = out
+        process.standardOutput = stdout ?? out
         process.standardError = err
         process.standardInput = input
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
+        if stdout != nil { try out.fileHandleForWriting.close() }
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -79,6 +79,16 @@ public final class ReceiptBatchSource {
             case failure(ReceiptError)
         }
 
+        /// About how many bytes the item holds in memory (a line's text, otherwise its path): what a queue of
+        /// items read ahead counts against its bound.
+        package var heldByteCount: Int {
+            switch self.content {
+            case .bytes(let bytes): return bytes.count + self.file.utf8.count
+            case .file(let path), .link(let path): return path.utf8.count + self.file.utf8.count
+            case .failure: return self.file.utf8.count
+            }
+        }
+
         init(file: String, line: Int? = nil, base64: Bool? = nil, content: Content) {
             self.file = file
             self.line = line
