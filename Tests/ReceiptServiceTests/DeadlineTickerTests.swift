@@ -76,6 +76,21 @@ struct DeadlineTickerTests {
         #expect(answer == nil)
     }
 
+    @Test("an operation that ended is not expired by a late tick; one that had not is")
+    func endedBeforeTheTick() {
+        // The caller of an operation that ended in time may resume after the deadline on a busy pool (CI saw a
+        // 408 for a request whose two-byte body had arrived): the tick then finds its entry still registered.
+        let ended = DeadlineTicker.Expiry()
+        ended.finish()
+        #expect(ended.expire() == false)
+        #expect(ended.isExpired == false)
+
+        let late = DeadlineTicker.Expiry()
+        #expect(late.expire())
+        late.finish()
+        #expect(late.isExpired)
+    }
+
     @Test("errors pass through")
     func errors() async throws {
         struct Refused: Error {}

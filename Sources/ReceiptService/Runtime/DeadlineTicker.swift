@@ -42,11 +42,16 @@ final class DeadlineTicker: @unchecked Sendable {
         limit: Duration,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
-        let expired = Expiry()
-        let task = Task { try await operation() }
-        let id = self.register(deadline: ContinuousClock.now + limit) {
-            expired.set()
-            task.cancel()
+        let deadline = ContinuousClock.now + limit
+        let state = Expiry()
+        let task = Task {
+            // Finished is judged when the operation ends, not when its caller next runs: on a busy pool the caller
+            // may resume after the deadline, and an answer that was in time must not be dropped.
+            defer { state.finish() }
+            return try await operation()
+        }
+        let id = self.register(deadline: deadline) {
+            if state.expire() { task.cancel() }
         }
         defer { self.unregister(id) }
         let result = await withTaskCancellationHandler {
@@ -55,7 +60,7 @@ final class DeadlineTicker: @unchecked Sendable {
             task.cancel()
         }
         // Past the limit the answer is `nil`, whatever the cancelled operation threw or returned.
-        if expired.isSet { return nil }
+        if state.isExpired { return nil }
         return try result.get()
     }
 
@@ -96,17 +101,28 @@ final class DeadlineTicker: @unchecked Sendable {
         }
     }
 
-    /// Whether a ``DeadlineTicker`` limit passed: set by the ticking task, read by the operation's caller.
-    private final class Expiry: @unchecked Sendable {
+    /// Whether an operation ended in time or its limit passed first: ended by the operation's task, expired by
+    /// the ticking task, whichever comes first; read by the operation's caller.
+    final class Expiry: @unchecked Sendable {
         private let lock = NSLock()
-        private var value = false
+        private var ended = false
+        private var expired = false
 
-        func set() {
-            self.lock.withLock { self.value = true }
+        func finish() {
+            self.lock.withLock { self.ended = true }
         }
 
-        var isSet: Bool {
-            self.lock.withLock { self.value }
+        /// Marks the limit passed unless the operation has ended; whether it did.
+        func expire() -> Bool {
+            self.lock.withLock {
+                guard !self.ended else { return false }
+                self.expired = true
+                return true
+            }
+        }
+
+        var isExpired: Bool {
+            self.lock.withLock { self.expired }
         }
     }
 }
