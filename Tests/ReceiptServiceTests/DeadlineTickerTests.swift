@@ -80,15 +80,17 @@ struct DeadlineTickerTests {
     func endedBeforeTheTick() {
         // The caller of an operation that ended in time may resume after the deadline on a busy pool (CI saw a
         // 408 for a request whose two-byte body had arrived): the tick then finds its entry still registered.
-        let ended = DeadlineTicker.Expiry()
-        ended.finish()
-        #expect(ended.expire() == false)
-        #expect(ended.isExpired == false)
+        var ended = DeadlineTicker.Phase.running
+        ended.end()
+        let expiredAfterEnd = ended.expire()
+        #expect(expiredAfterEnd == false)
+        #expect(ended == .ended)
 
-        let late = DeadlineTicker.Expiry()
-        #expect(late.expire())
-        late.finish()
-        #expect(late.isExpired)
+        var late = DeadlineTicker.Phase.running
+        let expiredWhileRunning = late.expire()
+        #expect(expiredWhileRunning)
+        late.end()
+        #expect(late == .expired)
     }
 
     @Test("errors pass through")

@@ -1,4 +1,4 @@
-import class Foundation.NSLock
+import NIOConcurrencyHelpers
 
 /// Time limits for many concurrent operations, kept by one ticking task instead of a timer each.
 ///
@@ -9,7 +9,7 @@ import class Foundation.NSLock
 /// resolution (and by the time the operation takes to notice its cancellation).
 ///
 /// Elapsed time is measured on the continuous clock: a resource bound, not logic.
-final class DeadlineTicker: @unchecked Sendable {
+final class DeadlineTicker: Sendable {
     /// The service's ticker.
     static let shared = DeadlineTicker(resolution: .milliseconds(50))
 
@@ -18,13 +18,35 @@ final class DeadlineTicker: @unchecked Sendable {
         let expire: @Sendable () -> Void
     }
 
+    private struct State {
+        var entries: [UInt64: Entry] = [:]
+        var nextID: UInt64 = 0
+        var isTicking = false
+    }
+
+    /// How an operation under a limit stands: the operation's task ends it, the ticking task expires it, whichever
+    /// comes first.
+    enum Phase: Sendable, Equatable {
+        case running
+        case ended
+        case expired
+
+        /// Marks the operation ended, unless its limit passed first.
+        mutating func end() {
+            if self == .running { self = .ended }
+        }
+
+        /// Marks the limit passed unless the operation has ended; whether it did.
+        mutating func expire() -> Bool {
+            guard self == .running else { return false }
+            self = .expired
+            return true
+        }
+    }
+
     /// How often past-due operations are looked for.
     let resolution: Duration
-    private let lock = NSLock()
-    // Guarded by `lock`:
-    private var entries: [UInt64: Entry] = [:]
-    private var nextID: UInt64 = 0
-    private var isTicking = false
+    private let state = NIOLockedValueBox(State())
 
     init(resolution: Duration) {
         self.resolution = resolution
@@ -32,7 +54,7 @@ final class DeadlineTicker: @unchecked Sendable {
 
     /// Operations waiting for their result now.
     var pending: Int {
-        self.lock.withLock { self.entries.count }
+        self.state.withLockedValue { $0.entries.count }
     }
 
     /// Runs `operation` with a time limit: its result, or `nil` when `limit` passed first (the operation is then
@@ -43,15 +65,15 @@ final class DeadlineTicker: @unchecked Sendable {
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
         let deadline = ContinuousClock.now + limit
-        let state = Expiry()
+        let phase = NIOLockedValueBox(Phase.running)
         let task = Task {
-            // Finished is judged when the operation ends, not when its caller next runs: on a busy pool the caller
+            // Ended is judged when the operation ends, not when its caller next runs: on a busy pool the caller
             // may resume after the deadline, and an answer that was in time must not be dropped.
-            defer { state.finish() }
+            defer { phase.withLockedValue { $0.end() } }
             return try await operation()
         }
         let id = self.register(deadline: deadline) {
-            if state.expire() { task.cancel() }
+            if phase.withLockedValue({ $0.expire() }) { task.cancel() }
         }
         defer { self.unregister(id) }
         let result = await withTaskCancellationHandler {
@@ -60,17 +82,17 @@ final class DeadlineTicker: @unchecked Sendable {
             task.cancel()
         }
         // Past the limit the answer is `nil`, whatever the cancelled operation threw or returned.
-        if state.isExpired { return nil }
+        if phase.withLockedValue({ $0 }) == .expired { return nil }
         return try result.get()
     }
 
     private func register(deadline: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) -> UInt64 {
-        let (id, startsTicking) = self.lock.withLock { () -> (UInt64, Bool) in
-            self.nextID &+= 1
-            self.entries[self.nextID] = Entry(deadline: deadline, expire: expire)
-            let starts = !self.isTicking
-            self.isTicking = true
-            return (self.nextID, starts)
+        let (id, startsTicking) = self.state.withLockedValue { state -> (UInt64, Bool) in
+            state.nextID &+= 1
+            state.entries[state.nextID] = Entry(deadline: deadline, expire: expire)
+            let starts = !state.isTicking
+            state.isTicking = true
+            return (state.nextID, starts)
         }
         if startsTicking {
             Task.detached { await self.tick() }
@@ -79,7 +101,7 @@ final class DeadlineTicker: @unchecked Sendable {
     }
 
     private func unregister(_ id: UInt64) {
-        self.lock.withLock { _ = self.entries.removeValue(forKey: id) }
+        self.state.withLockedValue { _ = $0.entries.removeValue(forKey: id) }
     }
 
     /// Wakes every `resolution` while operations are pending; stops when none is.
@@ -87,42 +109,17 @@ final class DeadlineTicker: @unchecked Sendable {
         while true {
             try? await Task.sleep(for: self.resolution)
             let now = ContinuousClock.now
-            let due = self.lock.withLock { () -> [Entry]? in
-                if self.entries.isEmpty {
-                    self.isTicking = false
+            let due = self.state.withLockedValue { state -> [Entry]? in
+                if state.entries.isEmpty {
+                    state.isTicking = false
                     return nil
                 }
-                let due = self.entries.filter { $0.value.deadline <= now }
-                for id in due.keys { self.entries.removeValue(forKey: id) }
+                let due = state.entries.filter { $0.value.deadline <= now }
+                for id in due.keys { state.entries.removeValue(forKey: id) }
                 return Array(due.values)
             }
             guard let due else { return }
             for entry in due { entry.expire() }
-        }
-    }
-
-    /// Whether an operation ended in time or its limit passed first: ended by the operation's task, expired by
-    /// the ticking task, whichever comes first; read by the operation's caller.
-    final class Expiry: @unchecked Sendable {
-        private let lock = NSLock()
-        private var ended = false
-        private var expired = false
-
-        func finish() {
-            self.lock.withLock { self.ended = true }
-        }
-
-        /// Marks the limit passed unless the operation has ended; whether it did.
-        func expire() -> Bool {
-            self.lock.withLock {
-                guard !self.ended else { return false }
-                self.expired = true
-                return true
-            }
-        }
-
-        var isExpired: Bool {
-            self.lock.withLock { self.expired }
         }
     }
 }
