@@ -46,11 +46,11 @@ struct DecoyWriterTests {
         line.contains(": UInt64 = (") || (line.contains(" = (") && line.hasSuffix(") as UInt64"))
     }
 
-    static func write(seed: UInt8) -> [Substring] {
+    static func write(seed: UInt8, piece: String = Self.piece) -> [Substring] {
         // Every seed its own dialect, as every generation has.
         var random = SeededGenerator(seed: [seed, 7, 7, 7], purpose: "decoy test")
         let dialect = Dialect.draw(using: &random)
-        return DecoyWriter(density: 70, dialect: dialect).write(Self.piece, using: &random).split(separator: "\n")
+        return DecoyWriter(density: 70, dialect: dialect).write(piece, using: &random).split(separator: "\n")
     }
 
     @Test func templateCommentsAreDroppedAndDocCommentsKept() {
@@ -157,5 +157,59 @@ struct DecoyWriterTests {
         #expect(inHot > 0)
         #expect(inHot < 20 * 8)
         #expect(total > inHot)
+    }
+
+    /// A piece whose hot loop has a `UInt64` local in scope besides counts and an `Int`.
+    static let pieceWithLocal = """
+        private func mix(_ words: [UInt64], _ extra: Int, _ base: UInt64) -> UInt64? {
+            var sum: UInt64 = 0
+            let key: UInt64 = base ^ 0x5
+            sum = sum &+ UInt64(extra)
+            sum = sum ^ key
+            sum = sum &* 3
+            // hot
+            for word in words {
+                let high = word >> 32
+                let low = word & 0xFFFF_FFFF
+                sum = (sum << 5) | (sum >> 59)
+                sum = sum ^ high
+                sum = sum &- low
+                sum = sum &* 0x9E37
+            }
+            return sum
+        }
+        """
+
+    @Test func hotDecoysReadOnlyUInt64LocalsWhenThereAreAny() {
+        var hotDecoys = 0
+        var coldOnCounts = 0
+        for seed in UInt8(0)..<30 {
+            let lines = Self.write(seed: seed, piece: Self.pieceWithLocal)
+            guard let start = lines.firstIndex(where: { $0.hasSuffix("for word in words {") }),
+                let end = lines[start...].firstIndex(where: { $0 == "    }" })
+            else {
+                Issue.record("the loop is missing")
+                return
+            }
+            for (index, line) in lines.enumerated() where Self.isBinding(line) && Self.isDecoy(line) {
+                if index > start && index < end {
+                    hotDecoys += 1
+                    // Loop-invariant values the optimizer keeps in a register: no count, no `Int` conversion.
+                    #expect(!line.contains("words.count") && !line.contains("extra"), "seed \(seed): \(line)")
+                    #expect(line.contains("base") || line.contains("key"), "seed \(seed): \(line)")
+                } else if line.contains("words.count") || line.contains("extra") {
+                    coldOnCounts += 1
+                }
+            }
+        }
+        #expect(hotDecoys > 30)
+        #expect(coldOnCounts > 0)  // outside hot blocks every value is still used
+    }
+
+    @Test func usableValuesFallBackToEverythingWithoutALocal() {
+        let values = ["UInt64(words.count)", "UInt64(truncatingIfNeeded: extra)", "key", "base"]
+        #expect(DecoyWriter.usable(values, hot: true) == ["key", "base"])
+        #expect(DecoyWriter.usable(values, hot: false) == values)
+        #expect(DecoyWriter.usable(Array(values.prefix(2)), hot: true) == Array(values.prefix(2)))
     }
 }

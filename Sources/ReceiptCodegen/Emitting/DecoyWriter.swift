@@ -74,7 +74,7 @@ struct DecoyWriter {
                 continue
             }
             let indent = String(line.prefix(while: { $0 == " " }))
-            let values = scopes.flatMap(\.values)
+            let values = Self.usable(scopes.flatMap(\.values), hot: scopes.last?.hot ?? false)
 
             // A decoy before this line? Never two places in a row without one, nor a function's first place.
             func taken() -> Bool {
@@ -154,6 +154,19 @@ struct DecoyWriter {
     }
 
     // MARK: - The decoys
+
+    /// The values a decoy may read here. In a hot block, only the `UInt64` locals and parameters when there are any:
+    /// a count is read from its array's memory, and a store through a pointer in the loop may have changed it as far
+    /// as the optimizer knows, so a decoy on a count is computed again at every turn (three multiplications for a
+    /// fourth power), while one on a local is the same every turn and leaves the loop. Measured (2048-bit
+    /// verification, one core): Montgomery multiplication's inner loop with four decoys a turn on counts 54 µs, on the
+    /// modular inverse 29 µs, without decoys 27 µs. Integers that are not `UInt64` (an offset, a length) are not used
+    /// there: the optimizer often knows their low bits (an offset `64 * n`), and with them a predicate's answer.
+    static func usable(_ values: [String], hot: Bool) -> [String] {
+        guard hot else { return values }
+        let locals = values.filter { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+        return locals.isEmpty ? values : locals
+    }
 
     /// `let name: UInt64 = operand` (or `let name = operand as UInt64`) and a branch on it (the binding keeps the type
     /// checker fast: an operand repeated inside one long literal-laden expression costs it about a second each).
