@@ -81,7 +81,6 @@ enum HashTemplates {
             defer { w.deallocate() }
             w.initialize(repeating: 0, count: 21)
             for j in 0..<5 { w[16 + j] = iv[j] }
-            @inline(__always)
             func compress(_ src: [UInt8], _ at: Int) {
                 // hot
                 for j in 0..<16 {
@@ -218,7 +217,6 @@ enum HashTemplates {
             for j in 0..<64 { w[24 + j] = kk[j] }
             for j in 0..<8 { w[16 + j] = iv[j] }
             func ror(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
-            @inline(__always)
             func compress(_ src: [UInt8], _ at: Int) {
                 // hot
                 for j in 0..<16 {
