@@ -206,6 +206,76 @@ struct DecoyWriterTests {
         #expect(coldOnCounts > 0)  // outside hot blocks every value is still used
     }
 
+    /// A hot loop that adds with carry: the flags `o1`, `o2` are bound on one line and used two lines later.
+    static let pieceWithCarries = """
+        private func add(_ x: [UInt64], _ y: [UInt64], _ seed: UInt64) -> UInt64? {
+            let key: UInt64 = seed ^ 0x5
+            var c: UInt64 = key & 1
+            var sum: UInt64 = 0
+            // hot
+            for i in 0..<min(x.count, y.count) {
+                let (a1, o1) = x[i].addingReportingOverflow(y[i])
+                let (a2, o2) = a1.addingReportingOverflow(c)
+                sum = sum ^ a2
+                c = (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+                sum = sum &* 3
+                var (s3, o3) = sum.addingReportingOverflow(key)
+                (s3, o3) = s3.addingReportingOverflow(c)
+                sum = s3 &+ (o3 ? 1 : 0)
+                sum = sum &+ 7
+            }
+            return sum
+        }
+        """
+
+    @Test func theLinesBetweenAFlagAndItsUseAreMarked() {
+        let lines = Self.pieceWithCarries.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let marked = DecoyWriter.carrying(lines).enumerated().filter(\.element).map {
+            String(lines[$0.offset].drop { $0 == " " })
+        }
+        // After `o1` is bound, until `c = …` uses both; a flag bound again before any use marks nothing.
+        #expect(
+            marked == [
+                "let (a2, o2) = a1.addingReportingOverflow(c)",
+                "sum = sum ^ a2",
+                "c = (o1 ? 1 : 0) &+ (o2 ? 1 : 0)",
+                "sum = s3 &+ (o3 ? 1 : 0)",
+            ])
+    }
+
+    @Test func hotDecoysNeverSplitAFlagFromItsUseAndStillBreakEveryRunOfSix() {
+        var placed = 0
+        for seed in UInt8(0)..<30 {
+            let lines = Self.write(seed: seed, piece: Self.pieceWithCarries)
+            let loop = Self.body(of: "for i in 0..<min(x.count, y.count) {", in: lines)
+            #expect(loop != nil, "seed \(seed): the loop is missing")
+            var flagsPending = false
+            var run = 0
+            for line in loop ?? [] {
+                if Self.isDecoy(line) {
+                    #expect(!flagsPending, "seed \(seed): a decoy between a flag and its use")
+                    placed += 1
+                    run = 0
+                    continue
+                }
+                if line.contains("let (a1, o1)") { flagsPending = true }
+                if line.contains("c = (o1 ? 1 : 0)") || line.contains("sum = s3 &+") { flagsPending = false }
+                if line.contains("(s3, o3) = s3") { flagsPending = true }
+                run += 1
+                #expect(run < 6, "seed \(seed): six template lines in a row")
+            }
+        }
+        #expect(placed > 30)
+    }
+
+    /// The lines inside the loop opened by the line ending in `header` (closed at the function's indentation).
+    static func body(of header: String, in lines: [Substring]) -> ArraySlice<Substring>? {
+        guard let start = lines.firstIndex(where: { $0.hasSuffix(header) }),
+            let end = lines[start...].firstIndex(where: { $0 == "    }" })
+        else { return nil }
+        return lines[(start + 1)..<end]
+    }
+
     @Test func usableValuesFallBackToEverythingWithoutALocal() {
         let values = ["UInt64(words.count)", "UInt64(truncatingIfNeeded: extra)", "key", "base"]
         #expect(DecoyWriter.usable(values, hot: true) == ["key", "base"])
