@@ -4,6 +4,9 @@
 #
 #   Benchmarks/codegen.sh [RECEIPTKIT_BINARY] [SECONDS]
 #
+# CODEGEN_SEEDS (space-separated hex seeds, default 5eed0000c0de0001) measures one generation per seed: where a
+# generation's decoys fall moves its speed by several percent. CODEGEN_FIXTURES=0 measures the sample only.
+#
 # Receipts: the repository's sample (our test CA, so the validator is generated with --anchor-cert) and, when
 # ../shared/fixtures/receipts exists, a production and a sandbox receipt (Apple's root). The issue's target: the
 # generated validator takes at most 3× ReceiptValidator's time per receipt (ratio = ReceiptValidator's rate / the
@@ -14,10 +17,18 @@ set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 run() { taskset -c 0 "$@"; }
 
+seeds=${CODEGEN_SEEDS:-5eed0000c0de0001}
+
 # measure NAME RECEIPT BUNDLE-ID VERSION [ANCHOR]
 measure() {
-  local name=$1 receipt=$2 bundle=$3 version=$4 anchor=${5:-}
-  local gen=(--bundle-id "$bundle" --version "$version" --platform macos --seed 5eed0000c0de0001)
+  local seed
+  for seed in $seeds; do measure_seed "$seed" "$@"; done
+}
+
+# measure_seed SEED NAME RECEIPT BUNDLE-ID VERSION [ANCHOR]
+measure_seed() {
+  local seed=$1 name=$2 receipt=$3 bundle=$4 version=$5 anchor=${6:-}
+  local gen=(--bundle-id "$bundle" --version "$version" --platform macos --seed "$seed")
   local bench=()
   if [ -n "$anchor" ]; then
     gen+=(--anchor-cert "$anchor")
@@ -39,14 +50,14 @@ measure() {
   [ "$repeats" -ge 1 ] || repeats=1
   generated=$( (run "$work/$name/harness" "$receipt" 00:11:22:33:44:55 --repeat "$repeats" 2>&1 >/dev/null || true) \
     | sed -n 's/.*: \([0-9]*\) receipts\/s/\1/p')
-  awk -v n="$name" -v r="$reference" -v g="$generated" \
-    'BEGIN { printf "%s\tReceiptValidator %s/s\tgenerated %s/s\ttime ratio %.2f (%.2f an entry point)\n", n, r, g, r / g, r / g / 3 }'
+  awk -v n="$name" -v s="$seed" -v r="$reference" -v g="$generated" \
+    'BEGIN { printf "%s\tseed %s\tReceiptValidator %s/s\tgenerated %s/s\ttime ratio %.2f (%.2f an entry point)\n", n, s, r, g, r / g, r / g / 3 }'
 }
 
 echo "== one core: ReceiptValidator without cache vs a generated validator (3 entry points), same receipt"
 measure sample Examples/sample.receipt com.example.receiptkit 1.0 Examples/TestRoot.cer
 fixtures=../shared/fixtures/receipts
-if [ -d "$fixtures" ]; then
+if [ -d "$fixtures" ] && [ "${CODEGEN_FIXTURES:-1}" != 0 ]; then
   while IFS=$'\t' read -r file bundle version; do
     measure "$file" "$fixtures/$file" "$bundle" "$version"
   done < <(python3 - "$fixtures" <<'PY'
