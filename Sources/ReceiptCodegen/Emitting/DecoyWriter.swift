@@ -16,8 +16,7 @@ import Foundation
 /// expression, a closure (nor any block within one), a `defer`, between a `switch` and its first `case`, or after a
 /// `return`, `continue` or `break` in the same block. The templates keep to that layout (one statement a line or a
 /// clean continuation). It drops the templates' `//` comments: the output explains nothing to its reader. A
-/// ``hotMarker`` comment makes the decoys sparse in the block after it, and no decoy stands between an overflow flag
-/// and its use (``carrying(_:)``).
+/// ``hotMarker`` comment makes the decoys sparse in the block after it.
 struct DecoyWriter {
     /// The chance in percent that an insertion point receives a decoy.
     var density: Int
@@ -34,10 +33,6 @@ struct DecoyWriter {
     /// In a hot block, how many lines may go by without a decoy before a place takes one (drawn at each place, so
     /// that two generations put them in different places).
     static let hotGap = 2...4
-
-    /// The longest run of template lines a hot block may keep without a decoy: one less than the shortest run
-    /// `duplicates` reports.
-    static let hotRun = 5
 
     private enum ScopeKind {
         case function(returns: String)
@@ -68,9 +63,7 @@ struct DecoyWriter {
         var quiet = 0
         var names = Names(taken: Set(tokens))
 
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let carrying = Self.carrying(lines)
-        for (index, line) in lines.enumerated() {
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("//"), !trimmed.hasPrefix("///") {
                 if trimmed == Self.hotMarker { hot = true }
@@ -86,19 +79,15 @@ struct DecoyWriter {
             // A decoy before this line? Never two places in a row without one, nor a function's first place.
             func taken() -> Bool {
                 if scopes.last?.hot ?? false {
-                    // Sparse in a hot block: just often enough that no six lines go by as the template wrote them,
-                    // counting the lines after this one that carry a flag and can take none.
-                    let ahead = carrying[(index + 1)...].prefix { $0 }.count
-                    skipped = quiet < random.pick(Self.hotGap) && quiet + 1 + ahead <= Self.hotRun
+                    // Sparse in a hot block: just often enough that no six lines go by as the template wrote them.
+                    skipped = quiet < random.pick(Self.hotGap)
                 } else {
                     skipped = !skipped && random.below(100) >= self.density
                 }
                 if !skipped { quiet = 0 }
                 return !skipped
             }
-            if depth == 0, let scope = scopes.last, !values.isEmpty, !scopes.contains(where: Self.isClosure),
-                !carrying[index]
-            {
+            if depth == 0, let scope = scopes.last, !values.isEmpty, !scopes.contains(where: Self.isClosure) {
                 if head == nil, lastWasCompleteCode, !scope.exited, Self.startsStatement(trimmed), Self.insertable(scope),
                     let exit = Self.exitStatement(scopes: scopes, using: &random)
                 {
@@ -179,46 +168,6 @@ struct DecoyWriter {
         guard hot else { return values }
         let locals = values.filter { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
         return locals.isEmpty ? values : locals
-    }
-
-    /// For each line, whether an overflow flag bound on an earlier line of its block (`let (sum, o) =
-    /// x.addingReportingOverflow(y)`) is still to be used on this line or a later one: a decoy before it would stand
-    /// between the flag and its use, and its comparison would clobber the carry flag the optimizer keeps there, so
-    /// the add-with-carry chain is broken (materialized with `setb` and added again). Measured on 2048-bit
-    /// verification, one core: a generation whose hot decoys fell there took up to twice the time of one without
-    /// decoys.
-    static func carrying(_ lines: [String]) -> [Bool] {
-        var carrying = [Bool](repeating: false, count: lines.count)
-        let code = lines.map { Self.tokens(Self.stripComment($0.trimmingCharacters(in: .whitespaces))) }
-        for (start, tokens) in code.enumerated() {
-            for flag in Self.overflowFlags(tokens) {
-                var depth = 0
-                var lastUse: Int?
-                scan: for next in (start + 1)..<code.count {
-                    if Self.overflowFlags(code[next]).contains(flag) { break }  // bound again: another flag
-                    if code[next].contains(flag) { lastUse = next }
-                    for token in code[next] {
-                        if token == "{" { depth += 1 }
-                        if token == "}" {
-                            depth -= 1
-                            if depth < 0 { break scan }  // the block ends
-                        }
-                    }
-                }
-                if let lastUse { for index in (start + 1)...lastUse { carrying[index] = true } }
-            }
-        }
-        return carrying
-    }
-
-    /// The flags a line binds from a `…ReportingOverflow` call: the second name of `(value, flag) =`.
-    private static func overflowFlags(_ tokens: [String]) -> [String] {
-        guard tokens.contains(where: { $0.hasSuffix("ReportingOverflow") }), let equals = tokens.firstIndex(of: "=")
-        else { return [] }
-        var pattern = Array(tokens[..<equals])
-        if pattern.first == "let" || pattern.first == "var" { pattern.removeFirst() }
-        guard pattern.count == 5, pattern[0] == "(", pattern[2] == ",", pattern[4] == ")" else { return [] }
-        return [pattern[3]]
     }
 
     /// `let name: UInt64 = operand` (or `let name = operand as UInt64`) and a branch on it (the binding keeps the type
