@@ -135,11 +135,14 @@ def main() -> int:
         # An entry point's dead arm: `} else {` … `token = token ^ 0x…` … `}`. It is in the machine code when one of
         # its constants is (the folded one, or a decoy exit inside it: the optimizer may merge the fold constant with
         # its neighbours on the arm's path, never the arm's own exits).
+        # An arm before any other change to the token has its constant folded with the token's initial value.
         arms = re.findall(r"\} else \{\n((?:(?!\n *\}\n).)*?token = token \^ 0x[0-9a-f]+)", source, flags=re.S)
+        starts = [int(c, 16) for c in re.findall(r"var token: UInt64 = 0x([0-9a-f]+)", source)]
         present = 0
         for arm in arms:
             constants = [c for c in re.findall(r"0x([0-9a-f]+)", arm) if len(c) >= 12]
-            present += 1 if found(constants) else 0
+            folded = [f"{int(c, 16) ^ start:x}" for c in constants for start in starts]
+            present += 1 if found(constants) or found(folded) else 0
         entry = [c for c in re.findall(r"token = token \^ 0x([0-9a-f]+)", source) if len(c) >= 12]
         decoys = [c for c in re.findall(r"\{ return 0x([0-9a-f]+) \}", source) if len(c) >= 12]
         kept_entry, kept_decoys = found(entry), found(decoys)
