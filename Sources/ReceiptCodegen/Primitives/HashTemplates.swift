@@ -117,11 +117,9 @@ enum HashTemplates {
             raw.storeBytes(of: 0x80, toByteOffset: m.count, as: UInt8.self)
             let pad = m.count - 64 * full < 56 ? 64 : 128
             raw.storeBytes(of: length.bigEndian, toByteOffset: 64 * full + pad - 8, as: UInt64.self)
-            func word(_ i: Int) -> UInt32 {
+            func schedule(_ i: Int) {
                 let x = w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15]
-                let y = (x << 1) | (x >> 31)
-                w[i & 15] = y
-                return y
+                w[i & 15] = (x << 1) | (x >> 31)
             }
             func compress(_ at: Int) {
                 // hot
@@ -135,23 +133,26 @@ enum HashTemplates {
                 var e = w[20]
                 // hot
                 for i in 0..<20 {
-                    let x = i < 16 ? w[i] : word(i)
-                    let t = ((a << 5) | (a >> 27)) &+ (d ^ (b & (c ^ d))) &+ e &+ 0x5A827999 &+ x
+                    if i >= 16 { schedule(i) }
+                    let t = ((a << 5) | (a >> 27)) &+ (d ^ (b & (c ^ d))) &+ e &+ 0x5A827999 &+ w[i & 15]
                     (a, b, c, d, e) = (t, a, (b << 30) | (b >> 2), c, d)
                 }
                 // hot
                 for i in 20..<40 {
-                    let t = ((a << 5) | (a >> 27)) &+ (b ^ c ^ d) &+ e &+ 0x6ED9EBA1 &+ word(i)
+                    schedule(i)
+                    let t = ((a << 5) | (a >> 27)) &+ (b ^ c ^ d) &+ e &+ 0x6ED9EBA1 &+ w[i & 15]
                     (a, b, c, d, e) = (t, a, (b << 30) | (b >> 2), c, d)
                 }
                 // hot
                 for i in 40..<60 {
-                    let t = ((a << 5) | (a >> 27)) &+ ((b & c) | (d & (b | c))) &+ e &+ 0x8F1BBCDC &+ word(i)
+                    schedule(i)
+                    let t = ((a << 5) | (a >> 27)) &+ ((b & c) | (d & (b | c))) &+ e &+ 0x8F1BBCDC &+ w[i & 15]
                     (a, b, c, d, e) = (t, a, (b << 30) | (b >> 2), c, d)
                 }
                 // hot
                 for i in 60..<80 {
-                    let t = ((a << 5) | (a >> 27)) &+ (b ^ c ^ d) &+ e &+ 0xCA62C1D6 &+ word(i)
+                    schedule(i)
+                    let t = ((a << 5) | (a >> 27)) &+ (b ^ c ^ d) &+ e &+ 0xCA62C1D6 &+ w[i & 15]
                     (a, b, c, d, e) = (t, a, (b << 30) | (b >> 2), c, d)
                 }
                 w[16] &+= a
