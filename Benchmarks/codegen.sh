@@ -4,8 +4,9 @@
 #
 #   Benchmarks/codegen.sh [RECEIPTKIT_BINARY] [SECONDS]
 #
-# CODEGEN_SEEDS (space-separated hex seeds, default 5eed0000c0de0001) measures one generation per seed: where a
-# generation's decoys fall moves its speed by several percent. CODEGEN_FIXTURES=0 measures the sample only.
+# CODEGEN_SEEDS (space-separated hex seeds, default 5eed0000c0de0001) measures one generation per seed: which RSA
+# variant each entry point drew, and where the decoys fall, move a generation's speed by up to 15 %.
+# CODEGEN_FIXTURES=0 measures the sample only.
 #
 # Receipts: the repository's sample (our test CA, so the validator is generated with --anchor-cert) and, when
 # ../shared/fixtures/receipts exists, a production and a sandbox receipt (Apple's root). The target: the

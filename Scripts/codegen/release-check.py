@@ -134,8 +134,8 @@ def main() -> int:
             return [c for c in constants if int(c, 16).to_bytes(8, "little") in data]
         # An entry point's dead arm: `} else {` … `token = token ^ 0x…` … `}`. It is in the machine code when one of
         # its constants is (the folded one, or a decoy exit inside it: the optimizer may merge the fold constant with
-        # its neighbours on the arm's path, never the arm's own exits).
-        # An arm before any other change to the token has its constant folded with the token's initial value.
+        # its neighbours on the arm's path, never the arm's own exits), or one of them xor the token's initial value
+        # (an arm before any other change to the token: the optimizer folds the two).
         arms = re.findall(r"\} else \{\n((?:(?!\n *\}\n).)*?token = token \^ 0x[0-9a-f]+)", source, flags=re.S)
         starts = [int(c, 16) for c in re.findall(r"var token: UInt64 = 0x([0-9a-f]+)", source)]
         present = 0
