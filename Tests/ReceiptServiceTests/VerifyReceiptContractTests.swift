@@ -224,9 +224,28 @@ struct VerifyReceiptContractTests {
                 #expect(Self.status(answer6) == 21002)
                 try await client.execute(uri: "/health", method: .get) { response in
                     #expect(response.status == .serviceUnavailable)
+                    #expect(String(buffer: response.body) == #"{"database":"unreachable","status":"unavailable"}"#)
                 }
             }
         }
+    }
+
+    @Test("GET /health: a database that does not answer within the health timeout is 503 timeout")
+    func healthTimeout() async throws {
+        let configuration = try H.configuration { $0.healthTimeout = .milliseconds(200) }
+        try await H.withLiveService(configuration, ledger: StalledLedger()) { client, _ in
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body) == #"{"database":"timeout","status":"unavailable"}"#)
+            }
+        }
+        var fromFile = VerifyReceiptConfiguration()
+        try ServiceConfigurationFile(json: Array(#"{"health_timeout_seconds": 0.5}"#.utf8)).apply(to: &fromFile)
+        #expect(fromFile.healthTimeout == .milliseconds(500))
+        let refused = #expect(throws: ServiceConfigurationFile.Failure.self) {
+            try ServiceConfigurationFile(json: Array(#"{"health_timeout_seconds": 0}"#.utf8))
+        }
+        #expect(refused?.description == "health_timeout_seconds must be in (0, 3600]")
     }
 
     @Test("latest_receipt_info spans receipts; latest_receipt is the newest; exclude-old-transactions keeps the latest renewal per product")

@@ -13,7 +13,7 @@ public import ServiceLifecycle
 /// | `POST /sandbox/verifyReceipt` | as its sandbox host |
 /// | `POST /notifications/v2` | App Store Server Notifications V2: verified, recorded once per `notificationUUID` |
 /// | `POST /jws/verify` | any App Store JWS (`?kind=` optional): the verdict and the decoded payload |
-/// | `GET /health` | 200 when the ledger answers, 503 when not |
+/// | `GET /health` | 200 when the ledger answers within the health timeout, 503 when it fails or is late |
 /// | `GET /metrics` | Prometheus text |
 ///
 /// Every verdict is HTTP 200 with a `status`, whatever the request's Content-Type. A body over the configured
@@ -216,15 +216,17 @@ public struct VerifyReceiptServer: Sendable {
 
     private static func health(_ verifier: ReceiptVerifier) async -> Response {
         let ledger = verifier.ledger
-        let reachable: Bool
+        let database: String
         do {
-            reachable = try await withDeadline(.seconds(3)) { try await ledger.ping() } != nil
+            let answered = try await withDeadline(verifier.configuration.healthTimeout) { try await ledger.ping() }
+            database = answered != nil ? "reachable" : "timeout"
         } catch {
-            reachable = false
+            database = "unreachable"
         }
-        let body = reachable ? #"{"database":"reachable","status":"ok"}"# : #"{"database":"unreachable","status":"unavailable"}"#
+        let healthy = database == "reachable"
+        let body = #"{"database":"\#(database)","status":"\#(healthy ? "ok" : "unavailable")"}"#
         return Response(
-            status: reachable ? .ok : .serviceUnavailable,
+            status: healthy ? .ok : .serviceUnavailable,
             headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: body))
         )

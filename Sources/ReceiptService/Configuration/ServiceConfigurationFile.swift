@@ -33,6 +33,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     public var anchors: [String]?
     public var maximumBodySize: Int?
     public var requestTimeoutSeconds: Double?
+    public var healthTimeoutSeconds: Double?
     public var maximumConcurrentValidations: Int?
     public var notificationMaximumAgeSeconds: Double?
     /// Whether App Store JWS certificates are checked online (OCSP, ``HTTPOCSPTransport``).
@@ -45,6 +46,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         case allowsXcodeReceipts = "allow_xcode_receipts"
         case maximumBodySize = "max_body_bytes"
         case requestTimeoutSeconds = "request_timeout_seconds"
+        case healthTimeoutSeconds = "health_timeout_seconds"
         case maximumConcurrentValidations = "max_concurrent_validations"
         case notificationMaximumAgeSeconds = "notification_max_age_seconds"
         case checksRevocation = "check_revocation"
@@ -75,6 +77,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let seconds = self.requestTimeoutSeconds, !(seconds > 0 && seconds <= 3600) {
             throw Failure("request_timeout_seconds must be in (0, 3600]")
         }
+        if let seconds = self.healthTimeoutSeconds, !(seconds > 0 && seconds <= 3600) {
+            throw Failure("health_timeout_seconds must be in (0, 3600]")
+        }
         if let count = self.maximumConcurrentValidations, !(1...4096).contains(count) {
             throw Failure("max_concurrent_validations must be 1-4096")
         }
@@ -104,6 +109,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         self.anchors = try container.decodeIfPresent([String].self, forKey: .anchors)
         self.maximumBodySize = try container.decodeIfPresent(Int.self, forKey: .maximumBodySize)
         self.requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
+        self.healthTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .healthTimeoutSeconds)
         self.maximumConcurrentValidations = try container.decodeIfPresent(Int.self, forKey: .maximumConcurrentValidations)
         self.notificationMaximumAgeSeconds = try container.decodeIfPresent(Double.self, forKey: .notificationMaximumAgeSeconds)
         self.checksRevocation = try container.decodeIfPresent(Bool.self, forKey: .checksRevocation)
@@ -117,6 +123,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let size = self.maximumBodySize { configuration.maximumBodySize = size }
         if let seconds = self.requestTimeoutSeconds {
             configuration.requestTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        if let seconds = self.healthTimeoutSeconds {
+            configuration.healthTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         if let count = self.maximumConcurrentValidations { configuration.maximumConcurrentValidations = count }
         if let seconds = self.notificationMaximumAgeSeconds {

@@ -23,6 +23,9 @@ public struct VerifyReceiptConfiguration: Sendable {
     public var maximumBodySize = 3 * 1024 * 1024
     /// The longest a request may take, queueing included, before it is answered 21009 (retryable).
     public var requestTimeout: Duration = .seconds(10)
+    /// How long `GET /health` waits for the ledger's database to answer before it reports 503 (default 3 s): a
+    /// database that slow is, for a load balancer, one that does not answer.
+    public var healthTimeout: Duration = .seconds(3)
     /// How many validations run at once; more requests wait their turn (default: twice the core count).
     public var maximumConcurrentValidations = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Resource limits for decoding receipts.

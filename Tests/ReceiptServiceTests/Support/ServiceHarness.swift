@@ -15,6 +15,11 @@ enum ServiceHarness {
     {
         var configuration = VerifyReceiptConfiguration()
         configuration.anchors = ReceiptTrustAnchors([try ServiceTestPKI.ca.root.certificate])
+        // Limits far above what a request takes: the whole suite runs at once on a 2-core CI machine, where the
+        // defaults (10 s a request, 3 s a health check) were missed while the codegen suite compiled. Tests of
+        // the limits themselves set their own.
+        configuration.requestTimeout = .seconds(120)
+        configuration.healthTimeout = .seconds(120)
         adjust(&configuration)
         return configuration
     }
