@@ -218,7 +218,7 @@ public struct VerifyReceiptServer: Sendable {
         let ledger = verifier.ledger
         let database: String
         do {
-            let answered = try await withDeadline(verifier.configuration.healthTimeout) { try await ledger.ping() }
+            let answered: Void? = try await withDeadline(verifier.configuration.healthTimeout) { try await ledger.ping() }
             database = answered != nil ? "reachable" : "timeout"
         } catch {
             database = "unreachable"
