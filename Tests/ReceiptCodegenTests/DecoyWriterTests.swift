@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ReceiptCodegen
@@ -157,6 +158,42 @@ struct DecoyWriterTests {
         #expect(inHot > 0)
         #expect(inHot < 20 * 8)
         #expect(total > inHot)
+    }
+
+    @Test func aTightLoopTakesNoDecoysAndTheLinesAroundItStillDo() {
+        let piece = Self.piece.replacingOccurrences(
+            of: "    // hot\n    for word in doubled {",
+            with: """
+                    // hot
+                    for word in doubled {
+                        var j = 0
+                        // tight
+                        while j < 4 {
+                            let high = sum >> 32
+                            sum = sum ^ high
+                            sum = (sum << 3) | (sum >> 61)
+                            sum = sum &- word
+                            let low = sum & 0xFF
+                            sum = sum | low
+                            j &+= 1
+                        }
+                """
+        )
+        #expect(piece != Self.piece)
+        var around = 0
+        for seed in UInt8(0)..<20 {
+            let lines = Self.write(seed: seed, piece: piece)
+            guard let start = lines.firstIndex(where: { $0.hasSuffix("while j < 4 {") }),
+                let end = lines[start...].firstIndex(where: { $0 == "        }" })
+            else {
+                Issue.record("the tight loop is missing")
+                return
+            }
+            #expect(lines[(start + 1)..<end].filter(Self.isDecoy).isEmpty, "seed \(seed): a decoy in the tight loop")
+            #expect(lines[(start + 1)..<end].count == 7)  // its seven statements, as written
+            around += lines[end...].prefix(12).filter(Self.isDecoy).count
+        }
+        #expect(around > 0)  // the hot loop's lines after the tight one still take decoys
     }
 
     /// A piece whose hot loop has a `UInt64` local in scope besides counts and an `Int`.

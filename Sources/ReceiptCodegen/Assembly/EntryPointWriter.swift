@@ -70,8 +70,10 @@ struct EntryPointWriter {
         var pieces: [String] = []
         let decoys = DecoyWriter(density: Self.decoyDensity, dialect: dialect)
         let style = StyleRewriter(dialect: dialect)
+        let tight = TightLoopRewriter()
         for template in random.shuffled(primitives) {
-            pieces.append(decoys.write(style.rewrite(try renderer.render(template, using: &random)), using: &random))
+            let rendered = tight.rewrite(try renderer.render(template, using: &random), using: &random)
+            pieces.append(decoys.write(style.rewrite(rendered), using: &random))
         }
         let table = constants.render(name: names["constants"] ?? "k", dialect: dialect, using: &random)
         pieces.append(decoys.write(table, using: &random))

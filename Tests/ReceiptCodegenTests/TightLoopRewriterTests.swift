@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import ReceiptCodegen
+
+/// What TightLoopRewriter may change in a tight loop (order, operand order, tuples, terms) and what it must keep:
+/// every dependency. That the rewritten arithmetic still computes the same is PrimitiveTests' part (three rewrites
+/// of each RSA variant against swift-crypto) and AgreementTests' (whole generations).
+struct TightLoopRewriterTests {
+    /// The interleaved variant's template, whose one tight loop is `while j < s`.
+    static let piece = BigNumberTemplates.interleaved
+
+    static func body(seed: UInt8, piece: String = Self.piece) -> [String] {
+        var random = SeededGenerator(seed: [seed, 1, 2, 3], purpose: "tight test")
+        let lines = TightLoopRewriter().rewrite(piece, using: &random).split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.hasSuffix("while j < s {") }),
+            let end = lines[start...].firstIndex(of: String(lines[start].prefix { $0 == " " }) + "}")
+        else { return [] }
+        return lines[(start + 1)..<end].map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func everyRewriteKeepsEveryDependency() {
+        for seed in UInt8(0)..<200 {
+            let body = Self.body(seed: seed)
+            #expect(body.count == 10, "seed \(seed)")
+            // A name the body defines (destructured, or whole: `phpl` for `(ph, pl)`) is defined before it is read.
+            let pairs = [("ph", "pl"), ("a1", "o1"), ("a2", "o2"), ("qh", "ql"), ("b1", "o3"), ("b2", "o4")]
+            let local = Set(pairs.flatMap { [$0.0, $0.1, $0.0 + $0.1] })
+            var defined: Set<String> = []
+            for line in body {
+                let value = line.split(separator: "=", maxSplits: 1).last.map(String.init) ?? ""
+                for name in TightLoopRewriter.identifiers(in: value) where local.contains(name) {
+                    #expect(defined.contains(name), "seed \(seed): \(line) reads \(name) before it is defined")
+                }
+                if line.hasPrefix("let ") {
+                    let pattern = line.dropFirst(4).prefix(while: { $0 != "=" && $0 != ":" })
+                    for name in pattern.split(separator: ",") {
+                        defined.insert(name.trimmingCharacters(in: CharacterSet(charactersIn: "() ")))
+                    }
+                }
+            }
+            // The carries are read before they are assigned; t[j] is read before t[j - 1] is stored.
+            func index(_ prefix: String) -> Int { body.firstIndex { $0.hasPrefix(prefix) } ?? -1 }
+            func reading(_ name: String) -> Int {
+                body.firstIndex { !$0.hasPrefix(name + " =") && TightLoopRewriter.identifiers(in: $0).contains(name) } ?? -1
+            }
+            #expect(reading("cx") >= 0 && reading("cx") < index("cx ="), "seed \(seed)")
+            // A carry's sum comes right after the addition whose flag it reads.
+            let a2 = body.firstIndex { $0.hasPrefix("let (a2, o2)") || $0.hasPrefix("let a2o2 ") } ?? -2
+            let b2 = body.firstIndex { $0.hasPrefix("let (b2, o4)") || $0.hasPrefix("let b2o4 ") } ?? -2
+            #expect(index("cx =") == a2 + 1 && index("cn =") == b2 + 1, "seed \(seed)")
+            #expect(reading("cn") >= 0 && reading("cn") < index("cn ="), "seed \(seed)")
+            let loadsT = body.firstIndex { $0.contains("t[j]") } ?? -1
+            #expect(loadsT >= 0 && loadsT < index("t[j &- 1] ="), "seed \(seed)")
+            // j moves (`j &+= 1`, `j = j &+ 1` or `j = 1 &+ j`) after every statement that reads it (a carry's sum,
+            // which does not, may follow).
+            let moves = index("j ")
+            #expect(moves >= 0 && body.indices.allSatisfy { $0 <= moves || !TightLoopRewriter.identifiers(in: body[$0]).contains("j") })
+        }
+    }
+
+    @Test func ordersAndSpellingsDifferFromSeedToSeed() {
+        let bodies = (UInt8(0)..<200).map { Self.body(seed: $0) }
+        #expect(Set(bodies).count > 190)
+        let lines = bodies.flatMap { $0 }
+        #expect(lines.contains { $0.hasSuffix(".multipliedFullWidth(by: xi)") })  // operands swapped
+        #expect(lines.contains { $0.hasPrefix("let (ph, pl) = xi.multipliedFullWidth(by: y[j])") })  // or not
+        #expect(lines.contains { $0.contains(".high") && $0.contains(".overflow") })  // read through members
+        #expect(lines.contains { $0.hasPrefix("cx = bit(") })  // the terms in another order
+        // The multiplication by the modulus word moved before the first addition in some rewrites, not in others.
+        let early = bodies.filter { body in
+            let n = body.firstIndex { $0.contains("n[j]") } ?? 0
+            let a1 = body.firstIndex { $0.contains("t[j]") && !$0.hasPrefix("t[") } ?? 0
+            return n < a1
+        }
+        #expect(!early.isEmpty && early.count < bodies.count)
+    }
+
+    @Test func aBodyItCannotFollowStaysAsWritten() {
+        let piece = Self.piece.replacingOccurrences(of: "t[j &- 1] = b2\n", with: "t[j &- 1] = b2\n" + String(repeating: " ", count: 24) + "if j > 9 { break }\n")
+        #expect(piece != Self.piece)
+        var random = SeededGenerator(seed: [9], purpose: "tight test")
+        #expect(TightLoopRewriter().rewrite(piece, using: &random) == piece)
+        // Nor is anything outside a tight block touched.
+        let plain = Self.piece.replacingOccurrences(of: "// tight\n", with: "")
+        #expect(TightLoopRewriter().rewrite(plain, using: &random) == plain)
+    }
+}
