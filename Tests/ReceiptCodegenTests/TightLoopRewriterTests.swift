@@ -81,6 +81,13 @@ struct TightLoopRewriterTests {
         #expect(piece != Self.piece)
         var random = SeededGenerator(seed: [9], purpose: "tight test")
         #expect(TightLoopRewriter().rewrite(piece, using: &random) == piece)
+        // A sum whose terms are not all plain (a group of its own) keeps its order.
+        let grouped = Self.piece.replacingOccurrences(of: "cx = ph &+ bit(o1) &+ bit(o2)", with: "cx = ph &+ (bit(o1) &+ bit(o2))")
+        #expect(grouped != Self.piece)
+        for seed in UInt8(0)..<50 {
+            let sum = Self.body(seed: seed, piece: grouped).first { $0.hasPrefix("cx = ") } ?? ""
+            #expect(sum.hasPrefix("cx = ph") && sum.contains(" &+ (bit(") && sum.hasSuffix("))"), "seed \(seed): \(sum)")
+        }
         // Nor is anything outside a tight block touched.
         let plain = Self.piece.replacingOccurrences(of: "// tight\n", with: "")
         #expect(TightLoopRewriter().rewrite(plain, using: &random) == plain)

@@ -208,7 +208,7 @@ struct TightLoopRewriter {
             var y = String(text[call.upperBound..<text.index(before: text.endIndex)])
             if Self.isSimpleOperand(x), Self.isSimpleOperand(y), random.below(2) == 0 { swap(&x, &y) }
             let value = "\(x).\(method)(\(label)\(y))"
-            switch names.allSatisfy(Self.isName) ? random.below(3) : random.below(2) {
+            switch names.allSatisfy({ Self.isName($0) && $0 != "_" }) ? random.below(3) : random.below(2) {
             case 0:
                 return "let (\(names[0]), \(names[1])) = \(value)"
             case 1:
@@ -262,9 +262,17 @@ struct TightLoopRewriter {
         return depth == 0 && text.filter({ $0 == "[" }).count <= 1
     }
 
-    /// A term of a sum that needs no parentheses: a name, a member or a call on simple arguments.
+    /// A term of a sum that needs no parentheses: a name, a member or a call on simple arguments (its parentheses
+    /// balanced: a grouped sum split at its `&+` is not a term).
     private static func isTerm(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "(" || $0 == ")" }
+        guard let first = text.first, first.isLetter || first == "_" else { return false }
+        var depth = 0
+        for c in text {
+            guard c.isLetter || c.isNumber || c == "_" || c == "." || c == "(" || c == ")" else { return false }
+            depth += c == "(" ? 1 : (c == ")" ? -1 : 0)
+            if depth < 0 { return false }
+        }
+        return depth == 0
     }
 
     /// The names in `text` that are not members (`x.name` gives `x`) nor numbers.
