@@ -55,8 +55,14 @@ struct DecoyWriter {
         var values: [String] = []
         var exited = false
         var seenCase = false
-        var hot = false
-        var tight = false
+        var heat = Heat.normal
+    }
+
+    /// How many decoys a block takes, from a marker before it or from the block around it (the hotter wins).
+    private enum Heat: Int, Comparable {
+        case normal, hot, tight
+
+        static func < (a: Heat, b: Heat) -> Bool { a.rawValue < b.rawValue }
     }
 
     func write(_ source: String, using random: inout SeededGenerator) -> String {
@@ -69,16 +75,15 @@ struct DecoyWriter {
         var lastWasCompleteCode = false
         var lastEndsClause = false
         var skipped = false
-        var hot = false
-        var tight = false
+        var marked = Heat.normal  // a marker's, for the next block opened
         var quiet = 0
         var names = Names(taken: Set(tokens))
 
         for line in source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("//"), !trimmed.hasPrefix("///") {
-                if trimmed == Self.hotMarker { hot = true }
-                if trimmed == Self.tightMarker { tight = true }
+                if trimmed == Self.hotMarker { marked = max(marked, .hot) }
+                if trimmed == Self.tightMarker { marked = .tight }
                 continue  // a template's comment would tell a reader what the code around it is
             }
             if trimmed.isEmpty || trimmed.hasPrefix("///") {
@@ -86,11 +91,12 @@ struct DecoyWriter {
                 continue
             }
             let indent = String(line.prefix(while: { $0 == " " }))
-            let values = Self.usable(scopes.flatMap(\.values), hot: scopes.last?.hot ?? false)
+            let heat = scopes.last?.heat ?? .normal
+            let values = Self.usable(scopes.flatMap(\.values), hot: heat >= .hot)
 
             // A decoy before this line? Never two places in a row without one, nor a function's first place.
             func taken() -> Bool {
-                if scopes.last?.hot ?? false {
+                if heat >= .hot {
                     // Sparse in a hot block: just often enough that no six lines go by as the template wrote them.
                     skipped = quiet < random.pick(Self.hotGap)
                 } else {
@@ -99,7 +105,7 @@ struct DecoyWriter {
                 if !skipped { quiet = 0 }
                 return !skipped
             }
-            if depth == 0, let scope = scopes.last, !scope.tight, !values.isEmpty, !scopes.contains(where: Self.isClosure) {
+            if depth == 0, let scope = scopes.last, heat < .tight, !values.isEmpty, !scopes.contains(where: Self.isClosure) {
                 if head == nil, lastWasCompleteCode, !scope.exited, Self.startsStatement(trimmed), Self.insertable(scope),
                     let exit = Self.exitStatement(scopes: scopes, using: &random)
                 {
@@ -125,13 +131,9 @@ struct DecoyWriter {
                 case ")", "]": depth -= 1
                 case "{":
                     let trailing = offset == code.count - 1
-                    let inHot = hot || (scopes.last?.hot ?? false)
-                    let inTight = tight || (scopes.last?.tight ?? false)
-                    scopes.append(
-                        Scope(kind: trailing ? Self.kind(opening: statement) : .closed, hot: inHot, tight: inTight)
-                    )
-                    hot = false
-                    tight = false
+                    let inherited = max(marked, scopes.last?.heat ?? .normal)
+                    scopes.append(Scope(kind: trailing ? Self.kind(opening: statement) : .closed, heat: inherited))
+                    marked = .normal
                 case "}":
                     if !scopes.isEmpty { scopes.removeLast() }
                 default: break
