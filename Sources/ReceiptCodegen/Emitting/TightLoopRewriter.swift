@@ -15,9 +15,10 @@ import Foundation
 /// - each `v = a &+ b &+ c` with its terms in any order, two of them maybe grouped (wrapping addition is commutative
 ///   and associative), and `j &+= 1` as `j = j &+ 1` or `j = 1 &+ j`.
 ///
-/// The machine code is the same whatever is chosen (the optimizer schedules the loop itself): this is diversity of
-/// the source, which ``DecoyWriter``'s decoys give everywhere else. A body that does not read as the templates write
-/// one (a statement it cannot analyse, a name it cannot follow) stays as written.
+/// This is diversity of the source, which ``DecoyWriter``'s decoys give everywhere else. The spelling leaves the
+/// machine code's speed as it was (measured: within noise); the order does not always (hence the rule for flags), and
+/// otherwise the loops compile much alike from one generation to the next. A body that does not read as the templates
+/// write one (a statement it cannot analyse, a name it cannot follow) stays as written.
 struct TightLoopRewriter {
     func rewrite(_ source: String, using random: inout SeededGenerator) -> String {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -275,59 +276,52 @@ struct TightLoopRewriter {
         return depth == 0
     }
 
-    /// The names in `text` that are not members (`x.name` gives `x`) nor numbers.
-    static func identifiers(in text: String) -> [String] {
-        var out: [String] = []
-        var current = ""
-        var afterDot = false
+    /// A word of `text` (letters, digits, `_`) with what stands right before and after it.
+    private struct Word {
+        var text: Substring
+        var afterDot: Bool
+        var beforeBracket: Bool
+
+        var isName: Bool { self.text.first.map { $0.isLetter || $0 == "_" } ?? false }
+    }
+
+    private static func words(in text: String) -> [Word] {
+        var out: [Word] = []
+        var index = text.startIndex
         var previous: Character = " "
-        for c in text + " " {
-            if c.isLetter || c.isNumber || c == "_" {
-                if current.isEmpty { afterDot = previous == "." }
-                current.append(c)
-            } else {
-                if let first = current.first, first.isLetter || first == "_", !afterDot { out.append(current) }
-                current = ""
+        while index < text.endIndex {
+            let c = text[index]
+            guard c.isLetter || c.isNumber || c == "_" else {
+                previous = c
+                index = text.index(after: index)
+                continue
             }
-            previous = c
+            let end = text[index...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "_") } ?? text.endIndex
+            out.append(Word(text: text[index..<end], afterDot: previous == ".", beforeBracket: end < text.endIndex && text[end] == "["))
+            previous = text[text.index(before: end)]
+            index = end
         }
         return out
     }
 
+    /// The names in `text` that are not members (`x.name` gives `x`) nor numbers.
+    static func identifiers(in text: String) -> [String] {
+        Self.words(in: text).filter { $0.isName && !$0.afterDot }.map { String($0.text) }
+    }
+
     /// The names subscripted in `text` (`t[j]` gives `t`).
     private static func subscripted(in text: String) -> Set<String> {
-        var out: Set<String> = []
-        var current = ""
-        for c in text {
-            if c.isLetter || c.isNumber || c == "_" {
-                current.append(c)
-            } else {
-                if c == "[", Self.isName(current) { out.insert(current) }
-                current = ""
-            }
-        }
-        return out
+        Set(Self.words(in: text).filter { $0.isName && $0.beforeBracket }.map { String($0.text) })
     }
 
     /// `text` with the whole-word name `name` replaced (not a member: `x.name` stays).
     private static func replacing(_ name: String, with replacement: String, in text: String) -> String {
         var out = ""
-        var current = ""
-        var previous: Character = " "
-        func flush() {
-            out += (current == name && previous != ".") ? replacement : current
-            current = ""
+        var done = text.startIndex
+        for word in Self.words(in: text) where word.text == name && !word.afterDot {
+            out += text[done..<word.text.startIndex] + replacement
+            done = word.text.endIndex
         }
-        for c in text {
-            if c.isLetter || c.isNumber || c == "_" {
-                current.append(c)
-            } else {
-                if !current.isEmpty { flush() }
-                out.append(c)
-                previous = c
-            }
-        }
-        if !current.isEmpty { flush() }
-        return out
+        return out + text[done...]
     }
 }
