@@ -66,6 +66,7 @@ struct TightLoopRewriterTests {
         #expect(lines.contains { $0.hasSuffix(".multipliedFullWidth(by: xi)") })  // operands swapped
         #expect(lines.contains { $0.hasPrefix("let (ph, pl) = xi.multipliedFullWidth(by: y[j])") })  // or not
         #expect(lines.contains { $0.contains(".high") && $0.contains(".overflow") })  // read through members
+        #expect(lines.contains { $0.hasSuffix(" as (UInt64, Bool)") } && lines.contains { $0.hasSuffix(" as (UInt64, UInt64)") })  // cast
         #expect(lines.contains { $0.hasPrefix("cx = bit(") })  // the terms in another order
         // The multiplication by the modulus word moved before the first addition in some rewrites, not in others.
         let early = bodies.filter { body in

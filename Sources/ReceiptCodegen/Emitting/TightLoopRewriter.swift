@@ -10,8 +10,8 @@ import Foundation
 ///   when one of them stores into it, and a statement reading the overflow flag of the one before it stays right
 ///   after it (the flag then needs no register);
 /// - each `let (a, b) = x.multipliedFullWidth(by: y)` and `let (s, o) = x.addingReportingOverflow(y)` with its operands
-///   in either order, destructured with or without the tuple's type or as one value read through `.high`/`.low`,
-///   `.partialValue`/`.overflow` by the statements that use it;
+///   in either order, destructured with or without the tuple's type (on the pattern or as a cast) or as one value
+///   read through `.high`/`.low`, `.partialValue`/`.overflow` by the statements that use it;
 /// - each `v = a &+ b &+ c` with its terms in any order, two of them maybe grouped (wrapping addition is commutative
 ///   and associative), and `j &+= 1` as `j = j &+ 1` or `j = 1 &+ j`.
 ///
@@ -209,11 +209,13 @@ struct TightLoopRewriter {
             var y = String(text[call.upperBound..<text.index(before: text.endIndex)])
             if Self.isSimpleOperand(x), Self.isSimpleOperand(y), random.below(2) == 0 { swap(&x, &y) }
             let value = "\(x).\(method)(\(label)\(y))"
-            switch names.allSatisfy({ Self.isName($0) && $0 != "_" }) ? random.below(3) : random.below(2) {
+            switch names.allSatisfy({ Self.isName($0) && $0 != "_" }) ? random.below(4) : random.below(3) {
             case 0:
                 return "let (\(names[0]), \(names[1])) = \(value)"
             case 1:
                 return "let (\(names[0]), \(names[1])): \(type) = \(value)"
+            case 2:
+                return "let (\(names[0]), \(names[1])) = \(value) as \(type)"
             default:
                 var whole = names[0] + names[1]
                 while used.contains(whole) { whole += "_" }
