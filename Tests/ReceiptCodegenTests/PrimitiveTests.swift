@@ -17,6 +17,8 @@ struct PrimitiveTests {
     /// `command hex [hex]` lines on standard input.
     /// `modexp_0` … `modexp_5`: the two RSA variants, each in three rewrites of its tight loops.
     static let modexpCount = 6
+    /// `sha1_0` … `sha1_5`: the two unrolled SHA-1 variants, each in three spellings and orders (``SHA1Rounds``).
+    static let sha1Count = 6
 
     static let program: Result<URL, any Error> = Result {
         var random = SeededGenerator(seed: Array("primitive-tests".utf8), purpose: "tests")
@@ -25,8 +27,9 @@ struct PrimitiveTests {
         var source = "import Foundation\n\n"
         var cases: [String] = []
         for (family, variants) in PrimitiveCatalog.variants {
-            // The big-number variants twice more, their tight loops rewritten again (other orders and spellings).
-            let templates = family == "modexp" ? variants + variants + variants : variants
+            // The big-number variants twice more, their tight loops rewritten again (other orders and spellings);
+            // the SHA-1 variants twice more, their unrolled rounds written again.
+            let templates = family == "modexp" || family == "sha1" ? variants + variants + variants : variants
             for (i, template) in templates.enumerated() {
                 var scoped = names
                 scoped[family] = "\(family)_\(i)"
@@ -121,12 +124,15 @@ struct PrimitiveTests {
         var messages: [[UInt8]] = Array(0...200).map { n in (0..<n).map { _ in UInt8.random(in: 0...255, using: &random) } }
         messages += (0..<20).map { _ in (0..<Int.random(in: 200...3000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) } }
         messages.append(Array("abc".utf8))
+        messages.append((0..<79_104).map { _ in UInt8.random(in: 0...255, using: &random) })
         var queries: [String] = []
         var expected: [String] = []
         for message in messages {
-            for i in 0..<2 {
+            for i in 0..<Self.sha1Count {
                 queries.append("sha1_\(i) \(Self.hex(message))")
                 expected.append(Self.hex(Insecure.SHA1.hash(data: message)))
+            }
+            for i in 0..<2 {
                 queries.append("sha256_\(i) \(Self.hex(message))")
                 expected.append(Self.hex(SHA256.hash(data: message)))
             }

@@ -16,7 +16,8 @@ import Foundation
 /// expression, a closure (nor any block within one), a `defer`, between a `switch` and its first `case`, or after a
 /// `return`, `continue` or `break` in the same block. The templates keep to that layout (one statement a line or a
 /// clean continuation). It drops the templates' `//` comments: the output explains nothing to its reader. A
-/// ``hotMarker`` comment makes the decoys sparse in the block after it, a ``tightMarker`` comment leaves them out.
+/// ``hotMarker`` comment makes the decoys sparse in the block after it, a ``tightMarker`` or ``unrolledMarker``
+/// comment leaves them out.
 struct DecoyWriter {
     /// The chance in percent that an insertion point receives a decoy.
     var density: Int
@@ -38,6 +39,11 @@ struct DecoyWriter {
     /// interleaved variant 2,730 → 3,035; with decoys kept only at the top of each turn, 2,450 and 2,830; kept only
     /// after a carry's use, 2,100 and 2,860. Two generations' tight loops differ by ``TightLoopRewriter``.
     static let tightMarker = "// tight"
+
+    /// A template's comment line before an unrolled block (``SHA1Rounds``): no decoys, as after ``tightMarker``, and
+    /// ``TightLoopRewriter`` moves its statements only a few places from where they were written (the block was
+    /// spelled for its generation already).
+    static let unrolledMarker = "// unrolled"
 
     /// In a hot block, how many lines may go by without a decoy before a place takes one (drawn at each place, so
     /// that two generations put them in different places).
@@ -83,7 +89,7 @@ struct DecoyWriter {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("//"), !trimmed.hasPrefix("///") {
                 if trimmed == Self.hotMarker { marked = max(marked, .hot) }
-                if trimmed == Self.tightMarker { marked = .tight }
+                if trimmed == Self.tightMarker || trimmed == Self.unrolledMarker { marked = .tight }
                 continue  // a template's comment would tell a reader what the code around it is
             }
             if trimmed.isEmpty || trimmed.hasPrefix("///") {

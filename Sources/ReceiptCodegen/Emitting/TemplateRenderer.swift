@@ -1,5 +1,6 @@
 /// Fills a template: `«name»` becomes the entry point's identifier for `name`, `«#name»` the index of masked
-/// constant `name`, `«T:name»` a ``ConstantTable`` of `HashTemplates.tables[name]`.
+/// constant `name`, `«T:name»` a ``ConstantTable`` of `HashTemplates.tables[name]`, `«U:name»` an unrolled body
+/// written for this generation (``SHA1Rounds``), one statement a line at the placeholder's indentation.
 struct TemplateRenderer {
     var names: [String: String]
     var constants: MaskedConstants
@@ -24,6 +25,15 @@ struct TemplateRenderer {
                     throw CodegenError(.internalInconsistency, "no table named \(key.dropFirst(2))")
                 }
                 out += ConstantTable.render(values, using: &random)
+            } else if key.hasPrefix("U:") {
+                let form: SHA1Rounds.Form
+                switch key.dropFirst(2) {
+                case "sha1SingleAssignment": form = .singleAssignment
+                case "sha1InPlace": form = .inPlace
+                default: throw CodegenError(.internalInconsistency, "no unrolled body named \(key.dropFirst(2))")
+                }
+                let indent = String(out.reversed().prefix(while: { $0 == " " }))
+                out += SHA1Rounds.body(form, using: &random).joined(separator: "\n" + indent)
             } else {
                 guard let name = self.names[key] else {
                     throw CodegenError(.internalInconsistency, "no identifier for \(key)")

@@ -6,7 +6,7 @@ enum PrimitiveCatalog {
         ("tlv", [DERTemplates.tlvRecursive, DERTemplates.tlvCounting]),
         ("kids", [DERTemplates.kidsWhile, DERTemplates.kidsRepeat]),
         ("octets", [DERTemplates.octetsRecursive, DERTemplates.octetsStack]),
-        ("sha1", [HashTemplates.sha1Schedule, HashTemplates.sha1Circular]),
+        ("sha1", [HashTemplates.sha1SingleAssignment, HashTemplates.sha1InPlace]),
         ("sha256", [HashTemplates.sha256Schedule, HashTemplates.sha256Circular]),
         ("diff", [CompareTemplates.xorFold, CompareTemplates.squareSum]),
         ("modexp", [BigNumberTemplates.interleaved, BigNumberTemplates.separated]),
