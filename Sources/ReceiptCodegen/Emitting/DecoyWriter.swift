@@ -25,10 +25,10 @@ struct DecoyWriter {
     var dialect: Dialect
 
     /// A template's comment line that makes the next block it opens (and every block inside it) hot: the loops that
-    /// run per byte, per round or per word. There a place takes a decoy only after two to four lines without one
-    /// (``hotGap``), enough to break every run of six lines. Measured on the sample receipt, 3 entry points, -O, one
-    /// core: 3,170 validations/s with no decoys in the hot loops, 2,930–3,040/s with sparse ones, 2,420/s with the
-    /// usual density there.
+    /// run per byte, per round or per word, and the DER reader, called once per element. There a place takes a decoy
+    /// only after two to four lines without one (``hotGap``), enough to break every run of six lines. Measured on the
+    /// sample receipt, 3 entry points, -O, one core: 3,170 validations/s with no decoys in the hot loops,
+    /// 2,930–3,040/s with sparse ones, 2,420/s with the usual density there.
     static let hotMarker = "// hot"
 
     /// A template's comment line that makes the next block it opens (and every block inside it) take no decoys: the

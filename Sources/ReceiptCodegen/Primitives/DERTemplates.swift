@@ -9,7 +9,12 @@
 /// - `«octets»(b, element) -> [UInt8]?` an OCTET STRING's bytes, primitive or (BER) constructed, 8 levels at most.
 enum DERTemplates {
     /// Recursive: an indefinite-length element's end is found by reading its children.
+    ///
+    /// Both readers are hot (``DecoyWriter/hotMarker``): they run once per element, about 8,000 times an entry point
+    /// on a receipt with 187 purchases. Measured (that receipt, a generation's 3 entry points, one core): 850
+    /// validations/s with decoys at the usual density in the reader, 990 with sparse ones.
     static let tlvRecursive = #"""
+        // hot
         private func «tlv»(_ b: [UInt8], _ p: Int, _ limit: Int, _ depth: Int) -> (UInt8, Int, Int, Int)? {
             guard p >= 0, limit <= b.count, p < limit else { return nil }
             let tag = b[p]
@@ -51,6 +56,7 @@ enum DERTemplates {
 
     /// Iterative: an indefinite-length element's end is found by counting open indefinite elements.
     static let tlvCounting = #"""
+        // hot
         private func «tlv»(_ b: [UInt8], _ p: Int, _ limit: Int, _ depth: Int) -> (UInt8, Int, Int, Int)? {
             guard depth >= 0, p >= 0, limit <= b.count, p < limit else { return nil }
             func head(_ at: Int) -> (UInt8, Int, Int)? {
