@@ -43,8 +43,9 @@ enum SHA1Rounds {
         var lines = (0..<5).map { "let s\($0) = \(Self.state($0, using: &random))" }
         // Round t reads a = A(t), b = A(t-1), c = R(t-2), d = R(t-3), e = R(t-4), where A is the newest word of each
         // round and R(x) = A(x) rotated by 30; the state's five words are A(0), A(-1), R(-2), R(-3), R(-4).
-        var newest: [Int: String] = [0: "s0", -1: "s1"]
-        var rotated: [Int: String] = [-2: "s2", -3: "s3", -4: "s4"]
+        // newest[k + 1] names A(k), rotated[k + 4] names R(k).
+        var newest = ["s1", "s0"]
+        var rotated = ["s4", "s3", "s2"]
         for t in 0..<80 {
             if t < 16 {
                 lines.append("let w\(t) = \(Self.load(t, using: &random))")
@@ -59,15 +60,12 @@ enum SHA1Rounds {
                 }
             }
             let name = t == 0 ? "rm1" : "r\(t - 1)"
-            if let source = newest[t - 1] {
-                lines.append("let \(name) = \(Self.rotation(source, 30, using: &random))")
-                rotated[t - 1] = name
-            }
-            guard let a = newest[t], let b = newest[t - 1], let c = rotated[t - 2], let d = rotated[t - 3],
-                let e = rotated[t - 4]
-            else { return [] }
-            lines.append("let a\(t + 1) = \(Self.round(t, a, b, c, d, e, "w\(t)", using: &random))")
-            newest[t + 1] = "a\(t + 1)"
+            lines.append("let \(name) = \(Self.rotation(newest[t], 30, using: &random))")
+            rotated.append(name)
+            let (a, b, c, d, e) = (newest[t + 1], newest[t], rotated[t + 2], rotated[t + 1], rotated[t])
+            let round = Self.round(t, a, b, c, d, e, "w\(t)", using: &random)
+            lines.append("let a\(t + 1) = \(round)")
+            newest.append("a\(t + 1)")
         }
         for (j, value) in ["a80", "a79", "r78", "r77", "r76"].enumerated() {
             lines.append(Self.writeBack(j, value, using: &random))
