@@ -60,8 +60,11 @@ struct TightLoopRewriter {
     }
 
     /// In an unrolled block (``DecoyWriter/unrolledMarker``), the next statement is drawn from the first this many
-    /// that may come next in the written order. Measured on the unrolled SHA-1 (79 kB, one core, three seeds each):
-    /// any order 682–706 MB/s, the written order 849, a window of 2, 3 or 5 819–851.
+    /// that may come next in the written order. Why: with any order, the block's loads and state reads, all ready at
+    /// the start, gather there, and two generations' runs of them matched in shape (the diversity gate failed a pair
+    /// of its own seeds). Speed does not decide it: in a generation (79 kB receipt, one core, same seed) any order ran
+    /// 922–967 validations/s and the window 931–958. (On a stand-alone SHA-1 written loads and schedule first, any
+    /// order hashed 682–706 MB/s and a window of 2–5 819–851; the templates now write each word before its round.)
     static let unrolledWindow = 4
 
     /// The body rewritten, or `nil` when a statement is not one this rewriter follows. With a `window`, each next

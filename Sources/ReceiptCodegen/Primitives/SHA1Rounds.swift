@@ -15,7 +15,8 @@
 /// spelling — a rotation as `(x << n) | (x >> m)`, swapped, with `^` or with the masking shifts; the round functions
 /// in one of several equal-cost forms; a sum's terms in any order, two maybe grouped; the schedule's four words in
 /// any order, in one statement or two — and ``TightLoopRewriter`` then moves statements within a short window
-/// (a fully free order cost 18 %: values computed far ahead of their use no longer fit in registers).
+/// (``TightLoopRewriter/unrolledWindow``: any order gathers the loads at the start, where two generations' runs of
+/// them can match).
 enum SHA1Rounds {
     /// How the body holds its values.
     enum Form {
