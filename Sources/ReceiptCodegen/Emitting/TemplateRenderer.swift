@@ -26,11 +26,8 @@ struct TemplateRenderer {
                 }
                 out += ConstantTable.render(values, using: &random)
             } else if key.hasPrefix("U:") {
-                let form: SHA1Rounds.Form
-                switch key.dropFirst(2) {
-                case "sha1SingleAssignment": form = .singleAssignment
-                case "sha1InPlace": form = .inPlace
-                default: throw CodegenError(.internalInconsistency, "no unrolled body named \(key.dropFirst(2))")
+                guard let form = SHA1Rounds.Form(rawValue: String(key.dropFirst(2))) else {
+                    throw CodegenError(.internalInconsistency, "no unrolled body named \(key.dropFirst(2))")
                 }
                 let indent = String(out.reversed().prefix(while: { $0 == " " }))
                 out += SHA1Rounds.body(form, using: &random).joined(separator: "\n" + indent)

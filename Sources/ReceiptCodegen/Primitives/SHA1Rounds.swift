@@ -18,14 +18,14 @@
 /// (``TightLoopRewriter/unrolledWindow``: any order gathers the loads at the start, where two generations' runs of
 /// them can match).
 enum SHA1Rounds {
-    /// How the body holds its values.
-    enum Form {
+    /// How the body holds its values; the raw value is the template's placeholder name (`«U:sha1InPlace»`).
+    enum Form: String {
         /// A new constant for every value: `a1` … `a80` for the rounds' new words, `r…` for the rotated ones, `w0` …
         /// `w79` for the schedule.
-        case singleAssignment
+        case singleAssignment = "sha1SingleAssignment"
         /// Five state variables `a` … `e` updated in place with their roles renamed round by round, and a 16-word
         /// circular schedule in variables `w0` … `w15`.
-        case inPlace
+        case inPlace = "sha1InPlace"
     }
 
     /// The body's lines, unindented.
