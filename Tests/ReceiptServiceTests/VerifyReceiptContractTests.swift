@@ -245,7 +245,7 @@ struct VerifyReceiptContractTests {
         let refused = #expect(throws: ServiceConfigurationFile.Failure.self) {
             try ServiceConfigurationFile(json: Array(#"{"health_timeout_seconds": 0}"#.utf8))
         }
-        #expect(refused?.description == "health_timeout_seconds must be in (0, 3600]")
+        #expect(refused?.description == "health_timeout_seconds must be in [0.001, 3600]")
     }
 
     @Test("latest_receipt_info spans receipts; latest_receipt is the newest; exclude-old-transactions keeps the latest renewal per product")

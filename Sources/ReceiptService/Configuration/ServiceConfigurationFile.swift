@@ -74,12 +74,8 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let size = self.maximumBodySize, size < 1024 || size > 64 * 1024 * 1024 {
             throw Failure("max_body_bytes must be between 1024 and 67108864")
         }
-        if let seconds = self.requestTimeoutSeconds, !(seconds > 0 && seconds <= 3600) {
-            throw Failure("request_timeout_seconds must be in (0, 3600]")
-        }
-        if let seconds = self.healthTimeoutSeconds, !(seconds > 0 && seconds <= 3600) {
-            throw Failure("health_timeout_seconds must be in (0, 3600]")
-        }
+        try Self.checkTimeout(self.requestTimeoutSeconds, .requestTimeoutSeconds)
+        try Self.checkTimeout(self.healthTimeoutSeconds, .healthTimeoutSeconds)
         if let count = self.maximumConcurrentValidations, !(1...4096).contains(count) {
             throw Failure("max_concurrent_validations must be 1-4096")
         }
@@ -115,18 +111,22 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         self.checksRevocation = try container.decodeIfPresent(Bool.self, forKey: .checksRevocation)
     }
 
+    /// A timeout setting must be at least a millisecond (it is applied to the millisecond) and at most an hour.
+    private static func checkTimeout(_ seconds: Double?, _ key: CodingKeys) throws(Failure) {
+        if let seconds, !(seconds >= 0.001 && seconds <= 3600) { throw Failure("\(key.rawValue) must be in [0.001, 3600]") }
+    }
+
+    /// A checked timeout setting, to the millisecond.
+    private static func timeout(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
+
     /// Applies the file's settings (all but `database`, `host`, `port` and `anchors`, which the caller resolves).
     public func apply(to configuration: inout VerifyReceiptConfiguration) {
         if let allowed = self.allowedBundleIdentifiers { configuration.allowedBundleIdentifiers = Set(allowed) }
         if let secrets = self.sharedSecrets { configuration.sharedSecrets = secrets }
         if let xcode = self.allowsXcodeReceipts { configuration.allowsXcodeReceipts = xcode }
         if let size = self.maximumBodySize { configuration.maximumBodySize = size }
-        if let seconds = self.requestTimeoutSeconds {
-            configuration.requestTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
-        }
-        if let seconds = self.healthTimeoutSeconds {
-            configuration.healthTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
-        }
+        if let seconds = self.requestTimeoutSeconds { configuration.requestTimeout = Self.timeout(seconds) }
+        if let seconds = self.healthTimeoutSeconds { configuration.healthTimeout = Self.timeout(seconds) }
         if let count = self.maximumConcurrentValidations { configuration.maximumConcurrentValidations = count }
         if let seconds = self.notificationMaximumAgeSeconds {
             configuration.notifications.maximumAge = .seconds(seconds)
