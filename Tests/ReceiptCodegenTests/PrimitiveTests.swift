@@ -20,11 +20,11 @@ struct PrimitiveTests {
     /// `sha1_0` … `sha1_5`: the two unrolled SHA-1 variants, each in three spellings and orders (``SHA1Rounds``).
     static let sha1Count = 6
 
-    static let program: Result<URL, any Error> = Result {
+    static let program: Result<LineProgram, any Error> = Result {
         var random = SeededGenerator(seed: Array("primitive-tests".utf8), purpose: "tests")
         var names: [String: String] = [:]
         for (family, _) in PrimitiveCatalog.variants { names[family] = family + "_0" }
-        var source = "import Foundation\n\n"
+        var source = ""
         var cases: [String] = []
         for (family, variants) in PrimitiveCatalog.variants {
             // The big-number variants twice more, their tight loops rewritten again (other orders and spellings);
@@ -49,16 +49,6 @@ struct PrimitiveTests {
             }
         }
         source += #"""
-            func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-            func bytes(_ text: Substring) -> [UInt8] {
-                var out: [UInt8] = []
-                var i = text.startIndex
-                while i < text.endIndex, let j = text.index(i, offsetBy: 2, limitedBy: text.endIndex), let v = UInt8(text[i..<j], radix: 16) {
-                    out.append(v)
-                    i = j
-                }
-                return out
-            }
             /// Every element, depth first, as tag:start-next, with ! where reading stopped.
             func walk(_ b: [UInt8], _ read: ([UInt8], Int, Int, Int) -> (UInt8, Int, Int, Int)?) -> String {
                 var out = ""
@@ -77,47 +67,16 @@ struct PrimitiveTests {
                 }
                 return out
             }
-            while let line = readLine() {
-                let parts = line.split(separator: " ", omittingEmptySubsequences: false)
-                let a = parts.count > 1 ? bytes(parts[1]) : []
-                let b = parts.count > 2 ? bytes(parts[2]) : []
-                var out = "unknown"
-                switch String(parts[0]) {
-                \#(cases.joined(separator: "\n    "))
-                default: break
-                }
-                print(out)
-            }
             """#
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-primitives-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("main.swift")
-        try Data(source.utf8).write(to: file)
-        let executable = directory.appendingPathComponent("primitives")
-        let result = try HarnessBuild.run(
-            HarnessBuild.swiftc ?? "swiftc", ["-swift-version", "6", "-warnings-as-errors", "-O", file.path, "-o", executable.path])
-        guard result.status == 0 else { throw HarnessBuild.Failure(description: "swiftc failed:\n\(result.output.prefix(4000))") }
-        return executable
+        return try LineProgram(declarations: source, cases: cases, name: "rk-primitives")
     }
 
     /// Answers to `queries` (one line each), in order.
     func ask(_ queries: [String]) throws -> [String] {
-        let process = Process()
-        process.executableURL = try Self.program.get()
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let text = queries.joined(separator: "\n") + "\n"
-        let writer = Thread { input.fileHandleForWriting.write(Data(text.utf8)); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        try Self.program.get().ask(queries)
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { LineProgram.hex(bytes) }
 
     @Test func hashesMatchSwiftCrypto() throws {
         var random = SystemRandomNumberGenerator()
@@ -287,17 +246,7 @@ struct PrimitiveTests {
         var random = SystemRandomNumberGenerator()
         for base in inputs {
             for _ in 0..<150 {
-                var mutated = base
-                for _ in 0..<Int.random(in: 1...4, using: &random) {
-                    let at = Int.random(in: 0..<mutated.count, using: &random)
-                    switch Int.random(in: 0..<3, using: &random) {
-                    case 0: mutated[at] = UInt8.random(in: 0...255, using: &random)
-                    case 1: mutated[at] = [0x00, 0x80, 0x81, 0x84, 0x85, 0xFF, 0x24, 0x04][Int.random(in: 0..<8, using: &random)]
-                    default: mutated = Array(mutated.prefix(at))
-                    }
-                    if mutated.isEmpty { break }
-                }
-                inputs.append(mutated)
+                inputs.append(Mutation.of(base, most: 4, telling: [0x00, 0x80, 0x81, 0x84, 0x85, 0xFF, 0x24, 0x04], using: &random))
             }
         }
         inputs += [[], [0x30], [0x30, 0x80], [0x30, 0x80, 0x00, 0x00], [0x24, 0x80, 0x04, 0x01, 0x41, 0x00, 0x00], [0x1F, 0x01, 0x00]]

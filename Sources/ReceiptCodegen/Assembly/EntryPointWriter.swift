@@ -135,7 +135,7 @@ struct EntryPointWriter {
             checks.append("fold(«diff»(p.8, k[«#environmentXcode»]) == 0 ? 1 : 0, @C)")
         }
         for i in self.options.requiredProducts.indices {
-            checks.append("fold(p.7.contains(where: { «diff»($0, k[«#product\(i)»]) == 0 }) ? 0 : 1, @C)")
+            checks.append("fold(p.7.contains(where: { «diff»(Array($0), k[«#product\(i)»]) == 0 }) ? 0 : 1, @C)")
         }
         for check in random.shuffled(checks) {
             let c = random.next()

@@ -133,40 +133,59 @@ enum StructureTemplates {
         """#
 
     /// `«payload»(content) -> (bundle id, bundle id raw value, version, opaque, hash, creation ms or -1,
-    /// expiration ms or -1, product ids, environment)?` — `nil` when the SET of attributes does not walk, a used attribute repeats,
-    /// or a string or date is malformed.
+    /// expiration ms or -1, product ids (slices of the content), environment)?` — `nil` when the SET of attributes
+    /// does not walk, a used attribute repeats, or a string or date is malformed.
+    ///
+    /// The walk is most of a large receipt's parsing: a receipt with 187 purchases has about 2,300 attributes. A
+    /// short-form header is read in place (a call to «tlv» for each of an attribute's four headers cost more than
+    /// the reading), and no purchase allocates (its attributes go to one reused array, its product id stays a slice
+    /// of the content). Measured on that receipt's payload, one core, without decoys, best of 300 runs: 103 µs a walk
+    /// when every header went through «tlv» and each purchase had an array and a copy, 52 µs now. In a generation
+    /// (three entry points with decoys, best of 30 runs alternating with ReceiptValidator, three seeds): 759–778
+    /// validations/s before, 954–999 after. (Marking the walk hot, with sparse decoys, measured the same.)
     static let payload = #"""
-        private func «payload»(_ c: [UInt8]) -> ([UInt8], [UInt8], [UInt8], [UInt8], [UInt8], Int64, Int64, [[UInt8]], [UInt8])? {
-            // The SEQUENCEs {type, version, value} that exactly fill s..<e, read in place (a purchase's dozen
-            // attributes, 187 purchases in a large receipt: no array for each); (type, value start, value end) of the
-            // attributes of type `only`, or of every type when it is negative.
-            func attributes(_ s: Int, _ e: Int, _ only: Int) -> [(Int, Int, Int)]? {
-                var out: [(Int, Int, Int)] = []
+        private func «payload»(_ c: [UInt8]) -> ([UInt8], [UInt8], [UInt8], [UInt8], [UInt8], Int64, Int64, [ArraySlice<UInt8>], [UInt8])? {
+            // The SEQUENCEs {type, version, value} that exactly fill s..<e, read in place: (type, value start, value
+            // end) of the attributes of type `only`, or of every type when it is negative, into `out` (emptied first).
+            func attributes(_ s: Int, _ e: Int, _ only: Int, _ out: inout [(Int, Int, Int)]) -> Bool {
+                // The element at p, ending by end: a short-form length read here, any other through «tlv» (the same
+                // result either way).
+                @inline(__always)
+                func element(_ p: Int, _ end: Int) -> (UInt8, Int, Int, Int)? {
+                    if p >= 0, end <= c.count, p + 1 < end, c[p + 1] < 0x80, c[p] & 0x1F != 0x1F {
+                        let q = p + 2 + Int(c[p + 1])
+                        return q <= end ? (c[p], p + 2, q, q) : nil
+                    }
+                    return «tlv»(c, p, end, 0)
+                }
+                out.removeAll(keepingCapacity: true)
                 var p = s
                 var count = 0
                 while p < e {
-                    guard count < 4096, let item = «tlv»(c, p, e, 0), item.0 == 0x30,
-                        let f0 = «tlv»(c, item.1, item.2, 0), f0.0 == 0x02, f0.2 - f0.1 >= 1, f0.2 - f0.1 <= 4,
-                        let f1 = «tlv»(c, f0.3, item.2, 0), f1.0 == 0x02,
-                        let f2 = «tlv»(c, f1.3, item.2, 0), f2.0 == 0x04, f2.3 == item.2
-                    else { return nil }
+                    guard count < 4096, let item = element(p, e), item.0 == 0x30,
+                        let f0 = element(item.1, item.2), f0.0 == 0x02, f0.2 - f0.1 >= 1, f0.2 - f0.1 <= 4,
+                        let f1 = element(f0.3, item.2), f1.0 == 0x02,
+                        let f2 = element(f1.3, item.2), f2.0 == 0x04, f2.3 == item.2
+                    else { return false }
                     var type = Int(Int8(bitPattern: c[f0.1]))
                     for i in (f0.1 + 1)..<f0.2 { type = type << 8 | Int(c[i]) }
                     if only < 0 || type == only { out.append((type, f2.1, f2.2)) }
                     count += 1
                     p = item.3
                 }
-                return out
+                return true
             }
-            func text(_ s: Int, _ e: Int) -> [UInt8]? {
+            func text(_ s: Int, _ e: Int) -> ArraySlice<UInt8>? {
                 guard let t = «tlv»(c, s, e, 0), t.3 == e, t.0 == 0x0C || t.0 == 0x16 || t.0 == 0x13 else { return nil }
-                return Array(c[t.1..<t.2])
+                return c[t.1..<t.2]
             }
             func date(_ s: Int, _ e: Int) -> Int64? {
                 guard let t = text(s, e) else { return nil }
-                return t.isEmpty ? -1 : «rfc3339»(t)
+                return t.isEmpty ? -1 : «rfc3339»(Array(t))
             }
-            guard let set = «tlv»(c, 0, c.count, 0), set.0 == 0x31, set.3 == c.count, let top = attributes(set.1, set.2, -1)
+            var top: [(Int, Int, Int)] = []
+            var fields: [(Int, Int, Int)] = []
+            guard let set = «tlv»(c, 0, c.count, 0), set.0 == 0x31, set.3 == c.count, attributes(set.1, set.2, -1, &top)
             else { return nil }
             var seen = Set<Int>()
             var bundle: [UInt8] = []
@@ -176,7 +195,7 @@ enum StructureTemplates {
             var hash: [UInt8] = []
             var created: Int64 = -1
             var expires: Int64 = -1
-            var products: [[UInt8]] = []
+            var products: [ArraySlice<UInt8>] = []
             var environment: [UInt8] = []
             for (type, s, e) in top {
                 if type != 17 {
@@ -186,14 +205,14 @@ enum StructureTemplates {
                 switch type {
                 case 0:
                     guard let t = text(s, e) else { return nil }
-                    environment = t
+                    environment = Array(t)
                 case 2:
                     guard let t = text(s, e) else { return nil }
-                    bundle = t
+                    bundle = Array(t)
                     bundleRaw = Array(c[s..<e])
                 case 3:
                     guard let t = text(s, e) else { return nil }
-                    version = t
+                    version = Array(t)
                 case 4:
                     opaque = Array(c[s..<e])
                 case 5:
@@ -205,9 +224,9 @@ enum StructureTemplates {
                     guard let d = date(s, e) else { return nil }
                     expires = d
                 case 17:
-                    guard let inner = «tlv»(c, s, e, 0), inner.0 == 0x31, inner.3 == e, let fields = attributes(inner.1, inner.2, 1702)
+                    guard let inner = «tlv»(c, s, e, 0), inner.0 == 0x31, inner.3 == e, attributes(inner.1, inner.2, 1702, &fields)
                     else { return nil }
-                    var product: [UInt8]?
+                    var product: ArraySlice<UInt8>?
                     for (_, fs, fe) in fields {
                         guard product == nil, let t = text(fs, fe) else { return nil }
                         product = t
