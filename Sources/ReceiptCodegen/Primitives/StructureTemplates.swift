@@ -142,7 +142,7 @@ enum StructureTemplates {
     /// of the content). Measured on that receipt's payload, one core, without decoys, best of 300 runs: 103 µs a walk
     /// when every header went through «tlv» and each purchase had an array and a copy, 52 µs now. In a generation
     /// (three entry points with decoys, best of 30 runs alternating with ReceiptValidator, three seeds): 759–778
-    /// validations/s before, 954–999 after. (Marking the walk hot, with sparse decoys, measured the same.)
+    /// validations/s before, 954–991 after. (Marking the walk hot, with sparse decoys, measured the same.)
     static let payload = #"""
         private func «payload»(_ c: [UInt8]) -> ([UInt8], [UInt8], [UInt8], [UInt8], [UInt8], Int64, Int64, [ArraySlice<UInt8>], [UInt8])? {
             // The SEQUENCEs {type, version, value} that exactly fill s..<e, read in place: (type, value start, value
