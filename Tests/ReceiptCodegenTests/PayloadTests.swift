@@ -129,10 +129,8 @@ struct PayloadTests {
         return wrap(0x31, attributes)
     }
 
-    /// An element with a definite length, in short form when it fits.
-    static func der(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
-        header(tag, content.count, long: false, extra: 0) + content
-    }
+    /// An element in DER, as the minter writes it.
+    static let der = DEREncoding.element
 
     /// Attributes on each edge of the in-place reading, with whether a payload holding one is read: each of the
     /// reading's checks decides one of them.

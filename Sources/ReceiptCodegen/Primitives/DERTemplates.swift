@@ -14,7 +14,7 @@ enum DERTemplates {
     /// on a receipt with 187 purchases. Measured (that receipt, a generation's 3 entry points, one core): 850
     /// validations/s with decoys at the usual density in the reader, 990 with sparse ones. The payload's walker now
     /// reads its attributes' short-form headers itself (``StructureTemplates/payload``) and calls a reader only for
-    /// the others and for the purchases' SETs.
+    /// the others, the purchases' SETs and the strings.
     static let tlvRecursive = #"""
         // hot
         private func «tlv»(_ b: [UInt8], _ p: Int, _ limit: Int, _ depth: Int) -> (UInt8, Int, Int, Int)? {
