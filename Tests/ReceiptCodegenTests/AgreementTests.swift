@@ -47,7 +47,7 @@ struct AgreementTests {
         let app = Self.realApps[index % Self.realApps.count]
         var options = CodegenOptions(bundleIdentifier: app.bundle, appVersion: app.version, seed: Self.seed(index))
         options.entryPoints = 3
-        let build = try HarnessBuild(options)
+        let build = try await HarnessBuild(options)
         var valid = 0
         for name in RealReceipts.receiptNames {
             let receipt = try RealReceipts.bytes(name)
@@ -56,7 +56,7 @@ struct AgreementTests {
                     bundleIdentifier: app.bundle, appVersion: app.version, device: try DeviceIdentifier(parsing: device))
                 let expected = await Self.expected(receipt, policy)
                 for entry in 1...options.entryPoints {
-                    let status = try build.status(receipt, device: device, now: Self.now, entry: entry)
+                    let status = try await build.status(receipt, device: device, now: Self.now, entry: entry)
                     #expect(status == (expected ? 0 : 1), "seed \(index) entry \(entry): \(name) for \(device)")
                 }
                 if expected { valid += 1 }
@@ -102,7 +102,7 @@ struct AgreementTests {
         var options = CodegenOptions(bundleIdentifier: "com.example.app", appVersion: "42", seed: Self.seed(index))
         options.rootFingerprint = try Self.fingerprint(ca.root.certificate)
         options.requiredProducts = ["com.example.app.pro"]
-        let build = try HarnessBuild(options)
+        let build = try await HarnessBuild(options)
         let policy = ReceiptValidationPolicy(
             anchors: ReceiptTrustAnchors([ca.root.certificate]), bundleIdentifier: "com.example.app", appVersion: "42",
             device: try DeviceIdentifier(parsing: Self.device))
@@ -154,7 +154,7 @@ struct AgreementTests {
             let expected = await Self.expected(receipt, policy, products: options.requiredProducts)
             #expect(expected == intended, "\(name): ReceiptValidator says \(expected)")
             for entry in 1...options.entryPoints {
-                let status = try build.status(receipt, device: Self.device, now: Self.now, entry: entry)
+                let status = try await build.status(receipt, device: Self.device, now: Self.now, entry: entry)
                 #expect(status == (expected ? 0 : 1), "seed \(index) entry \(entry): \(name)")
             }
         }
@@ -175,10 +175,10 @@ struct AgreementTests {
         options.rootFingerprint = try Self.fingerprint(ca.root.certificate)
         options.xcodeFingerprint = try Self.fingerprint(storeKit.identity.certificate)
         options.allowsXcodeReceipts = true
-        let allowing = try HarnessBuild(options)
+        let allowing = try await HarnessBuild(options)
         options.allowsXcodeReceipts = false
         options.seed = Self.seed(31)
-        let refusing = try HarnessBuild(options)
+        let refusing = try await HarnessBuild(options)
 
         let device = try DeviceIdentifier(parsing: Self.device)
         let allowed = ReceiptValidationPolicy(
@@ -193,8 +193,8 @@ struct AgreementTests {
             #expect(await Self.expected(bytes, allowed) == allowedVerdict, "\(name)")
             #expect(await Self.expected(bytes, refused) == refusedVerdict, "\(name)")
             for entry in 1...3 {
-                #expect(try allowing.status(bytes, device: Self.device, now: Self.now, entry: entry) == (allowedVerdict ? 0 : 1), "\(name)")
-                #expect(try refusing.status(bytes, device: Self.device, now: Self.now, entry: entry) == (refusedVerdict ? 0 : 1), "\(name)")
+                #expect(try await allowing.status(bytes, device: Self.device, now: Self.now, entry: entry) == (allowedVerdict ? 0 : 1), "\(name)")
+                #expect(try await refusing.status(bytes, device: Self.device, now: Self.now, entry: entry) == (refusedVerdict ? 0 : 1), "\(name)")
             }
         }
     }

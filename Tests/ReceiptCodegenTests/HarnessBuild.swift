@@ -20,21 +20,20 @@ final class HarnessBuild: Sendable {
     let compilerOutput: String
 
     /// Generates and compiles as an app ships it: `-O`, warnings as errors.
-    init(_ options: CodegenOptions) throws {
+    init(_ options: CodegenOptions) async throws {
         let validator = try ReceiptCodegenerator.generateForHarness(options)
         self.source = validator.source
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-codegen-\(UUID().uuidString)")
         try HarnessPackage.write(validator, to: self.directory)
         self.executable = self.directory.appendingPathComponent("harness")
         let sources = self.directory.appendingPathComponent("Sources/harness")
-        let result = try Self.run(
-            Self.swiftc ?? "swiftc",
+        let result = try await ChildProcess.compile(
             ["-swift-version", "6", "-warnings-as-errors", "-O",
              sources.appendingPathComponent("ReceiptCheck.swift").path, sources.appendingPathComponent("main.swift").path,
              "-module-name", "harness", "-o", self.executable.path]
         )
-        self.compilerOutput = result.output
-        guard result.status == 0 else { throw Failure(description: "swiftc failed:\n\(result.output.prefix(4000))") }
+        self.compilerOutput = result.text
+        guard result.status == 0 else { throw Failure(description: "swiftc failed:\n\(result.text.prefix(4000))") }
     }
 
     deinit {
@@ -42,25 +41,12 @@ final class HarnessBuild: Sendable {
     }
 
     /// The harness's exit status for `receipt` (written to a file) and `device`, at `now`.
-    func status(_ receipt: [UInt8], device: String, now: String, entry: Int? = nil) throws -> Int32 {
+    func status(_ receipt: [UInt8], device: String, now: String, entry: Int? = nil) async throws -> Int32 {
         let file = self.directory.appendingPathComponent("receipt-\(UUID().uuidString).der")
         try Data(receipt).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var arguments = [file.path, device, "--now", now]
         if let entry { arguments += ["--entry", String(entry)] }
-        return try Self.run(self.executable.path, arguments).status
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return try await ChildProcess.run(self.executable, arguments).status
     }
 }

@@ -9,7 +9,7 @@ struct LineProgram: Sendable {
     ///   - declarations: The functions under test and helpers; `hex(_:)` and `bytes(_:)` are added.
     ///   - cases: `case "command": out = …` lines, where `a` and `b` are the decoded arguments.
     ///   - name: A prefix for the program's temporary folder.
-    init(declarations: String, cases: [String], name: String) throws {
+    init(declarations: String, cases: [String], name: String) async throws {
         let source = "import Foundation\n\n" + declarations + #"""
 
             func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
@@ -40,26 +40,15 @@ struct LineProgram: Sendable {
         let file = directory.appendingPathComponent("main.swift")
         try Data(source.utf8).write(to: file)
         self.executable = directory.appendingPathComponent(name)
-        let result = try HarnessBuild.run(
-            HarnessBuild.swiftc ?? "swiftc", ["-swift-version", "6", "-warnings-as-errors", "-O", file.path, "-o", self.executable.path])
-        guard result.status == 0 else { throw HarnessBuild.Failure(description: "swiftc failed:\n\(result.output.prefix(4000))") }
+        let result = try await ChildProcess.compile(["-swift-version", "6", "-warnings-as-errors", "-O", file.path, "-o", self.executable.path])
+        guard result.status == 0 else { throw HarnessBuild.Failure(description: "swiftc failed:\n\(result.text.prefix(4000))") }
     }
 
     /// Answers to `queries` (one line each), in order.
-    func ask(_ queries: [String]) throws -> [String] {
-        let process = Process()
-        process.executableURL = self.executable
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+    func ask(_ queries: [String]) async throws -> [String] {
         let text = queries.joined(separator: "\n") + "\n"
-        let writer = Thread { input.fileHandleForWriting.write(Data(text.utf8)); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let answer = try await ChildProcess.run(self.executable, [], input: Data(text.utf8))
+        return answer.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }

@@ -17,7 +17,7 @@ struct PayloadTests {
 
     /// `fast_i` / `plain_i`: the walker with and without its in-place reading, over DER reader variant `i`; each
     /// prints `nil` or the walker's fields, hex, joined by `|`.
-    static let program: Result<LineProgram, any Error> = Result {
+    static let program = Task { () async throws -> LineProgram in
         var random = SeededGenerator(seed: Array("payload-tests".utf8), purpose: "tests")
         let plain = StructureTemplates.payload.replacingOccurrences(of: inPlace, with: "c[p + 1] < 0x80, p < 0, c[p] & 0x1F != 0x1F {")
         guard plain != StructureTemplates.payload else {
@@ -46,7 +46,7 @@ struct PayloadTests {
                 return [hex(p.0), hex(p.1), hex(p.2), hex(p.3), hex(p.4), String(p.5), String(p.6), products, hex(p.8)].joined(separator: "|")
             }
             """
-        return try LineProgram(declarations: source, cases: cases, name: "rk-payload")
+        return try await LineProgram(declarations: source, cases: cases, name: "rk-payload")
     }
 
     static let created = Date(timeIntervalSince1970: 1_700_000_000)
@@ -162,7 +162,7 @@ struct PayloadTests {
         return cases
     }()
 
-    @Test func everyEdgeOfTheInPlaceReadingReadsAsTheGeneralReaderReadsIt() throws {
+    @Test func everyEdgeOfTheInPlaceReadingReadsAsTheGeneralReaderReadsIt() async throws {
         let receipt = try Self.receipt(purchases: 1)
         let attributes = Self.elements(ReceiptMinter.payload(receipt)[...]).first.map { Array($0.content) } ?? []
         let product = Self.der(0x30, Self.der(0x02, [0x06, 0xA6]) + Self.der(0x02, [1]) + Self.der(0x04, Self.der(0x0C, [0x70])))
@@ -177,7 +177,7 @@ struct PayloadTests {
                 queries += ["fast_0", "plain_0", "fast_1", "plain_1"].map { "\($0) \(LineProgram.hex(payload))" }
             }
         }
-        let answers = try Self.program.get().ask(queries)
+        let answers = try await Self.program.value.ask(queries)
         try #require(answers.count == queries.count)
         for (n, edge) in Self.edges.enumerated() {
             for (place, offset) in [("among the app's", 8 * n), ("in a purchase", 8 * n + 4)] {
@@ -188,7 +188,7 @@ struct PayloadTests {
         }
     }
 
-    @Test func headersReadInPlaceReadAsTheGeneralReaderReadsThem() throws {
+    @Test func headersReadInPlaceReadAsTheGeneralReaderReadsThem() async throws {
         var random = SystemRandomNumberGenerator()
         var inputs: [(payload: [UInt8], expected: String?)] = []
         for count in [0, 1, 5, 40] {
@@ -206,7 +206,7 @@ struct PayloadTests {
         for (payload, _) in inputs {
             queries += ["fast_0", "plain_0", "fast_1", "plain_1"].map { "\($0) \(LineProgram.hex(payload))" }
         }
-        let answers = try Self.program.get().ask(queries)
+        let answers = try await Self.program.value.ask(queries)
         try #require(answers.count == queries.count)
         var refused = 0
         for (n, input) in inputs.enumerated() {

@@ -20,7 +20,7 @@ struct PrimitiveTests {
     /// `sha1_0` … `sha1_5`: the two unrolled SHA-1 variants, each in three spellings and orders (``SHA1Rounds``).
     static let sha1Count = 6
 
-    static let program: Result<LineProgram, any Error> = Result {
+    static let program = Task { () async throws -> LineProgram in
         var random = SeededGenerator(seed: Array("primitive-tests".utf8), purpose: "tests")
         var names: [String: String] = [:]
         for (family, _) in PrimitiveCatalog.variants { names[family] = family + "_0" }
@@ -68,17 +68,17 @@ struct PrimitiveTests {
                 return out
             }
             """#
-        return try LineProgram(declarations: source, cases: cases, name: "rk-primitives")
+        return try await LineProgram(declarations: source, cases: cases, name: "rk-primitives")
     }
 
     /// Answers to `queries` (one line each), in order.
-    func ask(_ queries: [String]) throws -> [String] {
-        try Self.program.get().ask(queries)
+    func ask(_ queries: [String]) async throws -> [String] {
+        try await Self.program.value.ask(queries)
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String { LineProgram.hex(bytes) }
 
-    @Test func hashesMatchSwiftCrypto() throws {
+    @Test func hashesMatchSwiftCrypto() async throws {
         var random = SystemRandomNumberGenerator()
         var messages: [[UInt8]] = Array(0...200).map { n in (0..<n).map { _ in UInt8.random(in: 0...255, using: &random) } }
         messages += (0..<20).map { _ in (0..<Int.random(in: 200...3000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) } }
@@ -96,14 +96,14 @@ struct PrimitiveTests {
                 expected.append(Self.hex(SHA256.hash(data: message)))
             }
         }
-        let answers = try ask(queries)
+        let answers = try await ask(queries)
         #expect(answers.count == expected.count)
         for (query, (answer, want)) in zip(queries, zip(answers, expected)) where answer != want {
             Issue.record("\(query.prefix(40))…: \(answer) ≠ \(want)")
         }
     }
 
-    @Test func comparisonsSayEqualExactlyForEqualBytes() throws {
+    @Test func comparisonsSayEqualExactlyForEqualBytes() async throws {
         let pairs: [([UInt8], [UInt8], Bool)] = [
             ([], [], true), ([1], [1], true), ([1, 2, 3], [1, 2, 3], true), ([1, 2, 3], [1, 2, 4], false),
             ([1, 2, 3], [1, 2], false), ([], [0], false), ([0xFF], [0x00], false), ([0x00, 0xFF], [0xFF, 0x00], false),
@@ -116,10 +116,10 @@ struct PrimitiveTests {
                 expected.append(equal ? "equal" : "different")
             }
         }
-        #expect(try ask(queries) == expected)
+        #expect(try await ask(queries) == expected)
     }
 
-    @Test func rsaRecoversThePaddedDigestOfRealSignaturesAndBothVariantsAgree() throws {
+    @Test func rsaRecoversThePaddedDigestOfRealSignaturesAndBothVariantsAgree() async throws {
         var queries: [String] = []
         var expected: [String] = []
         for bits in [_RSA.Signing.KeySize.bits2048, .bits3072, .bits4096] {
@@ -151,7 +151,7 @@ struct PrimitiveTests {
                 expected.append("nil")  // even modulus
             }
         }
-        let answers = try ask(queries)
+        let answers = try await ask(queries)
         #expect(answers == expected)
 
         // Random bases under a real modulus and under random odd moduli of every length from 64 to 512 bytes (most
@@ -172,7 +172,7 @@ struct PrimitiveTests {
             let written = trial % 3 == 0 ? [0, 0] + n : n
             pairs += (0..<Self.modexpCount).map { "modexp_\($0) \(Self.hex(base)) \(Self.hex(written))" }
         }
-        let results = try ask(pairs)
+        let results = try await ask(pairs)
         #expect(results.count == pairs.count)
         for i in stride(from: 0, to: results.count, by: Self.modexpCount) {
             #expect(Set(results[i..<min(i + Self.modexpCount, results.count)]).count == 1)
@@ -213,7 +213,7 @@ struct PrimitiveTests {
         return (0..<n.count).map { i in UInt8(truncatingIfNeeded: x[(n.count - 1 - i) / 4] >> UInt64(8 * ((n.count - 1 - i) % 4))) }
     }
 
-    @Test func rsaOfTwoMatchesPlainDoublingsForEveryVariant() throws {
+    @Test func rsaOfTwoMatchesPlainDoublingsForEveryVariant() async throws {
         // Base 2: all but the last word of the dividend zero, the case a long division's digit estimate gets wrong
         // first. Moduli of 64, 65, 67, 255, 256 and 257 bytes (whole words, a spare byte or three, 32-bit digits with
         // a zero top half), random and odd, top byte not zero.
@@ -231,10 +231,10 @@ struct PrimitiveTests {
                 expected.append(answer)
             }
         }
-        #expect(try ask(queries) == expected)
+        #expect(try await ask(queries) == expected)
     }
 
-    @Test func derReadersAgreeOnReceiptsAndTheirMutations() throws {
+    @Test func derReadersAgreeOnReceiptsAndTheirMutations() async throws {
         let ca = try TestCertificateAuthority()
         var inputs: [[UInt8]] = []
         for style in [ReceiptMinter.Style.appStore, .xcode] {
@@ -256,14 +256,14 @@ struct PrimitiveTests {
                 queries += ["\(family)_0 \(Self.hex(input))", "\(family)_1 \(Self.hex(input))"]
             }
         }
-        let answers = try ask(queries)
+        let answers = try await ask(queries)
         #expect(answers.count == queries.count)
         for i in stride(from: 0, to: answers.count - 1, by: 2) where answers[i] != answers[i + 1] {
             Issue.record("\(queries[i].prefix(12)): \(answers[i].prefix(200)) ≠ \(answers[i + 1].prefix(200))")
         }
         #expect(answers.contains { $0.contains("!") })  // the mutations do reach malformed input
         // A constructed (BER) OCTET STRING of indefinite length is joined by both.
-        let joined = try ask(["octets_0 2480040141040142" + "0000", "octets_1 2480040141040142" + "0000"])
+        let joined = try await ask(["octets_0 2480040141040142" + "0000", "octets_1 2480040141040142" + "0000"])
         #expect(joined == ["4142", "4142"])
     }
 }
