@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Proof 3 of `receiptkit codegen` (issue 11): generations for one app differ in structure, not only in names.
 
-    Scripts/codegen/diversity.py RECEIPTKIT [--count 10] [--threshold 0.6] [--gate-similarity] [--k 5]
+    Scripts/codegen/diversity.py RECEIPTKIT [--count 10] [--first 0] [--threshold 0.6] [--gate-similarity] [--k 5]
     Scripts/codegen/diversity.py --compare A.swift B.swift      (the same measure for any two files)
 
-Generates COUNT validators for one app with fixed seeds and, for every pair:
+Generates COUNT validators for one app with fixed seeds (numbers FIRST, FIRST + 1, …; CI uses 0–9, other sets
+audit how often a pair fails) and, for every pair:
   * runs the workplace's `duplicates` on the two files alone: it must find no run of six or more lines that the two
     share, the same or of the same shape (alike but for names, strings and numbers);
   * computes the normalized token similarity: comments dropped, identifiers (not keywords) replaced by ID, numbers by
@@ -86,6 +87,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("receiptkit", nargs="?")
     parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--threshold", type=float, default=0.6)
     parser.add_argument("--compare", nargs=2, metavar="FILE")
     parser.add_argument("--gate-similarity", action="store_true")
@@ -105,8 +107,8 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as work:
         files = []
-        for i in range(args.count):
-            path = os.path.join(work, f"generation{i}.swift")
+        for i in range(args.first, args.first + args.count):
+            path = os.path.join(work, f"generation{i - args.first}.swift")
             seed = f"d1ce{i:04x}5eed{i:04x}"
             subprocess.run(
                 [args.receiptkit, "codegen", "--bundle-id", "com.example.diversity", "--version", "2.4.1",
