@@ -11,7 +11,7 @@ struct DialectTests {
         let dialects = (Array(0..<20) + [30, 31]).map { Dialect.of(seed: AgreementTests.seed($0)) }
         let flags: [(String, (Dialect) -> Bool)] = [
             ("castBinding", \.castBinding), ("bitPattern", \.bitPattern), ("plainCount", \.plainCount),
-            ("maskedByte", \.maskedByte), ("arrayCall", \.arrayCall), ("mirrorComparisons", \.mirrorComparisons),
+            ("maskedByte", \.maskedByte), ("arrayCall", \.arrayCall), ("keyFirst", \.keyFirst), ("mirrorComparisons", \.mirrorComparisons),
             ("splitGuards", \.splitGuards), ("negatedIfs", \.negatedIfs), ("countForEmpty", \.countForEmpty),
             ("emptyInitializer", \.emptyInitializer), ("expandUpdates", \.expandUpdates), ("typedSlices", \.typedSlices),
         ]
@@ -20,7 +20,9 @@ struct DialectTests {
         }
         #expect(Set(dialects.flatMap { $0.predicates.map(\.identity) }) == [0, 1, 2, 3])
         #expect(Set(dialects.flatMap(\.mixers)) == Set(0..<7))
-        #expect(Set(dialects.flatMap(\.codecs)) == Set(0..<5))
+        #expect(Set(dialects.flatMap(\.codecs)) == Set(0..<7))
+        #expect(Set(dialects.flatMap(\.keyMixes)) == Set(0..<6))
+        #expect(Set(dialects.flatMap(\.chunkLoops)) == [0, 1, 2])
         #expect(Set(dialects.map(\.shift)) == [0, 1, 2])
     }
 }

@@ -26,7 +26,7 @@ struct LineProgram: Sendable {
                 let parts = line.split(separator: " ", omittingEmptySubsequences: false)
                 let a = parts.count > 1 ? bytes(parts[1]) : []
                 let b = parts.count > 2 ? bytes(parts[2]) : []
-                _ = b  // not every program takes a second argument
+                _ = (a, b)  // not every program takes arguments
                 var out = "unknown"
                 switch String(parts[0]) {
                 \#(cases.joined(separator: "\n    "))

@@ -39,8 +39,16 @@ struct Dialect: Sendable {
     /// An array's count as a `UInt64`: `UInt64(a.count)` (true) or the `Int` spelling above (false).
     var plainCount: Bool
 
-    /// The codecs the masked constants use (indices into ``MaskedConstants``' five), two or three of them.
+    /// The codecs the masked constants use (indices into ``MaskedConstants``' seven), two or three of them.
     var codecs: [Int]
+    /// How a chunk's key meets `z`'s low byte, two of `k | z`, `z | k`, `k ^ z`, `z ^ k`, `k &+ z` and `z &+ k` (0–5),
+    /// drawn chunk by chunk.
+    var keyMixes: [Int]
+    /// How a chunk's loop is written, two of `for x in […]` (0), `[…].forEach { x in … }` (1) and a loop over the
+    /// indices of a local copy (2), drawn chunk by chunk.
+    var chunkLoops: [Int]
+    /// In a chunk's decoding step, the key or key stream first (`s ^ x`, not `x ^ s`).
+    var keyFirst: Bool
     /// `z`'s low byte: `UInt8(truncatingIfNeeded: z)` (false) or `UInt8(z & 0xFF)` (true).
     var maskedByte: Bool
     /// An encoded chunk: `([…] as [UInt8])` (false) or `[UInt8]([…])` (true).
@@ -84,11 +92,14 @@ struct Dialect: Sendable {
         let guardPercent = random.element([20, 50, 80])
         let bitPattern = coin()
         let plainCount = coin()
-        let codecs = Array(random.shuffled(Array(0..<5)).prefix(random.pick(2...3))).sorted()
+        // The constants' decoders are half a generation's lines, hundreds of small loops of a few lines: two
+        // generations that drew the same codec in the same spelling could share a run of six lines there, decoys and
+        // all. Hence seven codecs, and spellings drawn chunk by chunk from the dialect's two.
+        let codecs = Array(random.shuffled(Array(0..<7)).prefix(random.pick(2...3))).sorted()
         return Dialect(
             predicates: predicates, mixers: mixers, valueFirst: valueFirst, shift: random.below(3), steps: steps, castBinding: castBinding,
             guardPercent: guardPercent, bitPattern: bitPattern, plainCount: plainCount, codecs: codecs,
-            maskedByte: coin(), arrayCall: coin(), mirrorComparisons: coin(), splitGuards: coin(), negatedIfs: coin(), countForEmpty: coin(),
+            keyMixes: Array(random.shuffled(Array(0..<6)).prefix(2)), chunkLoops: Array(random.shuffled([0, 1, 2]).prefix(2)), keyFirst: coin(), maskedByte: coin(), arrayCall: coin(), mirrorComparisons: coin(), splitGuards: coin(), negatedIfs: coin(), countForEmpty: coin(),
             emptyInitializer: coin(), expandUpdates: coin(), typedSlices: coin()
         )
     }

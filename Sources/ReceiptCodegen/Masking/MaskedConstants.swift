@@ -34,8 +34,11 @@ struct MaskedConstants {
         body.append("var out = [[UInt8]](repeating: [], count: \(self.values.count))")
         for (slot, position) in self.order.enumerated() {
             let bytes = self.values[position].bytes
+            guard !bytes.isEmpty else { continue }  // `out` holds it already
             body.append("do {")
-            body.append("    var v = [UInt8]()")
+            // The lines around the chunks in one of several spellings each, as the chunks' own.
+            body.append(random.element(["    var v = [UInt8]()", "    var v: [UInt8] = []"]))
+            if random.below(2) == 0 { body.append("    v.reserveCapacity(\(bytes.count))") }
             var start = 0
             while start < bytes.count {
                 let length = min(bytes.count - start, random.pick(2...5))
@@ -45,25 +48,57 @@ struct MaskedConstants {
                 body.append("    }")
                 start += length
             }
-            body.append("    out[\(slot)] = v")
+            body.append(random.element(["    out[\(slot)] = v", "    out[\(slot)] += v", "    out[\(slot)].append(contentsOf: v)"]))
             body.append("}")
         }
         body.append("return out")
         return "private func \(name)(_ \(z): Int) -> [[UInt8]] {\n" + body.map { "    " + $0 }.joined(separator: "\n") + "\n}"
     }
 
-    /// One chunk: an encoded literal and the loop that decodes it into `v`.
+    /// One chunk: an encoded literal and the loop that decodes it into `v`, in the dialect's spelling.
     private static func chunk(_ plain: [UInt8], z: String, dialect: Dialect, using random: inout SeededGenerator) -> [String] {
+        let code = Self.codec(plain, z: z, dialect: dialect, using: &random)
+        let list = "[" + code.encoded.map { "\($0)" }.joined(separator: ", ") + "]"
+        let array = dialect.arrayCall ? "[UInt8](\(list))" : "(\(list) as [UInt8])"
+        let body = code.step.map { "    " + $0 }
+        // The indexed codec's `i` counts the encoded bytes; a reversed chunk is read from its end.
+        let sequence = code.reversed ? "\(array).reversed()" : array
+        switch random.element(dialect.chunkLoops) {
+        case 0:
+            return code.prelude + [code.indexed ? "for (i, x) in \(sequence).enumerated() {" : "for x in \(sequence) {"] + body + ["}"]
+        case 1:
+            return code.prelude + [code.indexed ? "\(sequence).enumerated().forEach { i, x in" : "\(sequence).forEach { x in"] + body + ["}"]
+        default:
+            let indices = code.reversed ? "(0..<a.count).reversed()" : "0..<a.count"
+            return code.prelude + ["let a = \(array)", "for i in \(indices) {", "    let x = a[i]"] + body + ["}"]
+        }
+    }
+
+    /// A chunk encoded with one of the dialect's codecs: what precedes the loop, the loop's step for byte `x` (at
+    /// index `i` when `indexed`) appending to `v`, and whether the loop reads the encoded bytes last to first.
+    private static func codec(
+        _ plain: [UInt8], z: String, dialect: Dialect, using random: inout SeededGenerator
+    ) -> (encoded: [UInt8], prelude: [String], step: [String], indexed: Bool, reversed: Bool) {
         let key = random.byte()
-        // `z & 0xFF` is in 0...255 for every `Int`, negative ones included: `UInt8(_:)` cannot trap on it.
+        // `z & 0xFF` is in 0...255 for every `Int`, negative ones included: `UInt8(_:)` cannot trap on it. `z` is 0,
+        // so every way of mixing it in leaves the key as it is.
         let zByte = dialect.maskedByte ? "UInt8(\(z) & 0xFF)" : "UInt8(truncatingIfNeeded: \(z))"
-        func array(_ bytes: [UInt8]) -> String {
-            let list = "[" + bytes.map { "\($0)" }.joined(separator: ", ") + "]"
-            return dialect.arrayCall ? "[UInt8](\(list))" : "(\(list) as [UInt8])"
+        let mixed: String
+        switch random.element(dialect.keyMixes) {
+        case 0: mixed = "(\(literal(key)) | \(zByte))"
+        case 1: mixed = "(\(zByte) | \(literal(key)))"
+        case 2: mixed = "(\(literal(key)) ^ \(zByte))"
+        case 3: mixed = "(\(zByte) ^ \(literal(key)))"
+        case 4: mixed = "(\(literal(key)) &+ \(zByte))"
+        default: mixed = "(\(zByte) &+ \(literal(key)))"
+        }
+        /// `a op b`, or `b op a` when the dialect writes the key first.
+        func apply(_ value: String, _ op: String, _ key: String) -> String {
+            dialect.keyFirst && op != "&-" ? "\(key) \(op) \(value)" : "\(value) \(op) \(key)"
         }
         switch random.element(dialect.codecs) {
         case 0:
-            // A key stream: s, s·a + b, … (a odd).
+            // A multiplicative key stream: s, s·a + b, … (a odd).
             let a = random.byte() | 1
             let b = random.byte()
             var s = key
@@ -72,36 +107,39 @@ struct MaskedConstants {
                 encoded.append(p ^ s)
                 s = s &* a &+ b
             }
-            return [
-                "var s = \(literal(key)) ^ \(zByte)",
-                "for x in \(array(encoded)) {",
-                "    v.append(x ^ s)",
-                "    s = s &* \(literal(a)) &+ \(literal(b))",
-                "}",
-            ]
+            return (encoded, ["var s = \(mixed)"], ["v.append(\(apply("x", "^", "s")))", "s = s &* \(literal(a)) &+ \(literal(b))"], false, false)
         case 1:
-            let encoded = plain.map { $0 &+ key }
-            return ["for x in \(array(encoded)) { v.append(x &- (\(literal(key)) | \(zByte))) }"]
+            return (plain.map { $0 &+ key }, [], ["v.append(x &- \(mixed))"], false, false)
         case 2:
             let r = UInt8(random.pick(1...7))
             let encoded = plain.map { p in ((p << r) | (p >> (8 - r))) ^ key }
-            return [
-                "for x in \(array(encoded)) {",
-                "    let y = x ^ (\(literal(key)) &+ \(zByte))",
-                "    v.append((y >> \(r)) | (y << \(8 - r)))",
-                "}",
-            ]
+            return (encoded, [], ["let y = \(apply("x", "^", mixed))", "v.append((y >> \(r)) | (y << \(8 - r)))"], false, false)
         case 3:
-            let encoded = plain.reversed().map { $0 ^ key }
-            return ["for x in \(array(encoded)).reversed() { v.append(x ^ \(literal(key)) ^ \(zByte)) }"]
-        default:
+            return (plain.reversed().map { $0 ^ key }, [], ["v.append(\(apply("x", "^", mixed)))"], false, true)
+        case 4:
             let step = random.byte() | 1
             let encoded = plain.enumerated().map { i, p in p ^ key ^ UInt8(truncatingIfNeeded: i &* Int(step)) }
-            return [
-                "for (i, x) in \(array(encoded)).enumerated() {",
-                "    v.append(x ^ \(literal(key)) ^ UInt8(truncatingIfNeeded: (i &+ \(z)) &* \(step)))",
-                "}",
-            ]
+            let index = "UInt8(truncatingIfNeeded: (i &+ \(z)) &* \(step))"
+            return (encoded, [], ["v.append(\(apply("x", "^", literal(key))) ^ \(index))"], true, false)
+        case 5:
+            // An additive key stream: s, s + d, …
+            let d = random.byte() | 1
+            var s = key
+            var encoded: [UInt8] = []
+            for p in plain {
+                encoded.append(p &+ s)
+                s = s &+ d
+            }
+            return (encoded, ["var s = \(mixed)"], ["v.append(x &- s)", "s = \(apply("s", "&+", literal(d)))"], false, false)
+        default:
+            // Chained: each byte masks the next (the first with the key).
+            var c = key
+            var encoded: [UInt8] = []
+            for p in plain {
+                c = p ^ c
+                encoded.append(c)
+            }
+            return (encoded, ["var c = \(mixed)"], ["v.append(\(apply("x", "^", "c")))", "c = x"], false, false)
         }
     }
 
