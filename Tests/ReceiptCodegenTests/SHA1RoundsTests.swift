@@ -31,7 +31,8 @@ struct SHA1RoundsTests {
                     #expect(defined.contains(name), "seed \(seed): \(line) reads \(name) before it is defined")
                 }
                 if let left = parts.first, left.hasPrefix("let ") {
-                    let name = String(left.dropFirst(4))
+                    // `let w0 = …` or `let w0: UInt32 = …`
+                    let name = String(left.dropFirst(4).prefix { $0 != ":" })
                     #expect(!defined.contains(name), "seed \(seed): \(name) defined twice")
                     defined.insert(name)
                 }
@@ -52,12 +53,13 @@ struct SHA1RoundsTests {
         for seed in UInt8(0)..<20 {
             let body = try Self.body(HashTemplates.sha1InPlace, seed: seed)
             #expect(body.count >= 21 + 80 * 2 + 64 + 5 && body.count <= 21 + 80 * 2 + 128 + 5, "seed \(seed)")
-            let targets = body.map { ($0.hasPrefix("var ") ? $0.dropFirst(4) : Substring($0)).prefix { $0 != " " && $0 != "[" } }
+            let targets = body.map { ($0.hasPrefix("var ") ? $0.dropFirst(4) : Substring($0)).prefix { $0 != " " && $0 != "[" && $0 != ":" } }
             #expect(Set(targets) == Set(["a", "b", "c", "d", "e", "h"] + (0..<16).map { "w\($0)" }), "seed \(seed)")
             // Each variable is declared once, before anything reads or assigns it.
             for name in ["a", "b", "c", "d", "e"] + (0..<16).map({ "w\($0)" }) {
-                let declared = body.firstIndex { $0.hasPrefix("var \(name) = ") } ?? body.count
-                let used = body.firstIndex { !$0.hasPrefix("var \(name) = ") && TightLoopRewriter.identifiers(in: $0).contains(name) } ?? body.count
+                func declares(_ line: String) -> Bool { line.hasPrefix("var \(name) = ") || line.hasPrefix("var \(name): UInt32 = ") }
+                let declared = body.firstIndex(where: declares) ?? body.count
+                let used = body.firstIndex { !declares($0) && TightLoopRewriter.identifiers(in: $0).contains(name) } ?? body.count
                 #expect(declared < used, "seed \(seed): \(name)")
             }
             // Round 0 reads the loaded words only: nothing of the schedule is written before it.

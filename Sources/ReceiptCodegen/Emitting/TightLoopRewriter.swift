@@ -14,7 +14,8 @@ import Foundation
 ///   in either order, destructured with or without the tuple's type (on the pattern or as a cast) or as one value
 ///   read through `.high`/`.low`, `.partialValue`/`.overflow` by the statements that use it;
 /// - each `v = a &+ b &+ c` with its terms in any order, two of them maybe grouped (wrapping addition is commutative
-///   and associative), and `j &+= 1` as `j = j &+ 1` or `j = 1 &+ j`.
+///   and associative), and `j &+= 1` as `j = j &+ 1` or `j = 1 &+ j`;
+/// - each carry word `flag(o)` called or written out.
 ///
 /// This is diversity of the source, which ``DecoyWriter``'s decoys give everywhere else. The spelling leaves the
 /// machine code's speed as it was (measured: within noise); the order does not always (hence the rule for flags), and
@@ -94,7 +95,7 @@ struct TightLoopRewriter {
                 text = Self.replacing(name, with: replacement, in: text)
             }
             if let spelled = Self.spell(text, used: &used, renames: &renames, using: &random) { text = spelled }
-            statements[index].text = text
+            statements[index].text = Self.inliningFlags(in: text, using: &random)
         }
         // Units: a statement that reads the overflow flag of the statement just before it stays right after it, so
         // the flag goes straight into an add-with-carry. Anything between (a multiplication, another addition) sets
@@ -150,7 +151,9 @@ struct TightLoopRewriter {
         var stores: String?
         var arrays = Self.subscripted(in: right)
         if left.hasPrefix("let ") || left.hasPrefix("var ") {
-            let pattern = left.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "() "))
+            var pattern = left.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "() "))
+            // `let w: UInt32 = …`: the name before its type (a tuple's type is only ever added by this rewriter).
+            if !left.dropFirst(4).hasPrefix("("), let colon = pattern.firstIndex(of: ":") { pattern = String(pattern[..<colon]) }
             defines = Set(pattern.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "_" })
             guard defines.allSatisfy(Self.isName) else { return nil }
         } else if let open = left.firstIndex(of: "["), left.hasSuffix("]") {
@@ -261,6 +264,25 @@ struct TightLoopRewriter {
             return String(text[..<equals.upperBound]) + shuffled.joined(separator: " &+ ")
         }
         return nil
+    }
+
+    /// The templates' carry words, `flag(o)` and `bit(o)` (`UInt64(unsafeBitCast(o, to: UInt8.self))`, branch-free),
+    /// each called or written out at random: the same code once inlined, and a shape the other spellings lack (the
+    /// loops' sums of carries otherwise read alike in every generation).
+    private static func inliningFlags(in text: String, using random: inout SeededGenerator) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let call = rest.range(of: #"\b(flag|bit)\(([A-Za-z_][A-Za-z0-9_.]*)\)"#, options: .regularExpression) {
+            out += rest[..<call.lowerBound]
+            let whole = rest[call]
+            if random.below(2) == 0, let open = whole.firstIndex(of: "(") {
+                out += "UInt64(unsafeBitCast(\(whole[whole.index(after: open)..<whole.index(before: whole.endIndex)]), to: UInt8.self))"
+            } else {
+                out += whole
+            }
+            rest = rest[call.upperBound...]
+        }
+        return out + rest
     }
 
     // MARK: - Tokens
