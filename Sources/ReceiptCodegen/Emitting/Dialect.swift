@@ -96,11 +96,14 @@ struct Dialect: Sendable {
         // generations that drew the same codec in the same spelling could share a run of six lines there, decoys and
         // all. Hence seven codecs, and spellings drawn chunk by chunk from the dialect's two.
         let codecs = Array(random.shuffled(Array(0..<7)).prefix(random.pick(2...3))).sorted()
+        let shift = random.below(3)
+        let keyMixes = Array(random.shuffled(Array(0..<6)).prefix(2))
+        let chunkLoops = Array(random.shuffled([0, 1, 2]).prefix(2))
         return Dialect(
-            predicates: predicates, mixers: mixers, valueFirst: valueFirst, shift: random.below(3), steps: steps, castBinding: castBinding,
-            guardPercent: guardPercent, bitPattern: bitPattern, plainCount: plainCount, codecs: codecs,
-            keyMixes: Array(random.shuffled(Array(0..<6)).prefix(2)), chunkLoops: Array(random.shuffled([0, 1, 2]).prefix(2)), keyFirst: coin(), maskedByte: coin(), arrayCall: coin(), mirrorComparisons: coin(), splitGuards: coin(), negatedIfs: coin(), countForEmpty: coin(),
-            emptyInitializer: coin(), expandUpdates: coin(), typedSlices: coin()
+            predicates: predicates, mixers: mixers, valueFirst: valueFirst, shift: shift, steps: steps, castBinding: castBinding,
+            guardPercent: guardPercent, bitPattern: bitPattern, plainCount: plainCount, codecs: codecs, keyMixes: keyMixes,
+            chunkLoops: chunkLoops, keyFirst: coin(), maskedByte: coin(), arrayCall: coin(), mirrorComparisons: coin(), splitGuards: coin(),
+            negatedIfs: coin(), countForEmpty: coin(), emptyInitializer: coin(), expandUpdates: coin(), typedSlices: coin()
         )
     }
 }
