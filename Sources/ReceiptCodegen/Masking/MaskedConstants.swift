@@ -92,9 +92,9 @@ struct MaskedConstants {
         case 4: mixed = "(\(literal(key)) &+ \(zByte))"
         default: mixed = "(\(zByte) &+ \(literal(key)))"
         }
-        /// `a op b`, or `b op a` when the dialect writes the key first.
+        /// `value op key`, or `key op value` when the dialect writes the key first (`op` commutative: `^`, `&+`).
         func apply(_ value: String, _ op: String, _ key: String) -> String {
-            dialect.keyFirst && op != "&-" ? "\(key) \(op) \(value)" : "\(value) \(op) \(key)"
+            dialect.keyFirst ? "\(key) \(op) \(value)" : "\(value) \(op) \(key)"
         }
         switch random.element(dialect.codecs) {
         case 0:
