@@ -20,6 +20,16 @@ struct PrimitiveTests {
     /// `sha1_0` … `sha1_5`: the two unrolled SHA-1 variants, each in three spellings and orders (``SHA1Rounds``).
     static let sha1Count = 6
 
+    /// The unrolled rounds' spelling of SHA-1 rendering `i` (0–5): between them, every rotation (two each), every
+    /// choice and majority function, each grouping and schedule chance.
+    static func rounds(_ i: Int) -> Dialect.Rounds {
+        let percents = [20, 50, 80]
+        return Dialect.Rounds(
+            rotations: [2 * i, 2 * i + 1], choice: i % 4, majority: (i + 3) % 5, groupSum: percents[i % 3],
+            groupXor: percents[(i + 1) % 3], splitSchedule: percents[(i + 2) % 3]
+        )
+    }
+
     static let program = Task { () async throws -> LineProgram in
         var random = SeededGenerator(seed: Array("primitive-tests".utf8), purpose: "tests")
         var names: [String: String] = [:]
@@ -33,7 +43,9 @@ struct PrimitiveTests {
             for (i, template) in templates.enumerated() {
                 var scoped = names
                 scoped[family] = "\(family)_\(i)"
-                let rendered = try TemplateRenderer(names: scoped, constants: MaskedConstants()).render(template, using: &random)
+                var dialect = Dialect.draw(using: &random)
+                if family == "sha1" { dialect.rounds = Self.rounds(i) }
+                let rendered = try TemplateRenderer(names: scoped, constants: MaskedConstants(), dialect: dialect).render(template, using: &random)
                 source += TightLoopRewriter().rewrite(rendered, using: &random) + "\n\n"
                 let name = "\(family)_\(i)"
                 switch family {

@@ -11,7 +11,8 @@ struct SHA1RoundsTests {
     static func body(_ template: String, seed: UInt8) throws -> [String] {
         var random = SeededGenerator(seed: [seed, 7, 7], purpose: "sha1 rounds test")
         let names = ["sha1": "hash"]
-        let rendered = try TemplateRenderer(names: names, constants: MaskedConstants()).render(template, using: &random)
+        let dialect = Dialect.draw(using: &random)
+        let rendered = try TemplateRenderer(names: names, constants: MaskedConstants(), dialect: dialect).render(template, using: &random)
         let lines = TightLoopRewriter().rewrite(rendered, using: &random).split(separator: "\n").map(String.init)
         guard let marker = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == DecoyWriter.unrolledMarker }),
             let end = lines[(marker + 2)...].firstIndex(of: String(lines[marker + 1].prefix { $0 == " " }) + "}")
@@ -75,10 +76,14 @@ struct SHA1RoundsTests {
         for seed in UInt8(0)..<10 {
             let body = try Self.body(HashTemplates.sha1SingleAssignment, seed: seed)
             bodies.insert(body)
+            var spelled: Set<String> = []
             for line in body where line.hasPrefix("let r") {
                 // `let r5 = ((a5 << 30) | (a5 >> 2))` → `((ID << 30) | (ID >> 2))`
-                rotations.insert(line.split(separator: "=", maxSplits: 1)[1].replacingOccurrences(of: #"[a-z]+[0-9]+"#, with: "ID", options: .regularExpression))
+                spelled.insert(line.split(separator: "=", maxSplits: 1)[1].replacingOccurrences(of: #"[a-z]+[0-9]+"#, with: "ID", options: .regularExpression))
             }
+            // A generation's two spellings of twelve (its dialect's), both used in eighty rotations.
+            #expect(spelled.count == 2, "seed \(seed): \(spelled)")
+            rotations.formUnion(spelled)
             // Near: the round values come in order, each at most a few places from where the written order puts it
             // among the rounds (a window of 4 cannot carry a statement far ahead of the ones it depends on).
             let rounds = body.compactMap { line -> Int? in
@@ -91,7 +96,7 @@ struct SHA1RoundsTests {
             #expect(lastLoad < firstRound + 40, "seed \(seed): the loads drifted far into the rounds")
         }
         #expect(bodies.count == 10)
-        #expect(rotations.count == 5, "\(rotations)")
+        #expect(rotations.count >= 8, "\(rotations)")
     }
 
     /// The template's `compress` has only pointers, which no decoy reads; here it also takes an integer, so that only
@@ -100,8 +105,9 @@ struct SHA1RoundsTests {
         var random = SeededGenerator(seed: [9, 9], purpose: "sha1 rounds decoys")
         let template = HashTemplates.sha1SingleAssignment.replacingOccurrences(
             of: "_ p: UnsafeRawPointer) {", with: "_ p: UnsafeRawPointer, _ at: Int) {")
-        let rendered = try TemplateRenderer(names: ["sha1": "hash"], constants: MaskedConstants()).render(template, using: &random)
-        let written = DecoyWriter(density: 100, dialect: Dialect.draw(using: &random)).write(rendered, using: &random)
+        let dialect = Dialect.draw(using: &random)
+        let rendered = try TemplateRenderer(names: ["sha1": "hash"], constants: MaskedConstants(), dialect: dialect).render(template, using: &random)
+        let written = DecoyWriter(density: 100, dialect: dialect).write(rendered, using: &random)
         let lines = written.split(separator: "\n").map(String.init)
         guard let compress = lines.firstIndex(where: { $0.contains("func compress(") }),
             let open = lines[compress...].firstIndex(where: { $0.hasSuffix("do {") }),

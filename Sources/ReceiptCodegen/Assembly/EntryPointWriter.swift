@@ -66,7 +66,7 @@ struct EntryPointWriter {
             StructureTemplates.certificate, StructureTemplates.container, StructureTemplates.signedAttributes,
             StructureTemplates.payload, Self.pkcs1, Self.verify,
         ]
-        let renderer = TemplateRenderer(names: names, constants: constants)
+        let renderer = TemplateRenderer(names: names, constants: constants, dialect: dialect)
         var pieces: [String] = []
         let decoys = DecoyWriter(density: Self.decoyDensity, dialect: dialect)
         let style = StyleRewriter(dialect: dialect)
@@ -172,7 +172,7 @@ struct EntryPointWriter {
         var body = """
             private func «entry»(_ receipt: [UInt8], _ device: [UInt8], _ now: Int64) -> UInt64 {
                 func «opaque»(_ x: UInt64) -> Bool { \(opaque) }
-                let k = «constants»(receipt.count >> \(shift))
+                let k = «constants»(\(dialect.wideZero ? "UInt64(truncatingIfNeeded: receipt.count >> \(shift))" : "receipt.count >> \(shift)"))
                 var token: UInt64 = 0x\(String(start, radix: 16))
                 func fold(_ v: UInt64, _ c: UInt64) {
                     token = token &* 0x\(String(multiplier, radix: 16)) &+ (c ^ ((v | (0 &- v)) >> 63))

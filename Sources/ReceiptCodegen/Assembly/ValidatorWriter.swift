@@ -35,7 +35,11 @@ struct ValidatorWriter {
         let checkName = pool.fresh(using: &random)
         let tokenName = pool.fresh(using: &random)
         let macName = pool.fresh(using: &random)
-        let zero = "Int(ProcessInfo.processInfo.processIdentifier >> 31)"
+        // 0 for every process (an identifier is never negative), which the optimizer cannot know.
+        let zero =
+            dialect.wideZero
+            ? "UInt64(truncatingIfNeeded: ProcessInfo.processInfo.processIdentifier >> 31)"
+            : "Int(ProcessInfo.processInfo.processIdentifier >> 31)"
 
         func index(_ name: String) throws(CodegenError) -> Int {
             guard let i = glue.index(of: name) else { throw CodegenError(.internalInconsistency, "no glue constant \(name)") }
@@ -109,7 +113,9 @@ struct ValidatorWriter {
         body.append(
             decoys.write(
                 style.rewrite(
-                    try self.platformGlue(check: checkName, preamble: preamble, attribute: attribute, mac: macName, index: index)
+                    try self.platformGlue(
+                        check: checkName, preamble: preamble, attribute: attribute, mac: macName, index: index, using: &random
+                    )
                 ),
                 using: &random
             )
@@ -135,7 +141,8 @@ struct ValidatorWriter {
         preamble: String,
         attribute: String,
         mac: String,
-        index: (String) throws(CodegenError) -> Int
+        index: (String) throws(CodegenError) -> Int,
+        using random: inout SeededGenerator
     ) throws(CodegenError) -> String {
         let receiptURL: String
         if self.options.receiptPath != nil {
@@ -145,9 +152,11 @@ struct ValidatorWriter {
         }
         switch self.options.platform {
         case .macOS:
-            return try self.macGlue(check: check, preamble: preamble, attribute: attribute, mac: mac, receiptURL: receiptURL, index: index)
+            return try self.macGlue(
+                check: check, preamble: preamble, attribute: attribute, mac: mac, receiptURL: receiptURL, index: index, using: &random
+            )
         case .iOS:
-            return self.iOSGlue(check: check, preamble: preamble, attribute: attribute, receiptURL: receiptURL)
+            return self.iOSGlue(check: check, preamble: preamble, attribute: attribute, receiptURL: receiptURL, using: &random)
         }
     }
 
@@ -159,7 +168,8 @@ struct ValidatorWriter {
         attribute: String,
         mac: String,
         receiptURL: String,
-        index: (String) throws(CodegenError) -> Int
+        index: (String) throws(CodegenError) -> Int,
+        using random: inout SeededGenerator
     ) throws(CodegenError) -> String {
         let success: String
         switch self.options.onSuccess {
@@ -203,11 +213,9 @@ struct ValidatorWriter {
             /// Checks the Mac App Store receipt of this app on this Mac. Call it first thing in `main.swift`.
             \(attribute)func \(self.options.functionName)() {
                 \(preamble)
-                guard let url = \(receiptURL), let data = try? Data(contentsOf: url), let device = \(mac)(table),
-                    !\(check)([UInt8](data), device, now).contains(false)
-                else {
-                    \(failure)
-                }
+                \(Self.verdict(
+                    url: receiptURL, device: "let device = \(mac)(table)", verdicts: "\(check)([UInt8](data), device, now)",
+                    failure: failure, using: &random))
                 \(success)
             }
             #endif
@@ -217,7 +225,9 @@ struct ValidatorWriter {
     /// iOS: `identifierForVendor`; failure asks StoreKit for a fresh receipt (an iOS app is never relaunched by the
     /// App Store, so `exit173` does the same as `refresh-then-exit173` there) or calls `receiptValidationFailed()`;
     /// success calls `receiptValidationSucceeded()` or returns.
-    private func iOSGlue(check: String, preamble: String, attribute: String, receiptURL: String) -> String {
+    private func iOSGlue(
+        check: String, preamble: String, attribute: String, receiptURL: String, using random: inout SeededGenerator
+    ) -> String {
         let success = self.options.onSuccess == .call ? "receiptValidationSucceeded()" : ""
         let failure: String
         switch self.options.onFailure {
@@ -230,15 +240,37 @@ struct ValidatorWriter {
             /// Checks the App Store receipt of this app on this device. Call it when the app starts.
             \(attribute)func \(self.options.functionName)() {
                 \(preamble)
-                guard let url = \(receiptURL), let data = try? Data(contentsOf: url),
-                    let vendor = UIDevice.current.identifierForVendor?.uuid,
-                    !\(check)([UInt8](data), withUnsafeBytes(of: vendor) { Array($0) }, now).contains(false)
-                else {
-                    \(failure)
-                }
+                \(Self.verdict(
+                    url: receiptURL, device: "let vendor = UIDevice.current.identifierForVendor?.uuid",
+                    verdicts: "\(check)([UInt8](data), withUnsafeBytes(of: vendor) { Array($0) }, now)", failure: failure,
+                    using: &random))
                 \(success)
             }
             #endif
             """
+    }
+
+    /// The platform function's check, in one of eight spellings: the receipt read (`url`, then `data`), the device
+    /// identifier bound (`device`, before or after them), and `failure` run unless every verdict (`verdicts`, an
+    /// expression of those) is true. Every generation has this function, and written one way its lines were a run two
+    /// generations shared (decoys falling alike around them).
+    private static func verdict(
+        url: String, device: String, verdicts: String, failure: String, using random: inout SeededGenerator
+    ) -> String {
+        let read = random.element(["let data = try? Data(contentsOf: url)", "let data = FileManager.default.contents(atPath: url.path)"])
+        var clauses = ["let url = \(url)", read]
+        clauses.insert(device, at: random.below(2) == 0 ? 0 : 2)
+        // (Parentheses, not a trailing closure: a condition may not end in one.)
+        let valid = random.below(2) == 0 ? "!\(verdicts).contains(false)" : "\(verdicts).allSatisfy({ $0 })"
+        let lines: [String]
+        if random.below(2) == 0 {
+            lines = ["guard \(clauses.joined(separator: ", ")),", "    \(valid)", "else {", "    \(failure)", "}"]
+        } else {
+            lines = [
+                "var valid = false", "if \(clauses.joined(separator: ", ")) {", "    valid = \(valid)", "}", "guard valid else {",
+                "    \(failure)", "}",
+            ]
+        }
+        return lines.joined(separator: "\n    ")
     }
 }

@@ -198,19 +198,26 @@ struct DecoyWriter {
     /// checker fast: an operand repeated inside one long literal-laden expression costs it about a second each).
     private func branch(values: [String], exit: String, names: inout Names, using random: inout SeededGenerator) -> [String] {
         let x = names.fresh(using: &random)
-        let operand = Self.operand(values: values, dialect: self.dialect, using: &random)
+        let form = random.element(self.dialect.predicates)
+        let operand = Self.bound(Self.operand(values: values, dialect: self.dialect, using: &random), form)
         let binding = self.dialect.castBinding ? "let \(x) = \(operand) as UInt64" : "let \(x): UInt64 = \(operand)"
         if random.below(100) >= self.dialect.guardPercent {
-            return [binding, "if \(Self.predicate(false, x, dialect: self.dialect, using: &random)) { \(exit) }"]
+            return [binding, "if \(Self.predicate(false, x, form: form, bound: true, using: &random)) { \(exit) }"]
         }
-        return [binding, "guard \(Self.predicate(true, x, dialect: self.dialect, using: &random)) else { \(exit) }"]
+        return [binding, "guard \(Self.predicate(true, x, form: form, bound: true, using: &random)) else { \(exit) }"]
     }
 
     /// `case let name = operand, predicate(name),` — two always-true clauses for a condition list.
     private func clause(values: [String], names: inout Names, using random: inout SeededGenerator) -> String {
         let x = names.fresh(using: &random)
-        let operand = Self.operand(values: values, dialect: self.dialect, using: &random)
-        return "case let \(x) = \(operand), \(Self.predicate(true, x, dialect: self.dialect, using: &random)),"
+        let form = random.element(self.dialect.predicates)
+        let operand = Self.bound(Self.operand(values: values, dialect: self.dialect, using: &random), form)
+        return "case let \(x) = \(operand), \(Self.predicate(true, x, form: form, bound: true, using: &random)),"
+    }
+
+    /// The operand made odd by the binding, for a predicate that leaves that to it.
+    private static func bound(_ operand: String, _ form: Dialect.Predicate) -> String {
+        form.odd == 2 ? "(\(operand) | 1)" : operand
     }
 
     /// An identity of 64-bit wrapping arithmetic on a run-time value `x` that the optimizer does not prove, in one of
@@ -219,18 +226,56 @@ struct DecoyWriter {
     /// demanded-bits analysis sees through it and deletes the arm; `(2x+1)²` and `x << 1 | 1` cost the type checker
     /// 30 ms to a second a use.)
     static func predicate(_ truth: Bool, _ x: String, dialect: Dialect, using random: inout SeededGenerator) -> String {
-        let form = random.element(dialect.predicates)
-        let odd = form.oneFirst ? "(1 | \(x))" : "(\(x) | 1)"
+        Self.predicate(truth, x, form: random.element(dialect.predicates), bound: false, using: &random)
+    }
+
+    /// The predicate in `form`; `bound`: `x` is odd already (its binding ended in `| 1`, ``Dialect/Predicate/odd``).
+    ///
+    /// Every spelling leaves the optimizer the same knowledge: the low bit of the odd value, the second bit of its
+    /// square (LLVM knows a square's bit 1 is 0), nothing above; the residue taken away by `^ c` or `&- c` keeps
+    /// the bit tested unknown. (The odd value's residue modulo 8 or 16 is what it cannot know, and the identity
+    /// needs.)
+    static func predicate(
+        _ truth: Bool, _ x: String, form: Dialect.Predicate, bound: Bool, using random: inout SeededGenerator
+    ) -> String {
+        let odd: String
+        switch form.odd {
+        case 1: odd = "(1 | \(x))"
+        case 2 where bound: odd = x
+        default: odd = "(\(x) | 1)"
+        }
         let relation = truth ? "==" : "!="
-        func test(_ bits: Int) -> String { form.modulo ? "% \(bits)" : "& \(bits - 1)" }
+        let bits = form.identity == 2 ? 16 : 8
         func compare(_ value: String, _ constant: String) -> String {
             form.constantFirst ? "\(constant) \(relation) \(value)" : "\(value) \(relation) \(constant)"
         }
+        /// `value` tested against `residue` modulo `bits`, masked or as a remainder; or, in the third form, `value`
+        /// with the residue taken away (`away`, or `value` as it is when it has that built in) masked against 0.
+        func test(_ value: String, residue: String, away: String?) -> String {
+            switch form.test {
+            case 1: return compare("(\(value)) % \(bits)", residue)
+            case 2: return compare("(\(away.map { "\(value) \($0)" } ?? value)) & \(bits - 1)", "0")
+            default: return compare("(\(value)) & \(bits - 1)", residue)
+            }
+        }
+        /// A random 64-bit constant whose residue modulo `bits` is 1: the bits the test reads are the identity's,
+        /// the others noise.
+        func one() -> String {
+            "0x" + String((random.next() & ~UInt64(bits - 1)) | 1, radix: 16)
+        }
+        let square = "\(odd) &* \(odd)"
         switch form.identity {
-        case 0: return compare("(\(odd) &* \(odd)) \(test(8))", "1")
-        case 1: return compare("(\(odd) &* \(odd) &- 1) \(test(8))", "0")
-        case 2: return compare("(\(odd) &* \(odd) &* \(odd) &* \(odd)) \(test(16))", "1")
-        default: return compare("(\(odd) &* \(odd) &* \(odd)) \(test(8))", "\(odd) \(test(8))")
+        case 0:
+            return test(square, residue: "1", away: "^ \(one())")
+        case 1:
+            // The square less one (in the third form, less a constant of residue 1) is a multiple of 8.
+            return test("\(square) &- \(form.test == 2 ? one() : "1")", residue: "0", away: nil)
+        case 2:
+            let fourth = form.grouped ? "(\(square)) &* (\(square))" : "\(square) &* \(square)"
+            return test(fourth, residue: "1", away: "^ \(one())")
+        default:
+            let cube = form.grouped ? "\(odd) &* (\(square))" : "\(square) &* \(odd)"
+            return test(cube, residue: form.test == 1 ? "\(odd) % 8" : "\(odd) & 7", away: "^ \(odd)")
         }
     }
 
@@ -409,13 +454,21 @@ struct DecoyWriter {
         guard once.contains(name) else { return nil }
         if Self.arrays.contains(type) {
             // A count is never negative: `UInt64(_:)` cannot trap on it.
-            if self.dialect.plainCount { return "UInt64(\(name).count)" }
-            return self.dialect.bitPattern ? "UInt64(UInt(bitPattern: \(name).count))" : "UInt64(truncatingIfNeeded: \(name).count)"
+            return self.dialect.plainCount ? "UInt64(\(name).count)" : self.wide("\(name).count")
         }
         if type == "UInt64" { return name }
-        if type == "Int", self.dialect.bitPattern { return "UInt64(UInt(bitPattern: \(name)))" }
+        if type == "Int" { return self.wide(name) }
         if Self.integers.contains(type) { return "UInt64(truncatingIfNeeded: \(name))" }
         return nil
+    }
+
+    /// An `Int` as a `UInt64`, in the dialect's spelling.
+    private func wide(_ value: String) -> String {
+        switch self.dialect.intSpelling {
+        case 1: return "UInt64(UInt(bitPattern: \(value)))"
+        case 2: return "UInt64(bitPattern: Int64(\(value)))"
+        default: return "UInt64(truncatingIfNeeded: \(value))"
+        }
     }
 
     /// `let name: Type = …` / `var name: Type = …`.

@@ -4,20 +4,41 @@
 /// same shapes in the same proportions, and a pattern written for one matches the other (measured: decoys drawn per
 /// place from one family left two generations at a 5-gram token similarity of 0.91). A dialect makes the choices
 /// once per generation instead: which opaque predicates, in which spelling; how a decoy mixes its run-time value;
-/// how the constants are decoded; and how the templates spell comparisons, guards, emptiness, empty arrays, updates and slices
-/// (``StyleRewriter``). Two generations then share a shape only where their dialects happen to agree.
+/// how the constants are decoded; how the unrolled SHA-1 rounds are spelled (``SHA1Rounds``); and how the templates
+/// spell comparisons, guards, emptiness, empty arrays, updates and slices (``StyleRewriter``). Two generations then share a shape only where their dialects happen to agree.
 struct Dialect: Sendable {
     /// One spelling of an always-true predicate on a `UInt64` named `x` (``DecoyWriter/predicate(_:_:dialect:using:)``).
     struct Predicate: Sendable, Equatable {
         /// 0: an odd square is 1 modulo 8; 1: an odd square less one is 0 modulo 8; 2: an odd fourth power is 1
         /// modulo 16; 3: an odd cube is its root modulo 8.
         var identity: Int
-        /// `x | 1` (false) or `1 | x` (true).
-        var oneFirst: Bool
-        /// `& (2^k − 1)` (false) or `% 2^k` (true).
-        var modulo: Bool
+        /// How the odd operand is made: `x | 1` (0), `1 | x` (1), or by a decoy's binding, which ends in `| 1` (2;
+        /// `x | 1` where there is no binding).
+        var odd: Int
+        /// A power written in pairs (`(o &* o) &* (o &* o)`, `o &* (o &* o)`), not as one chain.
+        var grouped: Bool
+        /// How the low bits are tested: `& (2^k − 1)` against the residue (0), `% 2^k` against it (1), or the residue
+        /// taken away first and `& (2^k − 1)` against 0 (2: `^ c` or `&- c` with a random `c` of that residue, `^ o`
+        /// for the cube).
+        var test: Int
         /// The constant side of the comparison first.
         var constantFirst: Bool
+    }
+
+    /// How ``SHA1Rounds`` spells the unrolled rounds, a tenth of a generation's tokens. Drawn place by place from
+    /// every spelling, they left every generation the same mixture: two generations' unrolled bodies had 90 % of
+    /// their token 5-grams in common.
+    struct Rounds: Sendable, Equatable {
+        /// Two of the twelve spellings of a rotation, drawn place by place.
+        var rotations: [Int]
+        /// The choice function of rounds 0–19, one of four spellings.
+        var choice: Int
+        /// The majority function of rounds 40–59, one of five spellings.
+        var majority: Int
+        /// The chances in percent, each 20, 50 or 80, that a round's sum groups two of its terms, that three or four
+        /// words combined by `^` group two of them, and that a schedule word takes two statements (combined, then
+        /// rotated).
+        var groupSum: Int, groupXor: Int, splitSchedule: Int
     }
 
     /// The predicates this generation uses (two or three).
@@ -34,8 +55,9 @@ struct Dialect: Sendable {
     var castBinding: Bool
     /// The chance in percent that a decoy's branch is a `guard` (else an `if`): 20, 50 or 80.
     var guardPercent: Int
-    /// An `Int` as a `UInt64`: `UInt64(truncatingIfNeeded: v)` (false) or `UInt64(UInt(bitPattern: v))` (true).
-    var bitPattern: Bool
+    /// An `Int` as a `UInt64`: `UInt64(truncatingIfNeeded: v)` (0), `UInt64(UInt(bitPattern: v))` (1) or
+    /// `UInt64(bitPattern: Int64(v))` (2; `Int` is 64 bits wide on every platform the output builds for).
+    var intSpelling: Int
     /// An array's count as a `UInt64`: `UInt64(a.count)` (true) or the `Int` spelling above (false).
     var plainCount: Bool
 
@@ -53,6 +75,12 @@ struct Dialect: Sendable {
     var maskedByte: Bool
     /// An encoded chunk: `([…] as [UInt8])` (false) or `[UInt8]([…])` (true).
     var arrayCall: Bool
+    /// The constants' run-time zero `z` is a `UInt64` (true) or an `Int` (false): the decoys in the constants, half a
+    /// generation's lines, read it as it is or converted.
+    var wideZero: Bool
+
+    /// How the unrolled SHA-1 rounds are spelled.
+    var rounds: Rounds
 
     /// ``StyleRewriter``: comparisons of two simple operands written mirrored (`0x30 == t.0`, `n > i`).
     var mirrorComparisons: Bool
@@ -82,15 +110,19 @@ struct Dialect: Sendable {
         var predicates: [Predicate] = []
         let wanted = random.pick(2...3)
         while predicates.count < wanted {
-            let predicate = Predicate(identity: random.below(4), oneFirst: coin(), modulo: coin(), constantFirst: coin())
+            let predicate = Predicate(
+                identity: random.below(4), odd: random.below(3), grouped: coin(), test: random.below(3), constantFirst: coin()
+            )
             if !predicates.contains(predicate) { predicates.append(predicate) }
         }
         let mixers = Array(random.shuffled(Array(0..<7)).prefix(random.pick(4...6))).sorted()
         let valueFirst = (0..<7).map { _ in coin() }
-        let steps = random.element([1...2, 2...3, 1...3])
+        // Two steps at the least in most dialects: an operand of one step has few shapes, and a decoy at a function's
+        // start, between template lines every generation has, matched another generation's decoy there.
+        let steps = random.element([1...3, 2...3, 2...4])
         let castBinding = coin()
         let guardPercent = random.element([20, 50, 80])
-        let bitPattern = coin()
+        let intSpelling = random.below(3)
         let plainCount = coin()
         // The constants' decoders are half a generation's lines, hundreds of small loops of a few lines: two
         // generations that drew the same codec in the same spelling could share a run of six lines there, decoys and
@@ -99,11 +131,18 @@ struct Dialect: Sendable {
         let shift = random.below(3)
         let keyMixes = Array(random.shuffled(Array(0..<6)).prefix(2))
         let chunkLoops = Array(random.shuffled([0, 1, 2]).prefix(2))
+        // Never all or none: a schedule written all one way (every word in two statements, no `^` grouped) is a run
+        // of like lines, and two generations' runs of it matched.
+        let percents = [20, 50, 80]
+        let rounds = Rounds(
+            rotations: Array(random.shuffled(Array(0..<12)).prefix(2)), choice: random.below(4), majority: random.below(5),
+            groupSum: random.element(percents), groupXor: random.element(percents), splitSchedule: random.element(percents)
+        )
         return Dialect(
             predicates: predicates, mixers: mixers, valueFirst: valueFirst, shift: shift, steps: steps, castBinding: castBinding,
-            guardPercent: guardPercent, bitPattern: bitPattern, plainCount: plainCount, codecs: codecs, keyMixes: keyMixes,
-            chunkLoops: chunkLoops, keyFirst: coin(), maskedByte: coin(), arrayCall: coin(), mirrorComparisons: coin(), splitGuards: coin(),
-            negatedIfs: coin(), countForEmpty: coin(), emptyInitializer: coin(), expandUpdates: coin(), typedSlices: coin()
+            guardPercent: guardPercent, intSpelling: intSpelling, plainCount: plainCount, codecs: codecs, keyMixes: keyMixes,
+            chunkLoops: chunkLoops, keyFirst: coin(), maskedByte: coin(), arrayCall: coin(), wideZero: coin(), rounds: rounds, mirrorComparisons: coin(),
+            splitGuards: coin(), negatedIfs: coin(), countForEmpty: coin(), emptyInitializer: coin(), expandUpdates: coin(), typedSlices: coin()
         )
     }
 }

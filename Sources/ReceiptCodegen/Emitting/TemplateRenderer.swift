@@ -4,6 +4,8 @@
 struct TemplateRenderer {
     var names: [String: String]
     var constants: MaskedConstants
+    /// The generation's spelling of the unrolled bodies.
+    var dialect: Dialect
 
     func render(_ template: String, using random: inout SeededGenerator) throws(CodegenError) -> String {
         var out = ""
@@ -30,7 +32,7 @@ struct TemplateRenderer {
                     throw CodegenError(.internalInconsistency, "no unrolled body named \(key.dropFirst(2))")
                 }
                 let indent = String(out.reversed().prefix(while: { $0 == " " }))
-                out += SHA1Rounds.body(form, using: &random).joined(separator: "\n" + indent)
+                out += SHA1Rounds.body(form, dialect: self.dialect, using: &random).joined(separator: "\n" + indent)
             } else {
                 guard let name = self.names[key] else {
                     throw CodegenError(.internalInconsistency, "no identifier for \(key)")

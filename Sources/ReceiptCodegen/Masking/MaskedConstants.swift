@@ -3,7 +3,8 @@
 /// codec and key, and recombined at run time by loops whose keys mix in `z`, a value that is 0 for every real input
 /// but that the optimizer cannot know (so it cannot fold the decoding back into plaintext).
 ///
-/// The generated function is `«name»(z: Int) -> [[UInt8]]`; constant `i` is at the index ``index(of:)`` gives.
+/// The generated function is `«name»(z: Int) -> [[UInt8]]` (`z: UInt64` in a dialect with ``Dialect/wideZero``);
+/// constant `i` is at the index ``index(of:)`` gives.
 struct MaskedConstants {
     private var values: [(name: String, bytes: [UInt8])] = []
     /// `order[slot]` is the position in `values` of the constant decoded into `slot`.
@@ -52,7 +53,7 @@ struct MaskedConstants {
             body.append("}")
         }
         body.append("return out")
-        return "private func \(name)(_ \(z): Int) -> [[UInt8]] {\n" + body.map { "    " + $0 }.joined(separator: "\n") + "\n}"
+        return "private func \(name)(_ \(z): \(dialect.wideZero ? "UInt64" : "Int")) -> [[UInt8]] {\n" + body.map { "    " + $0 }.joined(separator: "\n") + "\n}"
     }
 
     /// One chunk: an encoded literal and the loop that decodes it into `v`, in the dialect's spelling.
@@ -80,7 +81,7 @@ struct MaskedConstants {
         _ plain: [UInt8], z: String, dialect: Dialect, using random: inout SeededGenerator
     ) -> (encoded: [UInt8], prelude: [String], step: [String], indexed: Bool, reversed: Bool) {
         let key = random.byte()
-        // `z & 0xFF` is in 0...255 for every `Int`, negative ones included: `UInt8(_:)` cannot trap on it. `z` is 0,
+        // `z & 0xFF` is in 0...255 for every `Int` or `UInt64`, negative ones included: `UInt8(_:)` cannot trap on it. `z` is 0,
         // so every way of mixing it in leaves the key as it is.
         let zByte = dialect.maskedByte ? "UInt8(\(z) & 0xFF)" : "UInt8(truncatingIfNeeded: \(z))"
         let mixed: String
@@ -119,7 +120,8 @@ struct MaskedConstants {
         case 4:
             let step = random.byte() | 1
             let encoded = plain.enumerated().map { i, p in p ^ key ^ UInt8(truncatingIfNeeded: i &* Int(step)) }
-            let index = "UInt8(truncatingIfNeeded: (i &+ \(z)) &* \(step))"
+            let i = dialect.wideZero ? "UInt64(truncatingIfNeeded: i)" : "i"
+            let index = "UInt8(truncatingIfNeeded: (\(i) &+ \(z)) &* \(step))"
             return (encoded, [], ["v.append(\(apply("x", "^", literal(key))) ^ \(index))"], true, false)
         case 5:
             // An additive key stream: s, s + d, …

@@ -11,10 +11,11 @@
 /// no array of 80 words). Why no decoys: sparse ones in the rounds (one every two to four lines, with the block's
 /// index for a run-time value) made a generation's check of a 79 kB receipt 19 % slower (783 against 971
 /// validations/s, one core). Why written per generation: without decoys, two generations would otherwise share
-/// hundreds of lines of the same shape. Each occurrence draws its own
-/// spelling — a rotation as `(x << n) | (x >> m)`, swapped, with `^` or with the masking shifts; the round functions
-/// in one of several equal-cost forms; a sum's terms in any order, two maybe grouped; the schedule's four words in
-/// any order, in one statement or two — and ``TightLoopRewriter`` then moves statements within a short window
+/// hundreds of lines of the same shape. The generation's dialect (``Dialect/Rounds``) picks two of twelve spellings
+/// of a rotation (`(x << n) | (x >> m)`, swapped, with `^` or `&+`, with the masking shifts), one form of each round
+/// function, and how often a sum or an `^` groups two terms and a schedule word takes two statements; each
+/// occurrence then draws its own spelling within those — a sum's terms in any order, the schedule's four words in
+/// any order — and ``TightLoopRewriter`` moves statements within a short window
 /// (``TightLoopRewriter/unrolledWindow``: any order gathers the loads at the start, where two generations' runs of
 /// them can match).
 enum SHA1Rounds {
@@ -29,161 +30,176 @@ enum SHA1Rounds {
     }
 
     /// The body's lines, unindented.
-    static func body(_ form: Form, using random: inout SeededGenerator) -> [String] {
+    static func body(_ form: Form, dialect: Dialect, using random: inout SeededGenerator) -> [String] {
+        let spelling = Spelling(dialect: dialect)
         switch form {
-        case .singleAssignment: Self.singleAssignment(using: &random)
-        case .inPlace: Self.inPlace(using: &random)
+        case .singleAssignment: return spelling.singleAssignment(using: &random)
+        case .inPlace: return spelling.inPlace(using: &random)
         }
     }
 
-    // MARK: - Forms
+    /// The generation's choices (``Dialect/rounds``) with the spellings that read them.
+    private struct Spelling {
+        var rounds: Dialect.Rounds
 
-    private static func singleAssignment(using random: inout SeededGenerator) -> [String] {
-        // Written in the order of use — each schedule word right before its round — so that the short moves
-        // TightLoopRewriter makes keep like lines (sixteen loads, a run of schedule words) apart.
-        var lines = (0..<5).map { Self.binding("let", "s\($0)", using: &random) + Self.state($0, using: &random) }
-        // Round t reads a = A(t), b = A(t-1), c = R(t-2), d = R(t-3), e = R(t-4), where A is the newest word of each
-        // round and R(x) = A(x) rotated by 30; the state's five words are A(0), A(-1), R(-2), R(-3), R(-4).
-        // newest[k + 1] names A(k), rotated[k + 4] names R(k).
-        var newest = ["s1", "s0"]
-        var rotated = ["s4", "s3", "s2"]
-        for t in 0..<80 {
-            if t < 16 {
-                lines.append(Self.binding("let", "w\(t)", using: &random) + Self.load(t, using: &random))
-            } else {
-                let words = random.shuffled(["w\(t - 3)", "w\(t - 8)", "w\(t - 14)", "w\(t - 16)"])
-                let mixed = Self.xor(words, using: &random)
-                if random.below(2) == 0 {
-                    lines.append("let x\(t) = \(mixed)")
-                    lines.append("let w\(t) = \(Self.rotation("x\(t)", 1, using: &random))")
+        init(dialect: Dialect) { self.rounds = dialect.rounds }
+
+        // MARK: - Forms
+
+        func singleAssignment(using random: inout SeededGenerator) -> [String] {
+            // Written in the order of use — each schedule word right before its round — so that the short moves
+            // TightLoopRewriter makes keep like lines (sixteen loads, a run of schedule words) apart.
+            var lines = (0..<5).map { self.binding("let", "s\($0)", using: &random) + self.state($0, using: &random) }
+            // Round t reads a = A(t), b = A(t-1), c = R(t-2), d = R(t-3), e = R(t-4), where A is the newest word of each
+            // round and R(x) = A(x) rotated by 30; the state's five words are A(0), A(-1), R(-2), R(-3), R(-4).
+            // newest[k + 1] names A(k), rotated[k + 4] names R(k).
+            var newest = ["s1", "s0"]
+            var rotated = ["s4", "s3", "s2"]
+            for t in 0..<80 {
+                if t < 16 {
+                    lines.append(self.binding("let", "w\(t)", using: &random) + self.load(t, using: &random))
                 } else {
-                    lines.append("let w\(t) = \(Self.rotation("(\(mixed))", 1, using: &random))")
+                    let words = random.shuffled(["w\(t - 3)", "w\(t - 8)", "w\(t - 14)", "w\(t - 16)"])
+                    let mixed = self.xor(words, using: &random)
+                    if random.below(100) < self.rounds.splitSchedule {
+                        lines.append("let x\(t) = \(mixed)")
+                        lines.append("let w\(t) = \(self.rotation("x\(t)", 1, using: &random))")
+                    } else {
+                        lines.append("let w\(t) = \(self.rotation("(\(mixed))", 1, using: &random))")
+                    }
                 }
+                let name = t == 0 ? "rm1" : "r\(t - 1)"
+                lines.append("let \(name) = \(self.rotation(newest[t], 30, using: &random))")
+                rotated.append(name)
+                let (a, b, c, d, e) = (newest[t + 1], newest[t], rotated[t + 2], rotated[t + 1], rotated[t])
+                let round = self.round(t, a, b, c, d, e, "w\(t)", using: &random)
+                lines.append("let a\(t + 1) = \(round)")
+                newest.append("a\(t + 1)")
             }
-            let name = t == 0 ? "rm1" : "r\(t - 1)"
-            lines.append("let \(name) = \(Self.rotation(newest[t], 30, using: &random))")
-            rotated.append(name)
-            let (a, b, c, d, e) = (newest[t + 1], newest[t], rotated[t + 2], rotated[t + 1], rotated[t])
-            let round = Self.round(t, a, b, c, d, e, "w\(t)", using: &random)
-            lines.append("let a\(t + 1) = \(round)")
-            newest.append("a\(t + 1)")
+            for (j, value) in ["a80", "a79", "r78", "r77", "r76"].enumerated() {
+                lines.append(self.writeBack(j, value, using: &random))
+            }
+            return lines
         }
-        for (j, value) in ["a80", "a79", "r78", "r77", "r76"].enumerated() {
-            lines.append(Self.writeBack(j, value, using: &random))
-        }
-        return lines
-    }
 
-    private static func inPlace(using random: inout SeededGenerator) -> [String] {
-        var names = ["a", "b", "c", "d", "e"]
-        var lines = names.enumerated().map { j, name in Self.binding("var", name, using: &random) + Self.state(j, using: &random) }
-        for t in 0..<80 {
-            let w = "w\(t % 16)"
-            if t < 16 {
-                lines.append(Self.binding("var", w, using: &random) + Self.load(t, using: &random))
-            } else {
-                let words = random.shuffled([w, "w\((t - 3) % 16)", "w\((t - 8) % 16)", "w\((t - 14) % 16)"])
-                let mixed = Self.xor(words, using: &random)
-                if random.below(2) == 0 {
-                    lines.append("\(w) = \(mixed)")
-                    lines.append("\(w) = \(Self.rotation(w, 1, using: &random))")
+        func inPlace(using random: inout SeededGenerator) -> [String] {
+            var names = ["a", "b", "c", "d", "e"]
+            var lines = names.enumerated().map { j, name in self.binding("var", name, using: &random) + self.state(j, using: &random) }
+            for t in 0..<80 {
+                let w = "w\(t % 16)"
+                if t < 16 {
+                    lines.append(self.binding("var", w, using: &random) + self.load(t, using: &random))
                 } else {
-                    lines.append("\(w) = \(Self.rotation("(\(mixed))", 1, using: &random))")
+                    let words = random.shuffled([w, "w\((t - 3) % 16)", "w\((t - 8) % 16)", "w\((t - 14) % 16)"])
+                    let mixed = self.xor(words, using: &random)
+                    if random.below(100) < self.rounds.splitSchedule {
+                        lines.append("\(w) = \(mixed)")
+                        lines.append("\(w) = \(self.rotation(w, 1, using: &random))")
+                    } else {
+                        lines.append("\(w) = \(self.rotation("(\(mixed))", 1, using: &random))")
+                    }
                 }
+                let (a, b, c, d, e) = (names[0], names[1], names[2], names[3], names[4])
+                lines.append("\(e) = \(self.round(t, a, b, c, d, e, w, using: &random))")
+                lines.append("\(b) = \(self.rotation(b, 30, using: &random))")
+                names = [e, a, b, c, d]
             }
-            let (a, b, c, d, e) = (names[0], names[1], names[2], names[3], names[4])
-            lines.append("\(e) = \(Self.round(t, a, b, c, d, e, w, using: &random))")
-            lines.append("\(b) = \(Self.rotation(b, 30, using: &random))")
-            names = [e, a, b, c, d]
+            for (j, name) in names.enumerated() { lines.append(self.writeBack(j, name, using: &random)) }
+            return lines
         }
-        for (j, name) in names.enumerated() { lines.append(Self.writeBack(j, name, using: &random)) }
-        return lines
-    }
 
-    // MARK: - Spellings
+        // MARK: - Spellings
 
-    // The loads, the state's reads and its write-back are runs of like statements (sixteen, five and five, moved
-    // only a few places): a load or a read draws from twelve spellings (six, typed or not), a write-back from six,
-    // so that two generations' runs of them differ. With four, four and three, a run of six matching lines there
-    // was the commonest shared run of the diversity proof (8 of 33 in 828 pairs).
+        // The loads, the state's reads and its write-back are runs of like statements (sixteen, five and five, moved
+        // only a few places): a load or a read draws from twelve spellings (six, typed or not), a write-back from six,
+        // so that two generations' runs of them differ. With four, four and three, a run of six matching lines there
+        // was the commonest shared run of the diversity proof (8 of 33 in 828 pairs).
 
-    /// `let` or `var` `name`, with or without its type, and ` = `.
-    private static func binding(_ keyword: String, _ name: String, using random: inout SeededGenerator) -> String {
-        random.below(2) == 0 ? "\(keyword) \(name) = " : "\(keyword) \(name): UInt32 = "
-    }
+        /// `let` or `var` `name`, with or without its type, and ` = `.
+        func binding(_ keyword: String, _ name: String, using random: inout SeededGenerator) -> String {
+            random.below(2) == 0 ? "\(keyword) \(name) = " : "\(keyword) \(name): UInt32 = "
+        }
 
-    /// The block's big-endian word `i`.
-    private static func load(_ i: Int, using random: inout SeededGenerator) -> String {
-        let at = 4 * i
-        return random.element([
-            "UInt32(bigEndian: p.loadUnaligned(fromByteOffset: \(at), as: UInt32.self))",
-            "p.loadUnaligned(fromByteOffset: \(at), as: UInt32.self).bigEndian",
-            "UInt32(bigEndian: (p + \(at)).loadUnaligned(as: UInt32.self))",
-            "(p + \(at)).loadUnaligned(as: UInt32.self).bigEndian",
-            "UInt32(bigEndian: p.advanced(by: \(at)).loadUnaligned(as: UInt32.self))",
-            "p.advanced(by: \(at)).loadUnaligned(as: UInt32.self).bigEndian",
-        ])
-    }
-
-    /// The state's word `j`.
-    private static func state(_ j: Int, using random: inout SeededGenerator) -> String {
-        random.element([
-            "h[\(j)]", "(h + \(j)).pointee", "h.advanced(by: \(j)).pointee", "h[\(j)] as UInt32", "(h + \(j))[0]",
-            "h.advanced(by: \(j))[0]",
-        ])
-    }
-
-    /// The state's word `j` plus `value`, stored.
-    private static func writeBack(_ j: Int, _ value: String, using random: inout SeededGenerator) -> String {
-        random.element([
-            "h[\(j)] = h[\(j)] &+ \(value)", "h[\(j)] &+= \(value)", "h[\(j)] = \(value) &+ h[\(j)]",
-            "h[\(j)] = (h + \(j)).pointee &+ \(value)", "h[\(j)] = \(value) &+ h.advanced(by: \(j)).pointee",
-            "h[\(j)] = \(value) &+ (h + \(j))[0]",
-        ])
-    }
-
-    /// `a`'s new value in round `t`: rotl(a, 5) + f(b, c, d) + e + k + w.
-    private static func round(
-        _ t: Int, _ a: String, _ b: String, _ c: String, _ d: String, _ e: String, _ w: String,
-        using random: inout SeededGenerator
-    ) -> String {
-        let f: String
-        switch t {
-        case 0..<20:
-            f = random.element(["\(d) ^ (\(b) & (\(c) ^ \(d)))", "((\(c) ^ \(d)) & \(b)) ^ \(d)", "\(d) ^ ((\(d) ^ \(c)) & \(b))"])
-        case 40..<60:
-            f = random.element([
-                "(\(b) & \(c)) | (\(d) & (\(b) | \(c)))", "(\(b) & \(c)) | ((\(b) | \(c)) & \(d))",
-                "(\(b) & \(c)) ^ (\(d) & (\(b) ^ \(c)))", "(\(c) & \(d)) | (\(b) & (\(c) | \(d)))",
+        /// The block's big-endian word `i`.
+        func load(_ i: Int, using random: inout SeededGenerator) -> String {
+            let at = 4 * i
+            return random.element([
+                "UInt32(bigEndian: p.loadUnaligned(fromByteOffset: \(at), as: UInt32.self))",
+                "p.loadUnaligned(fromByteOffset: \(at), as: UInt32.self).bigEndian",
+                "UInt32(bigEndian: (p + \(at)).loadUnaligned(as: UInt32.self))",
+                "(p + \(at)).loadUnaligned(as: UInt32.self).bigEndian",
+                "UInt32(bigEndian: p.advanced(by: \(at)).loadUnaligned(as: UInt32.self))",
+                "p.advanced(by: \(at)).loadUnaligned(as: UInt32.self).bigEndian",
             ])
-        default:
-            f = Self.xor(random.shuffled([b, c, d]), using: &random)
         }
-        var terms = random.shuffled([Self.rotation(a, 5, using: &random), "(\(f))", e, "k\(t / 20)", w])
-        if random.below(5) < 3 {
-            let at = random.below(terms.count - 1)
-            terms.replaceSubrange(at...(at + 1), with: ["(\(terms[at]) &+ \(terms[at + 1]))"])
-        }
-        return terms.joined(separator: " &+ ")
-    }
 
-    /// `x` rotated left by `n`, parenthesized. The two shifts have no bit in common, so `|` and `^` agree, and the
-    /// optimizer makes either a rotate instruction.
-    private static func rotation(_ x: String, _ n: Int, using random: inout SeededGenerator) -> String {
-        let m = 32 - n
-        return random.element([
-            "((\(x) << \(n)) | (\(x) >> \(m)))", "((\(x) >> \(m)) | (\(x) << \(n)))", "((\(x) << \(n)) ^ (\(x) >> \(m)))",
-            "((\(x) &<< \(n)) | (\(x) &>> \(m)))", "((\(x) >> \(m)) ^ (\(x) << \(n)))",
-        ])
-    }
-
-    /// The words combined with `^`, maybe two of them grouped.
-    private static func xor(_ words: [String], using random: inout SeededGenerator) -> String {
-        var words = words
-        if words.count > 2, random.below(2) == 0 {
-            let at = random.below(words.count - 1)
-            words.replaceSubrange(at...(at + 1), with: ["(\(words[at]) ^ \(words[at + 1]))"])
+        /// The state's word `j`.
+        func state(_ j: Int, using random: inout SeededGenerator) -> String {
+            random.element([
+                "h[\(j)]", "(h + \(j)).pointee", "h.advanced(by: \(j)).pointee", "h[\(j)] as UInt32", "(h + \(j))[0]",
+                "h.advanced(by: \(j))[0]",
+            ])
         }
-        return words.joined(separator: " ^ ")
+
+        /// The state's word `j` plus `value`, stored.
+        func writeBack(_ j: Int, _ value: String, using random: inout SeededGenerator) -> String {
+            random.element([
+                "h[\(j)] = h[\(j)] &+ \(value)", "h[\(j)] &+= \(value)", "h[\(j)] = \(value) &+ h[\(j)]",
+                "h[\(j)] = (h + \(j)).pointee &+ \(value)", "h[\(j)] = \(value) &+ h.advanced(by: \(j)).pointee",
+                "h[\(j)] = \(value) &+ (h + \(j))[0]",
+            ])
+        }
+
+        /// `a`'s new value in round `t`: rotl(a, 5) + f(b, c, d) + e + k + w.
+        func round(
+            _ t: Int, _ a: String, _ b: String, _ c: String, _ d: String, _ e: String, _ w: String,
+            using random: inout SeededGenerator
+        ) -> String {
+            // (Measured, 79 kB, one core, best of four: `(b & c) | (~b & d)` for the choice function ran the
+            // single-assignment body at 605 MB/s against 680–737 for every other spelling here; it is not one.)
+            let f: String
+            switch t {
+            case 0..<20:
+                f = [
+                    "\(d) ^ (\(b) & (\(c) ^ \(d)))", "((\(c) ^ \(d)) & \(b)) ^ \(d)", "\(d) ^ ((\(d) ^ \(c)) & \(b))",
+                    "(\(b) & \(c)) ^ (~\(b) & \(d))",
+                ][self.rounds.choice]
+            case 40..<60:
+                f = [
+                    "(\(b) & \(c)) | (\(d) & (\(b) | \(c)))", "(\(b) & \(c)) | ((\(b) | \(c)) & \(d))",
+                    "(\(b) & \(c)) ^ (\(d) & (\(b) ^ \(c)))", "(\(c) & \(d)) | (\(b) & (\(c) | \(d)))",
+                    "(\(b) & \(c)) ^ (\(b) & \(d)) ^ (\(c) & \(d))",
+                ][self.rounds.majority]
+            default:
+                f = self.xor(random.shuffled([b, c, d]), using: &random)
+            }
+            var terms = random.shuffled([self.rotation(a, 5, using: &random), "(\(f))", e, "k\(t / 20)", w])
+            if random.below(100) < self.rounds.groupSum {
+                let at = random.below(terms.count - 1)
+                terms.replaceSubrange(at...(at + 1), with: ["(\(terms[at]) &+ \(terms[at + 1]))"])
+            }
+            return terms.joined(separator: " &+ ")
+        }
+
+        /// `x` rotated left by `n`, parenthesized, in one of the generation's two spellings (of twelve: the left
+        /// shift first or second, `|`, `^` or `&+` between, plain or masking shifts). The two shifts have no bit in
+        /// common, so the three operators agree, and the optimizer makes each a rotate instruction.
+        func rotation(_ x: String, _ n: Int, using random: inout SeededGenerator) -> String {
+            let spelling = random.element(self.rounds.rotations)
+            let (left, right) = spelling % 2 == 0 ? ("<<", ">>") : ("&<<", "&>>")
+            let op = ["|", "^", "&+"][(spelling / 2) % 3]
+            let (shl, shr) = ("(\(x) \(left) \(n))", "(\(x) \(right) \(32 - n))")
+            return spelling < 6 ? "(\(shl) \(op) \(shr))" : "(\(shr) \(op) \(shl))"
+        }
+
+        /// The words combined with `^`, maybe two of them grouped.
+        func xor(_ words: [String], using random: inout SeededGenerator) -> String {
+            var words = words
+            if words.count > 2, random.below(100) < self.rounds.groupXor {
+                let at = random.below(words.count - 1)
+                words.replaceSubrange(at...(at + 1), with: ["(\(words[at]) ^ \(words[at + 1]))"])
+            }
+            return words.joined(separator: " ^ ")
+        }
     }
 }
