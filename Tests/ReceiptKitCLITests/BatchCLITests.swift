@@ -34,7 +34,7 @@ struct BatchCLITests {
 
     /// The tree: receipts as .der, .receipt, .b64 and `receipt`, nested; skipped: other extensions, hidden files, a
     /// FIFO, and a symbolic link to a directory (which also holds a receipt); read: a symbolic link to a file.
-    @Test func directoriesAreWalkedRecursivelyWithTheDocumentedRules() throws {
+    @Test func directoriesAreWalkedRecursivelyWithTheDocumentedRules() async throws {
         let root = try Self.folder("tree")
         let bytes = try Self.sampleBytes
         let nested = root.appendingPathComponent("a/b")
@@ -54,7 +54,7 @@ struct BatchCLITests {
             withDestinationURL: outside.appendingPathComponent("outside.der")
         )
 
-        let output = try CLIRunner.run(["validate", "--anchor", Self.anchor, root.path])
+        let output = try await CLIRunner.run(["validate", "--anchor", Self.anchor, root.path])
         #expect(output.status == 0, "\(output.stderr)")
         let files = Set(Self.files(try Self.objects(output.stdout)))
         let path = root.path
@@ -67,11 +67,11 @@ struct BatchCLITests {
         #expect(output.stderr.contains("receiptkit: 5 receipts: 5 valid, 0 invalid, 0 malformed, 0 unreadable in "))
 
         // --all-files reads every regular file (notes.txt too), still not hidden ones, FIFOs or linked directories.
-        let all = try CLIRunner.run(["validate", "--all-files", "--anchor", Self.anchor, root.path])
+        let all = try await CLIRunner.run(["validate", "--all-files", "--anchor", Self.anchor, root.path])
         #expect(Set(Self.files(try Self.objects(all.stdout))) == files.union(["\(path)/notes.txt"]))
     }
 
-    @Test func filesFromReadsListsFromFilesAndStandardInput() throws {
+    @Test func filesFromReadsListsFromFilesAndStandardInput() async throws {
         let root = try Self.folder("list")
         let bytes = try Self.sampleBytes
         var paths: [String] = []
@@ -85,7 +85,7 @@ struct BatchCLITests {
         // CRLF line ends and blank lines are tolerated.
         try Data((paths + ["", missing]).joined(separator: "\r\n").utf8).write(to: list)
 
-        let fromFile = try CLIRunner.run(["validate", "--ordered", "--jobs", "3", "--anchor", Self.anchor, "--files-from", list.path])
+        let fromFile = try await CLIRunner.run(["validate", "--ordered", "--jobs", "3", "--anchor", Self.anchor, "--files-from", list.path])
         #expect(fromFile.status == 66)
         let objects = try Self.objects(fromFile.stdout)
         #expect(Self.files(objects) == paths + [missing])
@@ -94,15 +94,15 @@ struct BatchCLITests {
         #expect(fromFile.stderr.contains("receiptkit: 31 receipts: 30 valid, 0 invalid, 0 malformed, 1 unreadable in "))
 
         let nul = Data((paths.prefix(3).joined(separator: "\0") + "\0").utf8)
-        let fromStdin = try CLIRunner.run(["validate", "--ordered", "--null", "--anchor", Self.anchor, "--files-from", "-"], stdin: nul)
+        let fromStdin = try await CLIRunner.run(["validate", "--ordered", "--null", "--anchor", Self.anchor, "--files-from", "-"], stdin: nul)
         #expect(fromStdin.status == 0)
         #expect(Self.files(try Self.objects(fromStdin.stdout)) == Array(paths.prefix(3)))
     }
 
-    @Test func linesAreBase64ReceiptsNumberedInTheOutput() throws {
+    @Test func linesAreBase64ReceiptsNumberedInTheOutput() async throws {
         let line = try Self.sampleBytes.base64EncodedString()
         let text = [line, "", line, "not base64!", line].joined(separator: "\n") + "\n"
-        let output = try CLIRunner.run(["validate", "--lines", "--ordered", "--anchor", Self.anchor], stdin: Data(text.utf8))
+        let output = try await CLIRunner.run(["validate", "--lines", "--ordered", "--anchor", Self.anchor], stdin: Data(text.utf8))
         #expect(output.status == 65)
         let objects = try Self.objects(output.stdout)
         #expect(objects.map { $0["line"] as? Int } == [1, 3, 4, 5])
@@ -112,7 +112,7 @@ struct BatchCLITests {
         #expect(output.stderr.contains("receiptkit: 4 receipts: 3 valid, 0 invalid, 1 malformed, 0 unreadable in "))
     }
 
-    @Test func orderedOutputFollowsTheInputOrder() throws {
+    @Test func orderedOutputFollowsTheInputOrder() async throws {
         let root = try Self.folder("ordered")
         let bytes = try Self.sampleBytes
         var arguments = ["validate", "--ordered", "--jobs", "4", "--anchor", Self.anchor]
@@ -124,13 +124,13 @@ struct BatchCLITests {
             arguments.append(url.path)
             expected.append(url.path)
         }
-        let output = try CLIRunner.run(arguments)
+        let output = try await CLIRunner.run(arguments)
         #expect(Self.files(try Self.objects(output.stdout)) == expected)
         #expect(output.status == 65)
     }
 
     /// Two jobs write their chunks outside the batch's lock: every input still gives exactly one whole line.
-    @Test func twoJobsWriteEveryLineWholeAndOnce() throws {
+    @Test func twoJobsWriteEveryLineWholeAndOnce() async throws {
         let root = try Self.folder("two-jobs")
         let bytes = try Self.sampleBytes
         var expected: Set<String> = []
@@ -140,7 +140,7 @@ struct BatchCLITests {
             try (index % 3 == 0 ? Data([0x30, 0x03, 0x02, 0x01]) : bytes).write(to: url)
             expected.insert(url.path)
         }
-        let output = try CLIRunner.run(["validate", "--json", "--jobs", "2", "--anchor", Self.anchor, root.path])
+        let output = try await CLIRunner.run(["validate", "--json", "--jobs", "2", "--anchor", Self.anchor, root.path])
         #expect(output.status == 65)
         #expect(output.stdout.utf8.count > 4 * 64 * 1024, "the output spans several chunks")
         let objects = try Self.objects(output.stdout)  // every line parses alone: none torn or interleaved
@@ -153,7 +153,7 @@ struct BatchCLITests {
 
     /// A write that fails (a full disk) is reported once, the batch still counts every input, and the exit status
     /// says the output could not be made.
-    @Test func aFailedOutputWriteExitsWithCannotCreate() throws {
+    @Test func aFailedOutputWriteExitsWithCannotCreate() async throws {
         guard let full = FileHandle(forWritingAtPath: "/dev/full") else {
             Issue.record("/dev/full is missing")
             return
@@ -163,14 +163,14 @@ struct BatchCLITests {
         for index in 0..<60 {
             try bytes.write(to: root.appendingPathComponent("r\(index).der"))
         }
-        let output = try CLIRunner.run(["validate", "--json", "--jobs", "2", "--anchor", Self.anchor, root.path], stdout: full)
+        let output = try await CLIRunner.run(["validate", "--json", "--jobs", "2", "--anchor", Self.anchor, root.path], stdout: full)
         #expect(output.status == 73)
         #expect(output.stderr.contains("receiptkit: 60 receipts: 60 valid, 0 invalid, 0 malformed, 0 unreadable in "))
         let failures = output.stderr.components(separatedBy: "receiptkit: standard output: write failed: No space left on device")
         #expect(failures.count == 2, "reported exactly once: \(output.stderr)")
     }
 
-    @Test func usageErrorsAreRefused() throws {
+    @Test func usageErrorsAreRefused() async throws {
         let cases: [[String]] = [
             ["validate", "--files-from", "-", "-"],  // standard input twice
             ["validate", "--lines", "--files-from", "-"],  // --lines reads standard input too
@@ -178,14 +178,14 @@ struct BatchCLITests {
             ["validate", "--app", "X.app", "--lines"],
         ]
         for arguments in cases {
-            let output = try CLIRunner.run(arguments)
+            let output = try await CLIRunner.run(arguments)
             #expect(output.status == 64, "\(arguments)")
         }
     }
 
-    @Test func unreadableListsAreReportedInPlace() throws {
+    @Test func unreadableListsAreReportedInPlace() async throws {
         let root = try Self.folder("lists")
-        let output = try CLIRunner.run(["validate", "--files-from", root.appendingPathComponent("absent.txt").path])
+        let output = try await CLIRunner.run(["validate", "--files-from", root.appendingPathComponent("absent.txt").path])
         #expect(output.status == 66)
         let objects = try Self.objects(output.stdout)
         #expect((objects.first?["error"] as? [String: Any])?["code"] as? String == "unreadable_file")

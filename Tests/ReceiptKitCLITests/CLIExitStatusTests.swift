@@ -19,10 +19,10 @@ struct CLIExitStatusTests {
     }
 
     @Test(arguments: ["nan", "inf", "-1", "0", "1e19", "3601"])
-    func benchSecondsAreValidated(seconds: String) throws {
-        let bench = try CLIRunner.run(["bench", "--seconds", seconds, CLITests.sample])
+    func benchSecondsAreValidated(seconds: String) async throws {
+        let bench = try await CLIRunner.run(["bench", "--seconds", seconds, CLITests.sample])
         #expect(bench.status == 64, "\(bench.stderr)")
-        let trust = try CLIRunner.run([
+        let trust = try await CLIRunner.run([
             "trust", "bench", "--seconds", seconds, "--chain", CLITests.anchor, "--anchor", CLITests.anchor,
         ])
         #expect(trust.status == 64, "\(trust.stderr)")
@@ -30,65 +30,65 @@ struct CLIExitStatusTests {
     }
 
     @Test(arguments: ["0", "-3", "100000"])
-    func validateJobsAreBounded(jobs: String) throws {
-        let output = try CLIRunner.run(["validate", "--jobs", jobs, CLITests.sample, CLITests.sample])
+    func validateJobsAreBounded(jobs: String) async throws {
+        let output = try await CLIRunner.run(["validate", "--jobs", jobs, CLITests.sample, CLITests.sample])
         #expect(output.status == 64, "\(output.stderr)")
     }
 
-    @Test func appBundleTakesNoOtherInputs() throws {
-        let output = try CLIRunner.run(["validate", "--app", "X.app", CLITests.sample])
+    @Test func appBundleTakesNoOtherInputs() async throws {
+        let output = try await CLIRunner.run(["validate", "--app", "X.app", CLITests.sample])
         #expect(output.status == 64)
         #expect(output.stderr.contains("--app"))
     }
 
-    @Test func benchInputErrorsAreNotVerdicts() throws {
-        #expect(try CLIRunner.run(["bench", "--seconds", "0.01", "/nonexistent/receipt"]).status == 66)
+    @Test func benchInputErrorsAreNotVerdicts() async throws {
+        #expect(try await CLIRunner.run(["bench", "--seconds", "0.01", "/nonexistent/receipt"]).status == 66)
         let garbage = try Self.file("garbage.receipt", "not a receipt at all")
-        #expect(try CLIRunner.run(["bench", "--seconds", "0.01", garbage]).status == 65)
-        #expect(try CLIRunner.run(["bench", "--seconds", "0.01", "--anchor", garbage, CLITests.sample]).status == 65)
-        #expect(try CLIRunner.run(["bench", "--seconds", "0.01", "--anchor", "/nonexistent.cer", CLITests.sample]).status == 66)
+        #expect(try await CLIRunner.run(["bench", "--seconds", "0.01", garbage]).status == 65)
+        #expect(try await CLIRunner.run(["bench", "--seconds", "0.01", "--anchor", garbage, CLITests.sample]).status == 65)
+        #expect(try await CLIRunner.run(["bench", "--seconds", "0.01", "--anchor", "/nonexistent.cer", CLITests.sample]).status == 66)
     }
 
-    @Test func mintErrorsMapToUsageMalformedUnreadableAndUnwritable() throws {
+    @Test func mintErrorsMapToUsageMalformedUnreadableAndUnwritable() async throws {
         let ca = Self.scratch.appendingPathComponent("ca").path
-        #expect(try CLIRunner.run(["mint", "ca", "--out", ca]).status == 0)
+        #expect(try await CLIRunner.run(["mint", "ca", "--out", ca]).status == 0)
         let out = Self.scratch.appendingPathComponent("minted.receipt").path
         for spec in ["com.example.pro,1,many", "com.example.pro,1,0", ",1", "com.example.pro,,1", "a,b,1,extra"] {
-            let output = try CLIRunner.run(["mint", "receipt", "--ca", ca, "--purchase", spec, "--out", out])
+            let output = try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--purchase", spec, "--out", out])
             #expect(output.status == 64, "\(spec): \(output.stderr)")
         }
-        #expect(try CLIRunner.run(["mint", "receipt", "--ca", ca, "--device-id", "nope", "--out", out]).status == 64)
-        #expect(try CLIRunner.run(["mint", "receipt", "--ca", "/nonexistent/ca", "--out", out]).status == 66)
+        #expect(try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--device-id", "nope", "--out", out]).status == 64)
+        #expect(try await CLIRunner.run(["mint", "receipt", "--ca", "/nonexistent/ca", "--out", out]).status == 66)
         let broken = Self.scratch.appendingPathComponent("broken-ca")
         try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
         for name in ["root", "intermediate", "leaf"] {
             try Data("garbage".utf8).write(to: broken.appendingPathComponent("\(name).cer"))
             try Data("garbage".utf8).write(to: broken.appendingPathComponent("\(name).key.pem"))
         }
-        #expect(try CLIRunner.run(["mint", "receipt", "--ca", broken.path, "--out", out]).status == 65)
+        #expect(try await CLIRunner.run(["mint", "receipt", "--ca", broken.path, "--out", out]).status == 65)
         let notJSON = try Self.file("spec.json", "{ not json")
-        #expect(try CLIRunner.run(["mint", "receipt", "--ca", ca, "--from", notJSON, "--out", out]).status == 65)
-        #expect(try CLIRunner.run(["mint", "receipt", "--ca", ca, "--from", "/nonexistent.json", "--out", out]).status == 66)
+        #expect(try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--from", notJSON, "--out", out]).status == 65)
+        #expect(try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--from", "/nonexistent.json", "--out", out]).status == 66)
         let unwritable = "/nonexistent-dir/minted.receipt"
-        #expect(try CLIRunner.run(["mint", "receipt", "--ca", ca, "--out", unwritable]).status == 73)
-        #expect(try CLIRunner.run(["mint", "ca", "--out", "/dev/null/ca"]).status == 73)
+        #expect(try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--out", unwritable]).status == 73)
+        #expect(try await CLIRunner.run(["mint", "ca", "--out", "/dev/null/ca"]).status == 73)
         // And the happy path with every part of a spec.
-        let minted = try CLIRunner.run(["mint", "receipt", "--ca", ca, "--purchase", "com.example.pro,1000000000000009,3", "--out", out])
+        let minted = try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--purchase", "com.example.pro,1000000000000009,3", "--out", out])
         #expect(minted.status == 0, "\(minted.stderr)")
-        let json = try CLIRunner.run(["inspect", "--json", out]).stdout
+        let json = try await CLIRunner.run(["inspect", "--json", out]).stdout
         #expect(json.contains("\"quantity\":\"3\""))
         #expect(json.contains("\"original_transaction_id\":\"1000000000000009\""))
     }
 
-    @Test func standardInputObeysTheFileSizeCap() throws {
+    @Test func standardInputObeysTheFileSizeCap() async throws {
         let tooLarge = Data(repeating: 0x30, count: ReceiptFile.maximumFileSize + 1)
-        let output = try CLIRunner.run(["inspect", "-"], stdin: tooLarge)
+        let output = try await CLIRunner.run(["inspect", "-"], stdin: tooLarge)
         #expect(output.status == 66, "\(output.stderr)")
         #expect(output.stderr.contains("larger than"))
     }
 
-    @Test func validationJSONNamesTheAnchor() throws {
-        let output = try CLIRunner.run(["validate", "--json", "--anchor", CLITests.anchor, CLITests.sample])
+    @Test func validationJSONNamesTheAnchor() async throws {
+        let output = try await CLIRunner.run(["validate", "--json", "--anchor", CLITests.anchor, CLITests.sample])
         #expect(output.status == 0)
         #expect(output.stdout.contains("\"anchor\":\"caller_anchor\""))
     }

@@ -21,8 +21,20 @@ struct CLIRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }
 
+    /// Runs the binary with `arguments`, writing `stdin` (if any) to its standard input, and returns once it has exited.
+    ///
+    /// The waiting happens on a thread of its own, not on one of Swift's cooperative threads: `swift test` runs every
+    /// suite at once on a pool as wide as the machine has cores (two in CI), and a test waiting there for a child
+    /// holds a thread the service suites' handlers need. The two outputs are read at once, and the input written from
+    /// another thread, so that a child filling one pipe never waits on a reader busy with the other.
     /// - Parameter stdout: Where standard output goes (then `Output.stdout` is empty); a pipe read here by default.
-    static func run(_ arguments: [String], stdin: Data? = nil, stdout: FileHandle? = nil) throws -> Output {
+    static func run(_ arguments: [String], stdin: Data? = nil, stdout: FileHandle? = nil) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try Self.waitFor(arguments, stdin: stdin, stdout: stdout) }) }.start()
+        }
+    }
+
+    private static func waitFor(_ arguments: [String], stdin: Data?, stdout: FileHandle?) throws -> Output {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -34,16 +46,37 @@ struct CLIRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
+        Thread {
+            if let stdin { input.fileHandleForWriting.write(stdin) }
+            try? input.fileHandleForWriting.close()
+        }.start()
         if stdout != nil { try out.fileHandleForWriting.close() }
+        let errors = Reader(err.fileHandleForReading)
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = errors.wait()
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self)
         )
+    }
+
+    /// A pipe read to its end on a thread of its own.
+    private final class Reader: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var data = Data()  // written by the thread before `done` is signalled, read after
+
+        init(_ handle: FileHandle) {
+            Thread { [self] in
+                self.data = handle.readDataToEndOfFile()
+                self.done.signal()
+            }.start()
+        }
+
+        func wait() -> Data {
+            self.done.wait()
+            return self.data
+        }
     }
 }

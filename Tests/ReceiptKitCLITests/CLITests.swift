@@ -21,21 +21,21 @@ struct CLITests {
         return url.path
     }
 
-    @Test func readmeQuickStartSaysValid() throws {
-        let output = try CLIRunner.run(["validate", "--anchor", Self.anchor, Self.sample])
+    @Test func readmeQuickStartSaysValid() async throws {
+        let output = try await CLIRunner.run(["validate", "--anchor", Self.anchor, Self.sample])
         #expect(output.stdout == "VALID\n")
         #expect(output.stderr == "")
         #expect(output.status == 0)
     }
 
-    @Test func sampleWithoutItsAnchorIsUntrusted() throws {
-        let output = try CLIRunner.run(["validate", Self.sample])
+    @Test func sampleWithoutItsAnchorIsUntrusted() async throws {
+        let output = try await CLIRunner.run(["validate", Self.sample])
         #expect(output.stdout == "INVALID: certificate_untrusted\n")
         #expect(output.status == 1)
     }
 
-    @Test func failingChecksAreListed() throws {
-        let output = try CLIRunner.run([
+    @Test func failingChecksAreListed() async throws {
+        let output = try await CLIRunner.run([
             "validate", "--anchor", Self.anchor, "--bundle-id", "com.other", "--app-version", "9",
             "--device-id", "00:11:22:33:44:55", Self.sample,
         ])
@@ -43,8 +43,8 @@ struct CLITests {
         #expect(output.status == 1)
     }
 
-    @Test func sampleMatchesItsDocumentedIdentity() throws {
-        let output = try CLIRunner.run([
+    @Test func sampleMatchesItsDocumentedIdentity() async throws {
+        let output = try await CLIRunner.run([
             "validate", "--anchor", Self.anchor, "--bundle-id", "com.example.receiptkit", "--app-version", "1.0",
             "--device-id", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", Self.sample,
         ])
@@ -52,8 +52,8 @@ struct CLITests {
         #expect(output.status == 0)
     }
 
-    @Test func jsonVerdictHasTheDocumentedShape() throws {
-        let output = try CLIRunner.run(["validate", "--json", "--anchor", Self.anchor, Self.sample])
+    @Test func jsonVerdictHasTheDocumentedShape() async throws {
+        let output = try await CLIRunner.run(["validate", "--json", "--anchor", Self.anchor, Self.sample])
         #expect(output.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(object["valid"] as? Bool == true)
@@ -69,16 +69,16 @@ struct CLITests {
         #expect(purchases.first?["quantity"] as? String == "1")
     }
 
-    @Test func malformedInputExits65() throws {
+    @Test func malformedInputExits65() async throws {
         let path = try Self.write(Array("definitely not a receipt".utf8), "garbage.der")
-        let output = try CLIRunner.run(["validate", path])
+        let output = try await CLIRunner.run(["validate", path])
         #expect(output.status == 65)
         #expect(output.stdout == "")
         // Text that does not start with a DER SEQUENCE is read as base64, and this is not base64.
         #expect(output.stderr.contains(": invalid_base64: "))
 
         let truncated = try Self.write(Array(try Data(contentsOf: CLIRunner.packageRoot.appendingPathComponent(Self.sample)).prefix(100)), "truncated.der")
-        let json = try CLIRunner.run(["validate", "--json", truncated])
+        let json = try await CLIRunner.run(["validate", "--json", truncated])
         #expect(json.status == 65)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["valid"] as? Bool == false)
@@ -86,11 +86,11 @@ struct CLITests {
         #expect((object["error"] as? [String: Any])?["code"] as? String == "malformed_container")
     }
 
-    @Test func unreadableFileExits66() throws {
-        let output = try CLIRunner.run(["validate", "/nonexistent/receipt"])
+    @Test func unreadableFileExits66() async throws {
+        let output = try await CLIRunner.run(["validate", "/nonexistent/receipt"])
         #expect(output.status == 66)
         #expect(output.stderr.contains("unreadable_file"))
-        let inspect = try CLIRunner.run(["inspect", "/nonexistent/receipt"])
+        let inspect = try await CLIRunner.run(["inspect", "/nonexistent/receipt"])
         #expect(inspect.status == 66)
     }
 
@@ -101,16 +101,16 @@ struct CLITests {
         ["validate", "--jobs", "0", "x"],
         ["frobnicate"],
     ])
-    func usageErrorsExit64(arguments: [String]) throws {
-        let output = try CLIRunner.run(arguments)
+    func usageErrorsExit64(arguments: [String]) async throws {
+        let output = try await CLIRunner.run(arguments)
         #expect(output.status == 64)
         #expect(output.stdout == "")
         #expect(!output.stderr.isEmpty)
     }
 
-    @Test func severalInputsGiveJSONLinesAndTheWorstStatus() throws {
+    @Test func severalInputsGiveJSONLinesAndTheWorstStatus() async throws {
         let garbage = try Self.write([0x30, 0x03, 0x02, 0x01], "short.der")
-        let output = try CLIRunner.run(["validate", "--jobs", "2", "--anchor", Self.anchor, Self.sample, garbage, Self.sample])
+        let output = try await CLIRunner.run(["validate", "--jobs", "2", "--anchor", Self.anchor, Self.sample, garbage, Self.sample])
         #expect(output.status == 65)
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.count == 3)
@@ -124,18 +124,18 @@ struct CLITests {
         #expect(output.stderr.contains("3 receipts: 2 valid, 0 invalid, 1 malformed, 0 unreadable"))
     }
 
-    @Test func standardInputAndBase64AreAccepted() throws {
+    @Test func standardInputAndBase64AreAccepted() async throws {
         let bytes = try Data(contentsOf: CLIRunner.packageRoot.appendingPathComponent(Self.sample))
         let base64 = Data(bytes.base64EncodedString(options: .lineLength76Characters).utf8)
-        let output = try CLIRunner.run(["validate", "--anchor", Self.anchor, "-"], stdin: base64)
+        let output = try await CLIRunner.run(["validate", "--anchor", Self.anchor, "-"], stdin: base64)
         #expect(output.stdout == "VALID\n")
-        let explicit = try CLIRunner.run(["inspect", "--base64", "--json", "-"], stdin: base64)
+        let explicit = try await CLIRunner.run(["inspect", "--base64", "--json", "-"], stdin: base64)
         #expect(explicit.status == 0)
         #expect(explicit.stdout.contains("\"bundle_id\":\"com.example.receiptkit\""))
     }
 
-    @Test func inspectPrintsASummaryAndPurchaseTable() throws {
-        let output = try CLIRunner.run(["inspect", Self.sample])
+    @Test func inspectPrintsASummaryAndPurchaseTable() async throws {
+        let output = try await CLIRunner.run(["inspect", Self.sample])
         #expect(output.status == 0)
         #expect(output.stdout.contains("Bundle ID:"))
         #expect(output.stdout.contains("com.example.receiptkit"))
@@ -143,20 +143,20 @@ struct CLITests {
         #expect(output.stdout.contains("1000000000000001"))
     }
 
-    @Test func inspectJSONRoundTripsThroughMint() throws {
+    @Test func inspectJSONRoundTripsThroughMint() async throws {
         let ca = Self.scratch.appendingPathComponent("ca").path
-        #expect(try CLIRunner.run(["mint", "ca", "--out", ca]).status == 0)
-        let json = try CLIRunner.run(["inspect", "--json", Self.sample]).stdout
+        #expect(try await CLIRunner.run(["mint", "ca", "--out", ca]).status == 0)
+        let json = try await CLIRunner.run(["inspect", "--json", Self.sample]).stdout
         let spec = try Self.write(Array(json.utf8), "spec.json")
         let minted = Self.scratch.appendingPathComponent("reminted.receipt").path
-        let mint = try CLIRunner.run(["mint", "receipt", "--ca", ca, "--from", spec, "--out", minted])
+        let mint = try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--from", spec, "--out", minted])
         #expect(mint.status == 0, "\(mint.stderr)")
-        #expect(try CLIRunner.run(["inspect", "--json", minted]).stdout == json)
-        let verdict = try CLIRunner.run(["validate", "--anchor", ca + "/root.cer", "--bundle-id", "com.example.receiptkit", minted])
+        #expect(try await CLIRunner.run(["inspect", "--json", minted]).stdout == json)
+        let verdict = try await CLIRunner.run(["validate", "--anchor", ca + "/root.cer", "--bundle-id", "com.example.receiptkit", minted])
         #expect(verdict.stdout == "VALID\n")
     }
 
-    @Test func validatesAnAppBundle() throws {
+    @Test func validatesAnAppBundle() async throws {
         let app = Self.scratch.appendingPathComponent("Sample.app/Contents")
         try FileManager.default.createDirectory(
             at: app.appendingPathComponent("_MASReceipt"),
@@ -168,7 +168,7 @@ struct CLITests {
         try Data(contentsOf: CLIRunner.packageRoot.appendingPathComponent(Self.sample))
             .write(to: app.appendingPathComponent("_MASReceipt/receipt"))
         let bundle = app.deletingLastPathComponent().path
-        let output = try CLIRunner.run(["validate", "--anchor", Self.anchor, "--app", bundle])
+        let output = try await CLIRunner.run(["validate", "--anchor", Self.anchor, "--app", bundle])
         #expect(output.stdout == "VALID\n")
         #expect(output.status == 0)
 
@@ -177,7 +177,7 @@ struct CLITests {
             format: .binary,
             options: 0
         ).write(to: app.appendingPathComponent("Info.plist"))
-        let mismatch = try CLIRunner.run(["validate", "--anchor", Self.anchor, "--app", bundle])
+        let mismatch = try await CLIRunner.run(["validate", "--anchor", Self.anchor, "--app", bundle])
         #expect(mismatch.stdout == "INVALID: bundle_id_mismatch\n")
         #expect(mismatch.status == 1)
     }

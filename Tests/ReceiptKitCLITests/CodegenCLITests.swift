@@ -11,15 +11,15 @@ struct CodegenCLITests {
         return Self.directory.appendingPathComponent(name).path
     }
 
-    @Test func aSeedGivesTheSameFileAndNoSeedPrintsTheOneUsed() throws {
+    @Test func aSeedGivesTheSameFileAndNoSeedPrintsTheOneUsed() async throws {
         let a = try path("a.swift")
         let b = try path("b.swift")
         let arguments = ["codegen", "--bundle-id", "com.example.app", "--version", "1.0", "--seed", "00112233445566778899"]
-        #expect(try CLIRunner.run(arguments + ["--output", a]).status == 0)
-        #expect(try CLIRunner.run(arguments + ["--output", b]).status == 0)
+        #expect(try await CLIRunner.run(arguments + ["--output", a]).status == 0)
+        #expect(try await CLIRunner.run(arguments + ["--output", b]).status == 0)
         #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
 
-        let random = try CLIRunner.run(["codegen", "--bundle-id", "com.example.app", "--version", "1.0", "--output", try path("c.swift")])
+        let random = try await CLIRunner.run(["codegen", "--bundle-id", "com.example.app", "--version", "1.0", "--output", try path("c.swift")])
         #expect(random.status == 0)
         let seed = try #require(random.stderr.split(separator: "\n").first { $0.hasPrefix("receiptkit: seed ") })
         let hex = seed.dropFirst("receiptkit: seed ".count).prefix { $0.isHexDigit }
@@ -28,9 +28,9 @@ struct CodegenCLITests {
         #expect(!source.contains(String(hex)))  // the seed is never written into the file
     }
 
-    @Test func theHarnessPackageIsWritten() throws {
+    @Test func theHarnessPackageIsWritten() async throws {
         let directory = try path("harness")
-        let output = try CLIRunner.run([
+        let output = try await CLIRunner.run([
             "codegen", "--bundle-id", "com.example.app", "--version", "1.0", "--seed", "0102030405060708", "--emit-harness", directory,
         ])
         #expect(output.status == 0, "\(output.stderr)")
@@ -39,7 +39,7 @@ struct CodegenCLITests {
         }
     }
 
-    @Test func anAppBundlesInfoPlistNamesTheAppAndVersion() throws {
+    @Test func anAppBundlesInfoPlistNamesTheAppAndVersion() async throws {
         let app = try path("Example.app")
         try FileManager.default.createDirectory(atPath: app + "/Contents", withIntermediateDirectories: true)
         let plist: [String: Any] = ["CFBundleIdentifier": "com.example.bundled", "CFBundleShortVersionString": "3.1", "CFBundleVersion": "310"]
@@ -47,8 +47,8 @@ struct CodegenCLITests {
             .write(to: URL(fileURLWithPath: app + "/Contents/Info.plist"))
         let fromApp = try path("app.swift")
         let explicit = try path("explicit.swift")
-        #expect(try CLIRunner.run(["codegen", "--app", app, "--seed", "0102030405060708", "--output", fromApp]).status == 0)
-        #expect(try CLIRunner.run([
+        #expect(try await CLIRunner.run(["codegen", "--app", app, "--seed", "0102030405060708", "--output", fromApp]).status == 0)
+        #expect(try await CLIRunner.run([
             "codegen", "--bundle-id", "com.example.bundled", "--version", "3.1", "--seed", "0102030405060708", "--output", explicit,
         ]).status == 0)
         #expect(FileManager.default.contents(atPath: fromApp) == FileManager.default.contents(atPath: explicit))
@@ -62,8 +62,8 @@ struct CodegenCLITests {
         ["codegen", "--bundle-id", "x", "--version", "1", "--output", "/tmp/x.swift", "--entry-points", "9"],
         ["codegen", "--bundle-id", "x", "--version", "1", "--output", "/tmp/x.swift", "--on-failure", "crash"],
     ])
-    func usageMistakesExit64(arguments: [String]) throws {
-        let output = try CLIRunner.run(arguments)
+    func usageMistakesExit64(arguments: [String]) async throws {
+        let output = try await CLIRunner.run(arguments)
         #expect(output.status == 64, "\(arguments): \(output.stderr)")
     }
 }

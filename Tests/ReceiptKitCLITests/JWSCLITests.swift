@@ -9,28 +9,29 @@ struct JWSCLITests {
     static let now = "2025-06-02T00:00:00Z"
     static let directory = CLITests.scratch.appendingPathComponent("jws")
 
-    /// The folder `mint jws-ca` wrote, created once.
-    static let authority: Result<String, any Error> = Result {
+    /// The folder `mint jws-ca` wrote, created once (a task: a `static let` initialised by a child process would
+    /// hold every other reader on a cooperative thread while it runs).
+    static let authority = Task { () async throws -> String in
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("ca").path
-        let output = try CLIRunner.run(["mint", "jws-ca", "--out", path])
+        let output = try await CLIRunner.run(["mint", "jws-ca", "--out", path])
         guard output.status == 0 else { throw CocoaError(.fileWriteUnknown) }
         return path
     }
 
-    var ca: String { get throws { try Self.authority.get() } }
-    var anchor: String { get throws { try self.ca + "/root.cer" } }
+    var ca: String { get async throws { try await Self.authority.value } }
+    var anchor: String { get async throws { try await self.ca + "/root.cer" } }
 
     /// Mints a JWS with `arguments` into a file named `name`.
-    func mint(_ name: String, _ arguments: [String] = []) throws -> String {
+    func mint(_ name: String, _ arguments: [String] = []) async throws -> String {
         let path = Self.directory.appendingPathComponent(name).path
-        let output = try CLIRunner.run(["mint", "jws", "--ca", try self.ca, "--signed", Self.signed, "--out", path] + arguments)
+        let output = try await CLIRunner.run(["mint", "jws", "--ca", try self.ca, "--signed", Self.signed, "--out", path] + arguments)
         #expect(output.status == 0, "\(output.stderr)")
         return path
     }
 
-    func verify(_ arguments: [String]) throws -> CLIRunner.Output {
-        try CLIRunner.run(["jws", "verify", "--now", Self.now] + arguments)
+    func verify(_ arguments: [String]) async throws -> CLIRunner.Output {
+        try await CLIRunner.run(["jws", "verify", "--now", Self.now] + arguments)
     }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -38,15 +39,15 @@ struct JWSCLITests {
         return try #require(value as? [String: Any])
     }
 
-    @Test func aMintedTransactionVerifiesAgainstItsAnchor() throws {
-        let jws = try mint("transaction.jws")
-        let output = try verify(["--anchor", try anchor, jws])
+    @Test func aMintedTransactionVerifiesAgainstItsAnchor() async throws {
+        let jws = try await mint("transaction.jws")
+        let output = try await verify(["--anchor", try anchor, jws])
         #expect(output.stdout == "VALID\n")
         #expect(output.status == 0)
     }
 
-    @Test func withoutTheAnchorOnlyAppleRootG3IsTrusted() throws {
-        let output = try verify([try mint("untrusted.jws")])
+    @Test func withoutTheAnchorOnlyAppleRootG3IsTrusted() async throws {
+        let output = try await verify([try mint("untrusted.jws")])
         #expect(output.stdout == "INVALID: certificate_untrusted\n")
         #expect(output.status == 1)
     }
@@ -60,37 +61,37 @@ struct JWSCLITests {
         ("no-x5c", "certificate_chain_missing"),
         ("jku-header", "header_parameter_not_allowed"),
     ])
-    func everyFaultIsReportedWithItsCode(fault: String, code: String) throws {
-        let jws = try mint("fault-\(fault).jws", ["--fault", fault])
-        let output = try verify(["--anchor", try anchor, jws])
+    func everyFaultIsReportedWithItsCode(fault: String, code: String) async throws {
+        let jws = try await mint("fault-\(fault).jws", ["--fault", fault])
+        let output = try await verify(["--anchor", try anchor, jws])
         #expect(output.stdout == "INVALID: \(code)\n")
         #expect(output.status == 1)
     }
 
-    @Test func theCallersExpectationsAreChecked() throws {
-        let jws = try mint("expectations.jws", ["--environment", "sandbox", "--bundle-id", "com.example.other"])
-        let output = try verify(["--anchor", try anchor, "--bundle-id", "com.example.app", "--environment", "production", jws])
+    @Test func theCallersExpectationsAreChecked() async throws {
+        let jws = try await mint("expectations.jws", ["--environment", "sandbox", "--bundle-id", "com.example.other"])
+        let output = try await verify(["--anchor", try anchor, "--bundle-id", "com.example.app", "--environment", "production", jws])
         #expect(output.stdout == "INVALID: bundle_id_mismatch environment_mismatch\n")
         #expect(output.status == 1)
-        let matching = try verify(["--anchor", try anchor, "--bundle-id", "com.example.other", "--environment", "Sandbox", jws])
+        let matching = try await verify(["--anchor", try anchor, "--bundle-id", "com.example.other", "--environment", "Sandbox", jws])
         #expect(matching.stdout == "VALID\n")
     }
 
-    @Test func theAppAppleIDIsCheckedOnAnAppTransaction() throws {
-        let jws = try mint("app-transaction.jws", ["--kind", "app-transaction", "--app-apple-id", "42"])
-        #expect(try verify(["--anchor", try anchor, "--app-apple-id", "42", jws]).stdout == "VALID\n")
-        let output = try verify(["--anchor", try anchor, "--app-apple-id", "43", jws])
+    @Test func theAppAppleIDIsCheckedOnAnAppTransaction() async throws {
+        let jws = try await mint("app-transaction.jws", ["--kind", "app-transaction", "--app-apple-id", "42"])
+        await #expect(try verify(["--anchor", try anchor, "--app-apple-id", "42", jws]).stdout == "VALID\n")
+        let output = try await verify(["--anchor", try anchor, "--app-apple-id", "43", jws])
         #expect(output.stdout == "INVALID: app_apple_id_mismatch\n")
     }
 
-    @Test func locallySignedDataNeedsAllowXcode() throws {
+    @Test func locallySignedDataNeedsAllowXcode() async throws {
         let path = Self.directory.appendingPathComponent("local.jws").path
-        let minted = try CLIRunner.run(["mint", "jws", "--local", "--signed", Self.signed, "--out", path])
+        let minted = try await CLIRunner.run(["mint", "jws", "--local", "--signed", Self.signed, "--out", path])
         #expect(minted.status == 0)
-        let refused = try verify([path])
+        let refused = try await verify([path])
         #expect(refused.stdout == "INVALID: local_environment_not_allowed\n")
         #expect(refused.status == 1)
-        let accepted = try verify(["--allow-xcode", "--json", path])
+        let accepted = try await verify(["--allow-xcode", "--json", path])
         let report = try json(accepted.stdout)
         #expect(report["valid"] as? Bool == true)
         #expect(report["anchor"] as? String == "self_signed_local")
@@ -98,20 +99,20 @@ struct JWSCLITests {
         #expect(accepted.status == 0)
     }
 
-    @Test func theChainIsValidatedAtSignedDateUnlessToldOtherwise() throws {
-        let jws = try mint("dated.jws")
+    @Test func theChainIsValidatedAtSignedDateUnlessToldOtherwise() async throws {
+        let jws = try await mint("dated.jws")
         // The test authority is valid 2000–2100: a time outside it expires the chain.
-        let output = try verify(["--anchor", try anchor, "--at", "2101-01-01T00:00:00Z", "--json", jws])
+        let output = try await verify(["--anchor", try anchor, "--at", "2101-01-01T00:00:00Z", "--json", jws])
         let report = try json(output.stdout)
         #expect(report["reasons"] as? [String] == ["certificate_expired"])
         #expect(report["trust_evaluation_time"] as? String == "2101-01-01T00:00:00Z")
-        let atSigning = try json(try verify(["--anchor", try anchor, "--json", jws]).stdout)
+        let atSigning = try await json(try verify(["--anchor", try anchor, "--json", jws]).stdout)
         #expect(atSigning["trust_evaluation_time"] as? String == Self.signed)
     }
 
-    @Test func aWrappedNotificationAndItsNestedDataVerify() throws {
-        let body = try mint("notification.json", ["--kind", "notification", "--wrap", "--notification-uuid", "b4a3b5a8-0000-4000-8000-000000000001"])
-        let output = try verify(["--anchor", try anchor, "--json", body])
+    @Test func aWrappedNotificationAndItsNestedDataVerify() async throws {
+        let body = try await mint("notification.json", ["--kind", "notification", "--wrap", "--notification-uuid", "b4a3b5a8-0000-4000-8000-000000000001"])
+        let output = try await verify(["--anchor", try anchor, "--json", body])
         #expect(output.status == 0)
         let report = try json(output.stdout)
         #expect(report["kind"] as? String == "notification")
@@ -125,78 +126,78 @@ struct JWSCLITests {
         #expect((nested["renewal_info"] as? [String: Any])?["valid"] as? Bool == true)
     }
 
-    @Test func aForgedNestedTransactionFailsTheNotification() throws {
-        let forged = try String(contentsOfFile: try mint("forged-nested.jws", ["--fault", "corrupt-signature"]), encoding: .utf8)
+    @Test func aForgedNestedTransactionFailsTheNotification() async throws {
+        let forged = try await String(contentsOfFile: try mint("forged-nested.jws", ["--fault", "corrupt-signature"]), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let notification = try mint(
+        let notification = try await mint(
             "forged-notification.jws",
             ["--kind", "notification", "--notification-type", "TEST", "--field", #"data={"bundleId":"com.example.app","environment":"Production","signedTransactionInfo":"\#(forged)"}"#]
         )
-        let output = try verify(["--anchor", try anchor, notification])
+        let output = try await verify(["--anchor", try anchor, notification])
         #expect(output.stdout == "INVALID: transaction.signature_invalid\n")
         #expect(output.status == 1)
     }
 
-    @Test func anUnreachableRevocationResponderIsATemporaryFailure() throws {
+    @Test func anUnreachableRevocationResponderIsATemporaryFailure() async throws {
         // Port 1 on loopback: nothing listens, the connection is refused at once.
         let ca = Self.directory.appendingPathComponent("ca-ocsp").path
-        let created = try CLIRunner.run(["mint", "jws-ca", "--ocsp-uri", "http://127.0.0.1:1/ocsp", "--out", ca])
+        let created = try await CLIRunner.run(["mint", "jws-ca", "--ocsp-uri", "http://127.0.0.1:1/ocsp", "--out", ca])
         #expect(created.status == 0, "\(created.stderr)")
         let jws = Self.directory.appendingPathComponent("revocation.jws").path
-        let minted = try CLIRunner.run(["mint", "jws", "--ca", ca, "--signed", Self.signed, "--out", jws])
+        let minted = try await CLIRunner.run(["mint", "jws", "--ca", ca, "--signed", Self.signed, "--out", jws])
         #expect(minted.status == 0, "\(minted.stderr)")
         let anchor = ca + "/root.cer"
 
-        #expect(try verify(["--anchor", anchor, jws]).stdout == "VALID\n")  // not asked unless told to
-        let output = try verify(["--anchor", anchor, "--check-revocation", jws])
+        await #expect(try verify(["--anchor", anchor, jws]).stdout == "VALID\n")  // not asked unless told to
+        let output = try await verify(["--anchor", anchor, "--check-revocation", jws])
         #expect(output.stdout == "INVALID: revocation_check_unavailable\n")
         #expect(output.status == 75)
-        let report = try json(try verify(["--anchor", anchor, "--check-revocation", "--json", jws]).stdout)
+        let report = try await json(try verify(["--anchor", anchor, "--check-revocation", "--json", jws]).stdout)
         #expect(report["retryable"] as? Bool == true)
         // A final failure beside it is what counts.
-        let both = try verify(["--anchor", anchor, "--check-revocation", "--bundle-id", "com.example.other", jws])
+        let both = try await verify(["--anchor", anchor, "--check-revocation", "--bundle-id", "com.example.other", jws])
         #expect(both.stdout == "INVALID: bundle_id_mismatch\n")
         #expect(both.status == 1)
-        #expect(try CLIRunner.run(["mint", "jws-ca", "--ocsp-uri", "ldap://x", "--out", ca]).status == 64)
+        #expect(try await CLIRunner.run(["mint", "jws-ca", "--ocsp-uri", "ldap://x", "--out", ca]).status == 64)
     }
 
-    @Test func malformedAndUnreadableInputsExitLikeValidate() throws {
-        let malformed = try verify(["-"])
+    @Test func malformedAndUnreadableInputsExitLikeValidate() async throws {
+        let malformed = try await verify(["-"])
         #expect(malformed.status == 65)
         #expect(malformed.stderr.contains("malformed_jws"))
-        let garbage = try CLIRunner.run(["jws", "verify", "-"], stdin: Data("e30.e30.e30".utf8))
+        let garbage = try await CLIRunner.run(["jws", "verify", "-"], stdin: Data("e30.e30.e30".utf8))
         // `{}`.`{}`: three parts, JSON objects, but no field names a kind.
         #expect(garbage.status == 65)
         #expect(garbage.stderr.contains("unknown_payload_kind"))
-        let duplicate = try CLIRunner.run(["jws", "verify", "-"], stdin: Data(#"{"signedPayload":"a","signedPayload":"b"}"#.utf8))
+        let duplicate = try await CLIRunner.run(["jws", "verify", "-"], stdin: Data(#"{"signedPayload":"a","signedPayload":"b"}"#.utf8))
         #expect(duplicate.status == 65)
         #expect(duplicate.stderr.contains("malformed_json"))
-        let missing = try verify([Self.directory.appendingPathComponent("missing.jws").path])
+        let missing = try await verify([Self.directory.appendingPathComponent("missing.jws").path])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("unreadable_file"))
     }
 
-    @Test func severalInputsArePrefixedAndTheWorstStatusWins() throws {
-        let good = try mint("several-good.jws")
-        let bad = try mint("several-bad.jws", ["--fault", "corrupt-signature"])
-        let output = try verify(["--anchor", try anchor, good, bad])
+    @Test func severalInputsArePrefixedAndTheWorstStatusWins() async throws {
+        let good = try await mint("several-good.jws")
+        let bad = try await mint("several-bad.jws", ["--fault", "corrupt-signature"])
+        let output = try await verify(["--anchor", try anchor, good, bad])
         #expect(output.stdout == "\(good): VALID\n\(bad): INVALID: signature_invalid\n")
         #expect(output.status == 1)
-        let lines = try verify(["--anchor", try anchor, "--json", good, Self.directory.appendingPathComponent("missing.jws").path])
+        let lines = try await verify(["--anchor", try anchor, "--json", good, Self.directory.appendingPathComponent("missing.jws").path])
         let reports = try lines.stdout.split(separator: "\n").map { try json(String($0)) }
         #expect(reports.map { $0["file"] as? String } == [good, Self.directory.appendingPathComponent("missing.jws").path])
         #expect(reports.map { $0["reasons"] as? [String] } == [[], ["unreadable"]])
         #expect(lines.status == 66)
     }
 
-    @Test func inspectDecodesWithoutVerifying() throws {
-        let jws = try mint("inspect.jws", ["--fault", "corrupt-signature", "--field", "price=1990"])
-        let text = try CLIRunner.run(["jws", "inspect", jws])
+    @Test func inspectDecodesWithoutVerifying() async throws {
+        let jws = try await mint("inspect.jws", ["--fault", "corrupt-signature", "--field", "price=1990"])
+        let text = try await CLIRunner.run(["jws", "inspect", jws])
         #expect(text.status == 0)
         #expect(text.stdout.contains("kind: transaction\nalg: ES256\nx5c: 3 certificates\n"))
         #expect(text.stdout.contains("  purchaseDate: 1748736000000 (2025-06-01T00:00:00Z)\n"))
         #expect(text.stdout.contains("  price: 1990\n"))
-        let json = try json(try CLIRunner.run(["jws", "inspect", "--json", jws]).stdout)
+        let json = try json(try await CLIRunner.run(["jws", "inspect", "--json", jws]).stdout)
         #expect(json["kind"] as? String == "transaction")
         #expect((json["header"] as? [String: Any])?["alg"] as? String == "ES256")
         let certificates = try #require(json["certificates"] as? [[String: Any]])
@@ -208,28 +209,28 @@ struct JWSCLITests {
         #expect((json["payload"] as? [String: Any])?["price"] as? Int == 1990)
     }
 
-    @Test func inspectDecodesANotificationsNestedData() throws {
-        let body = try mint("inspect-notification.json", ["--kind", "notification", "--wrap"])
-        let json = try json(try CLIRunner.run(["jws", "inspect", "--json", body]).stdout)
+    @Test func inspectDecodesANotificationsNestedData() async throws {
+        let body = try await mint("inspect-notification.json", ["--kind", "notification", "--wrap"])
+        let json = try json(try await CLIRunner.run(["jws", "inspect", "--json", body]).stdout)
         let nested = try #require(json["nested"] as? [String: Any])
         #expect(Set(nested.keys) == ["transaction", "renewal_info"])
-        let text = try CLIRunner.run(["jws", "inspect", body]).stdout
+        let text = try await CLIRunner.run(["jws", "inspect", body]).stdout
         #expect(text.contains("data.signedTransactionInfo (transaction):\n  kind: transaction\n"))
         #expect(text.contains("data.signedRenewalInfo (renewal_info):\n  kind: renewal_info\n"))
     }
 
-    @Test func mintRefusesWhatItCannotSign() throws {
-        let both = try CLIRunner.run(["mint", "jws", "--local", "--ca", try ca])
+    @Test func mintRefusesWhatItCannotSign() async throws {
+        let both = try await CLIRunner.run(["mint", "jws", "--local", "--ca", try ca])
         #expect(both.status == 64)
-        let field = try CLIRunner.run(["mint", "jws", "--local", "--field", "price=ten"])
+        let field = try await CLIRunner.run(["mint", "jws", "--local", "--field", "price=ten"])
         #expect(field.status == 64)
         #expect(field.stderr.contains("not JSON"))
-        let missing = try CLIRunner.run(["mint", "jws", "--ca", Self.directory.appendingPathComponent("no-such-ca").path])
+        let missing = try await CLIRunner.run(["mint", "jws", "--ca", Self.directory.appendingPathComponent("no-such-ca").path])
         #expect(missing.status == 66)
         // A receipt authority's keys are RSA: not a JWS signer.
         let receiptCA = Self.directory.appendingPathComponent("receipt-ca").path
-        #expect(try CLIRunner.run(["mint", "ca", "--out", receiptCA]).status == 0)
-        let wrongKind = try CLIRunner.run(["mint", "jws", "--ca", receiptCA])
+        #expect(try await CLIRunner.run(["mint", "ca", "--out", receiptCA]).status == 0)
+        let wrongKind = try await CLIRunner.run(["mint", "jws", "--ca", receiptCA])
         #expect(wrongKind.status == 65)
         #expect(wrongKind.stderr.contains("malformed_authority"))
     }

@@ -71,8 +71,8 @@ struct ServeCLITests {
     }
 
     /// The `receipt` object of `receiptkit inspect --json`.
-    static func inspect(_ path: String) throws -> [String: Any] {
-        let output = try CLIRunner.run(["inspect", "--json", path])
+    static func inspect(_ path: String) async throws -> [String: Any] {
+        let output = try await CLIRunner.run(["inspect", "--json", path])
         return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
     }
 
@@ -89,7 +89,7 @@ struct ServeCLITests {
         #expect(answer["status"] as? Int == 0)
         var served = try #require(answer["receipt"] as? [String: Any])
         for key in ["request_date", "request_date_ms", "request_date_pst"] { #expect(served.removeValue(forKey: key) != nil) }
-        #expect(NSDictionary(dictionary: served).isEqual(to: try Self.inspect("Examples/sample.receipt")))
+        await #expect(NSDictionary(dictionary: served).isEqual(to: try Self.inspect("Examples/sample.receipt")))
         #expect((try await first.post("/sandbox/verifyReceipt", json: sample))["status"] as? Int == 21008)
         #expect(first.stop() == 0)  // graceful stop on SIGTERM
 
@@ -107,7 +107,7 @@ struct ServeCLITests {
         defer { _ = server.stop() }
         for name in ["receipt-production.der", "receipt-sandbox-legacy.der", "receipt-watch.der"] {
             let path = RealReceipts.directory.appendingPathComponent(name).path
-            let inspected = try Self.inspect(path)
+            let inspected = try await Self.inspect(path)
             let endpoint = (inspected["receipt_type"] as? String) == "Production" ? "/verifyReceipt" : "/sandbox/verifyReceipt"
             let answer = try await server.post(endpoint, json: try Self.body(path))
             #expect(answer["status"] as? Int == 0, "\(name)")
@@ -143,7 +143,7 @@ struct ServeCLITests {
     }
 
     @Test("configuration mistakes stop the start with the exit status and a message")
-    func configurationErrors() throws {
+    func configurationErrors() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-serve-config-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -152,25 +152,25 @@ struct ServeCLITests {
         let badPort = directory.appendingPathComponent("port.json")
         try Data(#"{"port": 70000}"#.utf8).write(to: badPort)
 
-        let unknown = try CLIRunner.run(["serve", "--config", typo.path])
+        let unknown = try await CLIRunner.run(["serve", "--config", typo.path])
         #expect(unknown.status == 65)
         #expect(unknown.stderr.contains(#"unknown setting "shared_secret""#))
-        let range = try CLIRunner.run(["serve", "--config", badPort.path])
+        let range = try await CLIRunner.run(["serve", "--config", badPort.path])
         #expect(range.status == 65)
         #expect(range.stderr.contains("port 70000 is out of range"))
-        let missing = try CLIRunner.run(["serve", "--config", directory.appendingPathComponent("none.json").path])
+        let missing = try await CLIRunner.run(["serve", "--config", directory.appendingPathComponent("none.json").path])
         #expect(missing.status == 66)
-        let database = try CLIRunner.run(["serve", "--database", "mysql://x"])
+        let database = try await CLIRunner.run(["serve", "--database", "mysql://x"])
         #expect(database.status == 64)
         #expect(database.stderr.contains("sqlite:PATH"))
-        let port = try CLIRunner.run(["serve", "--port", "70000"])
+        let port = try await CLIRunner.run(["serve", "--port", "70000"])
         #expect(port.status == 64)
         let badAge = directory.appendingPathComponent("age.json")
         try Data(#"{"notification_max_age_seconds": 5}"#.utf8).write(to: badAge)
-        let age = try CLIRunner.run(["serve", "--config", badAge.path])
+        let age = try await CLIRunner.run(["serve", "--config", badAge.path])
         #expect(age.status == 65)
         #expect(age.stderr.contains("notification_max_age_seconds must be in [60, 31536000]"))
-        let ageOption = try CLIRunner.run(["serve", "--notification-max-age", "-1"])
+        let ageOption = try await CLIRunner.run(["serve", "--notification-max-age", "-1"])
         #expect(ageOption.status == 64)
     }
 }

@@ -82,27 +82,27 @@ struct TrustCLITests {
 
     let at = "2025-06-15T00:00:00Z"
 
-    @Test func trustedChainExitsZeroAndListsThePath() throws {
+    @Test func trustedChainExitsZeroAndListsThePath() async throws {
         let f = try Self.files.get()
-        let output = try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test", "--at", at])
+        let output = try await CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test", "--at", at])
         #expect(output.status == 0)
         #expect(output.stdout == "TRUSTED\n  CN=cli.example.test\n  CN=CLI Test Root\n")
     }
 
-    @Test func failuresExitOneWithReasons() throws {
+    @Test func failuresExitOneWithReasons() async throws {
         let f = try Self.files.get()
-        let wrongHost = try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "evil.test", "--at", at])
+        let wrongHost = try await CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "evil.test", "--at", at])
         #expect(wrongHost.status == 1)
         #expect(wrongHost.stdout == "NOT TRUSTED: hostname_mismatch\n")
-        let late = try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test", "--at", "2031-01-01T00:00:00Z"])
+        let late = try await CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test", "--at", "2031-01-01T00:00:00Z"])
         #expect(late.stdout == "NOT TRUSTED: expired\n")
-        let noAnchor = try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--host", "cli.example.test", "--at", at])
+        let noAnchor = try await CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--host", "cli.example.test", "--at", at])
         #expect(noAnchor.stdout == "NOT TRUSTED: chain_untrusted\n")
     }
 
-    @Test func jsonHasTheDocumentedShape() throws {
+    @Test func jsonHasTheDocumentedShape() async throws {
         let f = try Self.files.get()
-        let output = try CLIRunner.run([
+        let output = try await CLIRunner.run([
             "trust", "evaluate", "--json", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test",
             "--at", at, "--mode", "public-key", "--pin", f.rootPin,
         ])
@@ -113,30 +113,30 @@ struct TrustCLITests {
         #expect(object["chain"] as? [String] == ["CN=cli.example.test", "CN=CLI Test Root"])
     }
 
-    @Test func pinningFromTheCommandLine() throws {
+    @Test func pinningFromTheCommandLine() async throws {
         let f = try Self.files.get()
-        let wrongPin = try CLIRunner.run([
+        let wrongPin = try await CLIRunner.run([
             "trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test", "--at", at,
             "--mode", "public-key", "--pin", "sha256/" + Data(repeating: 7, count: 32).base64EncodedString(),
         ])
         #expect(wrongPin.stdout == "NOT TRUSTED: pin_mismatch\n")
-        let pinnedLeaf = try CLIRunner.run([
+        let pinnedLeaf = try await CLIRunner.run([
             "trust", "evaluate", "--chain", f.chain, "--host", "cli.example.test", "--at", at,
             "--mode", "certificate", "--pin-cert", f.chain,
         ])
         #expect(pinnedLeaf.status == 0)
     }
 
-    @Test func allowInvalidDoesNotLetAForgedLeafBorrowAPin() throws {
+    @Test func allowInvalidDoesNotLetAForgedLeafBorrowAPin() async throws {
         let f = try Self.files.get()
         for pinning in [["--mode", "public-key", "--pin", f.rootPin], ["--mode", "certificate", "--pin-cert", f.root]] {
-            let attack = try CLIRunner.run(
+            let attack = try await CLIRunner.run(
                 ["trust", "evaluate", "--chain", f.attack, "--anchor", f.root, "--host", "cli.example.test", "--at", at, "--allow-invalid"]
                     + pinning
             )
             #expect(attack.status == 1)
             #expect(attack.stdout == "NOT TRUSTED: pin_mismatch\n")
-            let genuine = try CLIRunner.run(
+            let genuine = try await CLIRunner.run(
                 [
                     "trust", "evaluate", "--chain", f.chain, "--anchor", f.root, "--host", "cli.example.test",
                     "--at", "2031-01-01T00:00:00Z", "--allow-invalid",
@@ -146,37 +146,37 @@ struct TrustCLITests {
         }
     }
 
-    @Test func theProfileIsAnOptionDefaultingToTheWebPKI() throws {
+    @Test func theProfileIsAnOptionDefaultingToTheWebPKI() async throws {
         let f = try Self.files.get()
         let arguments = ["trust", "evaluate", "--chain", f.looseChain, "--anchor", f.root, "--host", "cli.example.test", "--at", at]
-        let strict = try CLIRunner.run(arguments)
+        let strict = try await CLIRunner.run(arguments)
         #expect(strict.status == 1)
         #expect(strict.stdout == "NOT TRUSTED: extended_key_usage\n")
-        let explicit = try CLIRunner.run(arguments + ["--profile", "webpki"])
+        let explicit = try await CLIRunner.run(arguments + ["--profile", "webpki"])
         #expect(explicit.stdout == strict.stdout)
-        let loose = try CLIRunner.run(arguments + ["--profile", "rfc5280"])
+        let loose = try await CLIRunner.run(arguments + ["--profile", "rfc5280"])
         #expect(loose.status == 0)
         #expect(loose.stdout == "TRUSTED\n  CN=cli.example.test\n  CN=CLI Test Root\n")
-        let unknown = try CLIRunner.run(arguments + ["--profile", "browser"])
+        let unknown = try await CLIRunner.run(arguments + ["--profile", "browser"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("--profile takes webpki or rfc5280"))
     }
 
-    @Test func pinPrintsWhatTheLibraryComputes() throws {
+    @Test func pinPrintsWhatTheLibraryComputes() async throws {
         let f = try Self.files.get()
-        let output = try CLIRunner.run(["trust", "pin", f.chain, f.root])
+        let output = try await CLIRunner.run(["trust", "pin", f.chain, f.root])
         #expect(output.status == 0)
         #expect(output.stdout == "\(f.leafPin)  CN=cli.example.test\n\(f.rootPin)  CN=CLI Test Root\n")
     }
 
-    @Test func badInputsGetTheirExitCodes() throws {
+    @Test func badInputsGetTheirExitCodes() async throws {
         let f = try Self.files.get()
         let garbage = CLITests.scratch.appendingPathComponent("garbage.pem")
         try Data("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8).write(to: garbage)
-        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", garbage.path, "--host", "x"]).status == 65)
-        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--mode", "public-key", "--pin", "sha256/bad", "--host", "x"]).status == 65)
-        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", "/nonexistent.pem", "--host", "x"]).status == 66)
-        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--mode", "bogus"]).status == 64)
-        #expect(try CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--pin", f.rootPin]).status == 64)
+        #expect(try await CLIRunner.run(["trust", "evaluate", "--chain", garbage.path, "--host", "x"]).status == 65)
+        #expect(try await CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--mode", "public-key", "--pin", "sha256/bad", "--host", "x"]).status == 65)
+        #expect(try await CLIRunner.run(["trust", "evaluate", "--chain", "/nonexistent.pem", "--host", "x"]).status == 66)
+        #expect(try await CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--mode", "bogus"]).status == 64)
+        #expect(try await CLIRunner.run(["trust", "evaluate", "--chain", f.chain, "--pin", f.rootPin]).status == 64)
     }
 }
