@@ -250,7 +250,7 @@ struct ValidatorWriter {
             """
     }
 
-    /// The platform function's check, in one of eight spellings: the receipt read (`url`, then `data`), the device
+    /// The platform function's check, in one of sixteen spellings: the receipt read (`url`, then `data`), the device
     /// identifier bound (`device`, before or after them), and `failure` run unless every verdict (`verdicts`, an
     /// expression of those) is true. Every generation has this function, and written one way its lines were a run two
     /// generations shared (decoys falling alike around them).
