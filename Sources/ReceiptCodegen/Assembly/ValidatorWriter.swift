@@ -82,7 +82,7 @@ struct ValidatorWriter {
             "let now: Int64 = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))",
         ])
         let attribute = random.element(["@MainActor\n", "@MainActor "])
-        let preamble = random.below(2) == 0 ? table + "\n    " + now : now + "\n    " + table
+        let tableFirst = random.below(2) == 0
         body.append(decoys.write(glue.render(name: glueName, dialect: dialect, using: &random), using: &random))
         body.append(
             decoys.write(
@@ -114,7 +114,8 @@ struct ValidatorWriter {
             decoys.write(
                 style.rewrite(
                     try self.platformGlue(
-                        check: checkName, preamble: preamble, attribute: attribute, mac: macName, index: index, using: &random
+                        check: checkName, preamble: (table, now, tableFirst), attribute: attribute, mac: macName, index: index,
+                        using: &random
                     )
                 ),
                 using: &random
@@ -136,14 +137,22 @@ struct ValidatorWriter {
         return GeneratedValidator(source: sections.joined(separator: "\n\n") + "\n", entryPoints: written.count)
     }
 
-    private func platformGlue(
+    /// The platform's glue: the IOKit reader of the Mac's address (macOS) and the public function that reads the
+    /// receipt and acts on the verdicts of `check`. `preamble`: the statements binding the glue's constants (`table`)
+    /// and the time (`now`), and whether `table`'s comes first; the iOS glue without a receipt path has no use for
+    /// `table` and leaves it out (an unused value is a warning in the app's build).
+    func platformGlue(
         check: String,
-        preamble: String,
+        preamble: (table: String, now: String, tableFirst: Bool),
         attribute: String,
         mac: String,
         index: (String) throws(CodegenError) -> Int,
         using random: inout SeededGenerator
     ) throws(CodegenError) -> String {
+        let preamble =
+            self.options.platform == .iOS && self.options.receiptPath == nil
+            ? preamble.now
+            : preamble.tableFirst ? preamble.table + "\n    " + preamble.now : preamble.now + "\n    " + preamble.table
         let receiptURL: String
         if self.options.receiptPath != nil {
             receiptURL = "Optional(Bundle.main.bundleURL.appendingPathComponent(String(decoding: table[\(try index("receiptPath"))], as: UTF8.self)))"
