@@ -65,6 +65,42 @@ struct StyleRewriterTests {
         }
     }
 
+    @Test func runsOfComparisonsInAConditionListTakeTheGenerationsOrder() {
+        let line = "    guard depth >= 0, p >= 0, limit <= b.count, p < limit else { return nil }"
+        var orders = Set<String>()
+        for salt in 0..<UInt64(64) {
+            let rewritten = StyleRewriter.reorderClauses(line, salt: salt)
+            #expect(rewritten.hasPrefix("    guard "), "\(rewritten)")
+            #expect(rewritten.hasSuffix(" else { return nil }"), "\(rewritten)")
+            let clauses = rewritten.dropFirst(10).dropLast(20).split(separator: ", ").map(String.init)
+            #expect(clauses.sorted() == ["depth >= 0", "limit <= b.count", "p < limit", "p >= 0"], "\(rewritten)")
+            // The same salt, the same order.
+            #expect(StyleRewriter.reorderClauses(line, salt: salt) == rewritten)
+            orders.insert(rewritten)
+        }
+        #expect(orders.count > 12, "64 salts gave only \(orders.count) of the 24 orders")
+        // An `if`: the body stays after the list.
+        let ifLine = "if q < limit, tag == 0x30 { return (tag, q) }"
+        let ifOrders = Set((0..<UInt64(16)).map { StyleRewriter.reorderClauses(ifLine, salt: $0) })
+        #expect(ifOrders == [ifLine, "if tag == 0x30, q < limit { return (tag, q) }"])
+    }
+
+    @Test func clausesThatCouldTrapOrBindKeepTheirPlace() {
+        // Clauses that index, compute or bind split the runs: only `a < n` and `b != 0` (one run) may swap.
+        let line = "guard let x = f(b), a < n, b != 0, c[a] == 1, p + 1 < e, d > 2 else { return nil }"
+        let seen = Set((0..<UInt64(32)).map { StyleRewriter.reorderClauses(line, salt: $0) })
+        #expect(seen == [line, "guard let x = f(b), b != 0, a < n, c[a] == 1, p + 1 < e, d > 2 else { return nil }"])
+        for kept in [
+            "guard a < n else { return nil }",  // nothing to reorder
+            "guard a.contains(where: { $0 == 1 }), b < c else { return nil }",  // a closure
+            "guard a,",  // a list on several lines
+            "while a < n, b < m {",
+            "let t = a < n",
+        ] {
+            for salt in 0..<UInt64(8) { #expect(StyleRewriter.reorderClauses(kept, salt: salt) == kept, "\(kept)") }
+        }
+    }
+
     @Test func emptinessInitializersUpdatesAndSlices() {
         #expect(StyleRewriter.countForEmpty("if path.isEmpty, signer >= 0 {") == "if path.count == 0, signer >= 0 {")
         #expect(StyleRewriter.countForEmpty("var e: UInt64 = path.isEmpty ? 1 : 0") == "var e: UInt64 = path.count == 0 ? 1 : 0")

@@ -5,8 +5,8 @@
 /// place from one family left two generations at a 5-gram token similarity of 0.91). A dialect makes the choices
 /// once per generation instead: which opaque predicates, in which spelling; how a decoy mixes its run-time value;
 /// how the constants are decoded; how the unrolled SHA-1 rounds are spelled (``SHA1Rounds``); and how the templates
-/// spell comparisons, guards, emptiness, empty arrays, updates and slices (``StyleRewriter``). Two generations then
-/// share a shape only where their dialects happen to agree.
+/// spell comparisons, condition lists, guards, emptiness, empty arrays, updates and slices (``StyleRewriter``). Two
+/// generations then share a shape only where their dialects happen to agree.
 struct Dialect: Sendable {
     /// One spelling of an always-true predicate on a `UInt64` named `x` (``DecoyWriter/predicate(_:_:dialect:using:)``).
     struct Predicate: Sendable, Equatable {
@@ -97,6 +97,8 @@ struct Dialect: Sendable {
     var expandUpdates: Bool
     /// ``StyleRewriter``: `Array(b[…])` as `[UInt8](b[…])`.
     var typedSlices: Bool
+    /// ``StyleRewriter``: the order of a condition list's comparisons of simple operands (a salt for their keys).
+    var clauseOrder: UInt64
 
     /// The dialect of the generation with `seed` (from a random stream of its own).
     static func of(seed: [UInt8]) -> Dialect {
@@ -144,7 +146,7 @@ struct Dialect: Sendable {
             guardPercent: guardPercent, intSpelling: intSpelling, plainCount: plainCount, codecs: codecs, keyMixes: keyMixes,
             chunkLoops: chunkLoops, keyFirst: coin(), maskedByte: coin(), arrayCall: coin(), wideZero: coin(), rounds: rounds,
             mirrorComparisons: coin(), splitGuards: coin(), negatedIfs: coin(), countForEmpty: coin(), emptyInitializer: coin(),
-            expandUpdates: coin(), typedSlices: coin()
+            expandUpdates: coin(), typedSlices: coin(), clauseOrder: random.next()
         )
     }
 }

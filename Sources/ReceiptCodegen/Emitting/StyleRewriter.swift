@@ -14,7 +14,11 @@ import Foundation
 /// - `a.isEmpty` as `a.count == 0` (not after `!` nor beside another comparison);
 /// - `var a: [T] = []` as `var a = [T]()`;
 /// - `x += e` (and `-`, `|`, `^`, `&`, `&+`, `&-`, `&*`, `<<`, `>>`) as `x = x + (e)`;
-/// - `Array(b[…])` as `[UInt8](b[…])` (the templates slice only byte arrays this way).
+/// - `Array(b[…])` as `[UInt8](b[…])` (the templates slice only byte arrays this way);
+/// - in the condition list of a one-line `guard … else { … }` or `if … {`, each run of clauses that are comparisons
+///   of two simple operands without a subscript (`p >= 0, limit <= b.count, p < limit`) in the generation's order:
+///   such a clause cannot trap nor bind, so the run holds in any order, and the clauses around it stay where they
+///   were (one before the run may bind a name it reads; one after may index what the run bounds).
 ///
 /// It reads one line at a time and expects the templates' layout (one statement a line or a clean continuation), as
 /// ``DecoyWriter`` does; it runs before the decoys are written.
@@ -27,7 +31,7 @@ struct StyleRewriter {
         return lines.map { line in
             // Comments and documentation stay as written.
             guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { return line }
-            var line = line
+            var line = Self.reorderClauses(line, salt: self.dialect.clauseOrder)
             if self.dialect.negatedIfs { line = Self.negatedIf(line) }
             if self.dialect.emptyInitializer { line = Self.emptyInitializer(line) }
             if self.dialect.expandUpdates { line = Self.expandUpdate(line) }
@@ -238,6 +242,84 @@ struct StyleRewriter {
             rest = after
         }
         return out + rest
+    }
+
+    // MARK: - Condition lists
+
+    /// The line with the runs of comparison clauses in its condition list reordered by `salt` (see the type's
+    /// documentation); any other line as it is.
+    static func reorderClauses(_ line: String, salt: UInt64) -> String {
+        let indent = String(line.prefix { $0 == " " })
+        let code = Array(line.dropFirst(indent.count))
+        let keyword: String
+        if code.starts(with: "guard ") {
+            keyword = "guard "
+        } else if code.starts(with: "if ") {
+            keyword = "if "
+        } else {
+            return line
+        }
+        // The list ends at ` else ` (guard) or at the first `{` (if), either at depth 0.
+        var depth = 0
+        var end: Int?
+        var commas: [Int] = []
+        var i = keyword.count
+        while i < code.count, end == nil {
+            switch code[i] {
+            case "(", "[": depth += 1
+            case ")", "]": depth -= 1
+            case "{" where depth == 0 && keyword == "if ": end = i
+            case "{": return line  // a closure in a guard's condition
+            case "," where depth == 0: commas.append(i)
+            case " " where depth == 0 && keyword == "guard " && code[i...].starts(with: " else {"): end = i
+            default: break
+            }
+            i += 1
+        }
+        guard let end, !commas.isEmpty else { return line }
+        var clauses: [String] = []
+        var start = keyword.count
+        for comma in commas + [end] {
+            clauses.append(String(code[start..<comma]).trimmingCharacters(in: .whitespaces))
+            start = comma + 1
+        }
+        var reordered: [String] = []
+        var run: [String] = []
+        func flush() {
+            reordered += run.sorted { Self.orderKey($0, salt) < Self.orderKey($1, salt) }
+            run = []
+        }
+        for clause in clauses {
+            if Self.isComparisonOfSimpleOperands(clause) {
+                run.append(clause)
+            } else {
+                flush()
+                reordered.append(clause)
+            }
+        }
+        flush()
+        guard reordered != clauses else { return line }
+        let tail = String(code[end...]).trimmingCharacters(in: .whitespaces)  // `else { … }` or `{ …`
+        return indent + keyword + reordered.joined(separator: ", ") + " " + tail
+    }
+
+    /// `a op b` with `op` one of the six comparisons and each side a name, member, tuple field or number.
+    static func isComparisonOfSimpleOperands(_ clause: String) -> Bool {
+        let parts = clause.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, ["==", "!=", "<", "<=", ">", ">="].contains(String(parts[1])) else { return false }
+        return [parts[0], parts[2]].allSatisfy { side in
+            guard let first = side.first, first.isLetter || first.isNumber || first == "_" else { return false }
+            return side.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        }
+    }
+
+    /// FNV-1a of the clause after the salt's bytes: a fixed order for a generation, another for the next.
+    private static func orderKey(_ clause: String, _ salt: UInt64) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in (0..<8).map({ UInt8(truncatingIfNeeded: salt >> UInt64(8 * $0)) }) + Array(clause.utf8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
     }
 
     // MARK: - Guards
