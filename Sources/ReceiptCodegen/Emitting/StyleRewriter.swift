@@ -306,10 +306,10 @@ struct StyleRewriter {
     /// `a op b` with `op` one of the six comparisons and each side a name, member, tuple field or number.
     static func isComparisonOfSimpleOperands(_ clause: String) -> Bool {
         let parts = clause.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, ["==", "!=", "<", "<=", ">", ">="].contains(String(parts[1])) else { return false }
+        guard parts.count == 3, Self.mirrored[String(parts[1])] != nil else { return false }
         return [parts[0], parts[2]].allSatisfy { side in
-            guard let first = side.first, first.isLetter || first.isNumber || first == "_" else { return false }
-            return side.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+            guard let first = side.first, first != "." else { return false }
+            return side.allSatisfy(Self.isOperandCharacter)
         }
     }
 
