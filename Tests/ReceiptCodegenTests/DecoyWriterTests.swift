@@ -192,6 +192,8 @@ struct DecoyWriterTests {
             }
             #expect(lines[(start + 1)..<end].filter(Self.isDecoy).isEmpty, "seed \(seed): a decoy in the tight loop")
             #expect(lines[(start + 1)..<end].count == 7)  // its seven statements, as written
+            // A decoy right before its head, always: the head's lines would otherwise start a run with the body's.
+            #expect(start > 0 && Self.isDecoy(lines[start - 1]), "seed \(seed): \(lines[max(start - 1, 0)])")
             around += lines[end...].prefix(12).filter(Self.isDecoy).count
         }
         #expect(around > 0)  // the hot loop's lines after the tight one still take decoys

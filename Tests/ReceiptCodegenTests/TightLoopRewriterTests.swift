@@ -50,6 +50,9 @@ struct TightLoopRewriterTests {
             let b2 = body.firstIndex { $0.hasPrefix("let (b2, o4)") || $0.hasPrefix("let b2o4 ") } ?? -2
             #expect(index("cx =") == a2 + 1 && index("cn =") == b2 + 1, "seed \(seed)")
             #expect(reading("cn") >= 0 && reading("cn") < index("cn ="), "seed \(seed)")
+            // The signature word's product before the modulus word's, as written (the other order is slower).
+            let products = body.indices.filter { body[$0].contains(".multipliedFullWidth(") }
+            #expect(products.count == 2 && body[products[0]].contains("xi") && body[products[1]].contains("n[j]"), "seed \(seed)")
             let loadsT = body.firstIndex { $0.contains("t[j]") } ?? -1
             #expect(loadsT >= 0 && loadsT < index("t[j &- 1] ="), "seed \(seed)")
             // j moves (`j &+= 1`, `j = j &+ 1` or `j = 1 &+ j`) after every statement that reads it (a carry's sum,
@@ -78,6 +81,51 @@ struct TightLoopRewriterTests {
             return n < a1
         }
         #expect(!early.isEmpty && early.count < bodies.count)
+    }
+
+    @Test func copiesPairIntoOneAssignmentOnlyWhenIndependent() {
+        let piece = """
+                var j = 0
+                // tight
+                while j < 4 {
+                    let (h, l) = x.multipliedFullWidth(by: y[j])
+                    let (s0, o0) = t0.addingReportingOverflow(l)
+                    t1 = t1 &+ flag(o0)
+                    u = s0
+                    v = h
+                    w = u
+                    j &+= 1
+                }
+            """
+        var paired = 0
+        var compound = 0
+        for seed in UInt8(0)..<100 {
+            var random = SeededGenerator(seed: [seed, 7], purpose: "tight test")
+            let lines = TightLoopRewriter().rewrite(piece, using: &random).split(separator: "\n").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            for line in lines where line.hasPrefix("(") {
+                // `(a, b) = (c, d)`: neither source reads the other's target (`w = u` never pairs with `u = s0`).
+                let sides = line.components(separatedBy: " = ")
+                let targets = TightLoopRewriter.identifiers(in: sides.first ?? "")
+                let sources = sides.count == 2 ? sides[1].dropFirst().dropLast().components(separatedBy: ", ") : []
+                #expect(targets.count == 2 && sources.count == 2, "seed \(seed): \(line)")
+                if targets.count == 2, sources.count == 2 {
+                    #expect(!TightLoopRewriter.identifiers(in: sources[1]).contains(targets[0]), "seed \(seed): \(line)")
+                    #expect(!TightLoopRewriter.identifiers(in: sources[0]).contains(targets[1]), "seed \(seed): \(line)")
+                }
+                paired += 1
+            }
+            compound += lines.filter { $0.hasPrefix("t1 &+= ") }.count
+            // `w = u` still reads the new `u`: after it, alone or paired.
+            func assigning(_ name: String) -> Int? {
+                lines.firstIndex { TightLoopRewriter.identifiers(in: $0.components(separatedBy: " = ").first ?? "").contains(name) }
+            }
+            #expect(assigning("u") != nil && assigning("w") != nil && (assigning("u") ?? 0) < (assigning("w") ?? 0), "seed \(seed)")
+        }
+        // Some rewrites pair copies, others leave them apart; `t1 = t1 &+ x` sometimes as `t1 &+= x`.
+        #expect(paired > 5 && paired < 100)
+        #expect(compound > 5 && compound < 100)
     }
 
     @Test func aBodyItCannotFollowStaysAsWritten() {

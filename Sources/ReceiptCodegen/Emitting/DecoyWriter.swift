@@ -35,9 +35,9 @@ struct DecoyWriter {
     /// multiply-accumulate loops of the big-number arithmetic, where a decoy's branch, however sparse, costs the loop
     /// its add-with-carry (the optimizer sinks a carry's use below the branch, and the flag becomes a register).
     /// Measured (sample receipt, 3 entry points, one core, decoys removed from those loops in a generated file): a
-    /// generation whose entry points all use the separated variant 2,100 → 2,525 validations/s, one with the
-    /// interleaved variant 2,730 → 3,035; with decoys kept only at the top of each turn, 2,450 and 2,830; kept only
-    /// after a carry's use, 2,100 and 2,860. Two generations' tight loops differ by ``TightLoopRewriter``.
+    /// generation whose entry points all used the (since replaced) separated variant 2,100 → 2,525 validations/s, one
+    /// with the interleaved variant 2,730 → 3,035; with decoys kept only at the top of each turn, 2,450 and 2,830; kept
+    /// only after a carry's use, 2,100 and 2,860. Two generations' tight loops differ by ``TightLoopRewriter``.
     static let tightMarker = "// tight"
 
     /// A template's comment line before an unrolled block (``SHA1Rounds``): no decoys, as after ``tightMarker``, and
@@ -100,13 +100,16 @@ struct DecoyWriter {
             let heat = scopes.last?.heat ?? .normal
             let values = Self.usable(scopes.flatMap(\.values), hot: heat >= .hot)
 
-            // A decoy before this line? Never two places in a row without one, nor a function's first place.
+            // A decoy before this line? Never two places in a row without one, nor a function's first place, and
+            // always one before a tight or unrolled block: the few lines of a loop's head, spelled alike everywhere,
+            // would otherwise join the first lines of its body in a run two generations share.
             func taken() -> Bool {
                 if heat >= .hot {
                     // Sparse in a hot block: just often enough that no six lines go by as the template wrote them.
-                    skipped = quiet < random.pick(Self.hotGap)
+                    let gap = random.pick(Self.hotGap)
+                    skipped = marked != .tight && quiet < gap
                 } else {
-                    skipped = !skipped && random.below(100) >= self.density
+                    skipped = marked != .tight && !skipped && random.below(100) >= self.density
                 }
                 if !skipped { quiet = 0 }
                 return !skipped

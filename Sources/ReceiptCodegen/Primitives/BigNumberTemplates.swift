@@ -1,18 +1,19 @@
 /// RSA's public operation for the generated validator, in two real variants: `«modexp»(signature, modulus) ->
 /// [UInt8]?` is `signature^65537 mod modulus` as many big-endian bytes as the modulus has (leading zeros dropped),
 /// or `nil` when the modulus is even, shorter than 512 or longer than 4096 bits, or the signature is not exactly as
-/// long as the modulus or not smaller than it. Both use 64-bit words and Montgomery multiplication: the signature
-/// enters Montgomery form as the remainder of a·R by n (a long division, Knuth's algorithm D, in 64-bit digits in one
-/// variant and 32-bit digits in the other), then 16 squarings, and the last multiplication, by the plain signature,
-/// leaves Montgomery form by itself. 18 Montgomery-sized steps in all, against 24 when R² mod n came from doublings
-/// and squarings and the result from one more reduction.
+/// long as the modulus or not smaller than it. Both use 64-bit words and Montgomery multiplication (operand scanning
+/// in one variant, product scanning in the other): the signature enters Montgomery form as the remainder of a·R by n
+/// (a long division, Knuth's algorithm D, in 64-bit digits in one variant and 32-bit digits in the other), then 16
+/// squarings, and the last multiplication, by the plain signature, leaves Montgomery form by itself. 18
+/// Montgomery-sized steps in all, against 24 when R² mod n came from doublings and squarings and the result from one
+/// more reduction.
 ///
 /// Speed, measured (one core, 2048-bit modulus, against `openssl speed rsa2048` at 16 µs a verification on the same
-/// machine): 27 µs a verification in either variant without decoys (46 µs both with R² from doublings; the separated
-/// variant 37 µs until its nested functions were forced inline: in a large generated file they were not inlined). The arithmetic
-/// runs on one allocation of words through pointers (no array per product, no bounds or uniqueness checks in the
-/// inner loops; a `defer` frees it on every way out, the decoys' early returns included), inner loops are `while`
-/// loops with wrapping index arithmetic (a range's overflow check cost 15 %), and a carry flag becomes a word with
+/// machine): 27 µs a verification without decoys (46 µs with R² from doublings; 37 µs until the nested functions
+/// were forced inline: in a large generated file they were not inlined). The arithmetic runs on one
+/// allocation of words through pointers (no array per product, no bounds or uniqueness checks in the inner loops; a
+/// `defer` frees it on every way out, the decoys' early returns included), inner loops are `while` loops with
+/// wrapping index arithmetic (a range's overflow check cost 15 %), and a carry flag becomes a word with
 /// `unsafeBitCast(_:to: UInt8.self)`: `flag ? 1 : 0` became a branch in the inner loops, mispredicted on random
 /// words, and cost 8×. The loops over words are marked hot (see ``DecoyWriter/hotMarker``): decoys stand in them
 /// only every few lines; the multiply-accumulate loops inside them are tight (``DecoyWriter/tightMarker``): no
@@ -188,15 +189,14 @@ enum BigNumberTemplates {
         }
         """#
 
-    /// Separated operand scanning (SOS): the whole double-width product (squares with each cross product once,
-    /// doubled), then the reduction, each of its rows in two halves with a carry chain each. Measured in a generated
-    /// harness (sample receipt, 3 entry points, one core, perf): with one chain the reduction was half of this
-    /// variant's time, a word every ~3.6 cycles, and the variant took 1.5× the interleaved one; with two chains a
-    /// generation with two separated entry points went from 2,340 to 2,490 validations/s. With decoys still in its
-    /// multiply-accumulate loops it took about 43 µs a 2048-bit signature in a generated file, against 27–29 for the
-    /// interleaved variant; with those loops tight, a generation whose three entry points use it runs 2,765
-    /// validations/s (was 2,100) and one whose entry points all use the interleaved variant 2,810 (was 2,730).
-    static let separated = #"""
+    /// Finely integrated product scanning (FIPS): the result column by column, each column's products of the operands
+    /// and of the reduction summed in three words; a squaring takes each cross product once. It replaced a separated
+    /// operand scanning variant (the whole product, then the reduction) that ran 39–46 µs a 2048-bit signature in
+    /// generated files (16 generations, one core, best of 30 rounds alternating); in 8 generations since, this variant
+    /// 32–39 µs and the interleaved one 31–40 (its products in the written order, see ``TightLoopRewriter``).
+    /// Stand-alone, without decoys (best of 40 rounds): product scanning 31 µs, interleaved 31–35, separated 38; with
+    /// the squarings as multiplications, 32–34.
+    static let productScanning = #"""
         private func «modexp»(_ sig: [UInt8], _ mod: [UInt8]) -> [UInt8]? {
             var nb = ArraySlice(mod)
             while let first = nb.first, first == 0 { nb = nb.dropFirst() }
@@ -204,7 +204,7 @@ enum BigNumberTemplates {
             guard k >= 64, k <= 512, sig.count == k, let low = nb.last, low & 1 == 1 else { return nil }
             let s = (k + 7) / 8
             // Words, least significant first: the modulus and a zero word, the signature, the result, the
-            // double-width product.
+            // reduction's multipliers (s of the 2s + 1 words).
             let n = UnsafeMutablePointer<UInt64>.allocate(capacity: 5 * s + 2)
             defer { n.deallocate() }
             n.initialize(repeating: 0, count: 5 * s + 2)
@@ -249,112 +249,121 @@ enum BigNumberTemplates {
             var inverse = n[0]
             for _ in 0..<5 { inverse = inverse &* (2 &- n[0] &* inverse) }
             let n0: UInt64 = 0 &- inverse
-            // carry added into u from word q up.
+            // A low column's last step: its multiplier (kept in u), the one that zeroes the column's word with the
+            // multiplier's product by n[0]; the sum then moves down a word.
             @inline(__always)
-            func spill(_ carry: UInt64, _ from: Int) {
-                var c = carry
-                var q = from
-                // hot
-                while c != 0, q <= 2 * s {
-                    let (v, o) = u[q].addingReportingOverflow(c)
-                    u[q] = v
-                    c = flag(o)
-                    q += 1
-                }
+            func settle(_ i: Int, _ t0: inout UInt64, _ t1: inout UInt64, _ t2: inout UInt64) {
+                let m = t0 &* n0
+                u[i] = m
+                let (qh, ql) = m.multipliedFullWidth(by: n[0])
+                let (_, o2) = t0.addingReportingOverflow(ql)
+                let (r1, o3) = t1.addingReportingOverflow(qh &+ flag(o2))
+                t0 = r1
+                t1 = t2 &+ flag(o3)
+                t2 = 0
             }
-            // u (2s + 1 words) reduced by n: u / R mod n into v. Each row in two halves of h words, two carry
-            // chains the processor runs side by side (one chain: a word every ~3.6 cycles, its carry the bottleneck);
-            // for an odd s the second half's last word is the zero word above n, which just carries into u.
-            let h = (s + 1) >> 1
+            // Montgomery multiplication by product scanning (FIPS): column by column, the column's products of the
+            // operands and of the reduction's multipliers (one per low column, kept in u) summed in three words
+            // (t0, t1, t2); a low column's multiplier zeroes its word, a high column's word is the result's.
+            // r = y·z/R mod n; r may be y or z (a result word is written once no later column reads it).
             @inline(__always)
-            func reduce(_ v: UnsafeMutablePointer<UInt64>) {
+            func multiply(_ y: UnsafeMutablePointer<UInt64>, _ z: UnsafeMutablePointer<UInt64>, _ r: UnsafeMutablePointer<UInt64>) {
+                var t0: UInt64 = 0
+                var t1: UInt64 = 0
+                var t2: UInt64 = 0
                 // hot
-                for i in 0..<s {
-                    let m = u[i] &* n0
-                    var c: UInt64 = 0
-                    var d: UInt64 = 0
-                    var j = 0
+                for i in 0..<(2 * s) {
+                    var j = i < s ? 0 : i &- s &+ 1
+                    let top = i < s ? i : s
                     // tight
-                    while j < h {
-                        let (hi, lo) = m.multipliedFullWidth(by: n[j])
-                        let (l1, o1) = lo.addingReportingOverflow(u[i &+ j])
-                        let (l2, o2) = l1.addingReportingOverflow(c)
-                        c = hi &+ flag(o1) &+ flag(o2)
-                        u[i &+ j] = l2
-                        let (hk, lk) = m.multipliedFullWidth(by: n[j &+ h])
-                        let (k1, o3) = lk.addingReportingOverflow(u[i &+ j &+ h])
-                        let (k2, o4) = k1.addingReportingOverflow(d)
-                        d = hk &+ flag(o3) &+ flag(o4)
-                        u[i &+ j &+ h] = k2
+                    while j < top {
+                        let (ph, pl) = y[j].multipliedFullWidth(by: z[i &- j])
+                        let (s0, o0) = t0.addingReportingOverflow(pl)
+                        let (s1, o1) = t1.addingReportingOverflow(ph &+ flag(o0))
+                        let (qh, ql) = u[j].multipliedFullWidth(by: n[i &- j])
+                        let (r0, o2) = s0.addingReportingOverflow(ql)
+                        let (r1, o3) = s1.addingReportingOverflow(qh &+ flag(o2))
+                        t2 = t2 &+ flag(o1) &+ flag(o3)
+                        t0 = r0
+                        t1 = r1
                         j &+= 1
                     }
-                    spill(c, i + h)
-                    spill(d, i + 2 * h)
-                }
-                if u[2 * s] != 0 || atLeastN(u + s) { minusN(u + s) }
-                v.update(from: u + s, count: s)
-            }
-            // u = y · z, schoolbook.
-            @inline(__always)
-            func product(_ y: UnsafeMutablePointer<UInt64>, _ z: UnsafeMutablePointer<UInt64>) {
-                u.update(repeating: 0, count: 2 * s + 1)
-                // hot
-                for i in 0..<s {
-                    var c: UInt64 = 0
-                    let yi = y[i]
-                    var j = 0
-                    // tight
-                    while j < s {
-                        let (hi, lo) = yi.multipliedFullWidth(by: z[j])
-                        let (l1, o1) = lo.addingReportingOverflow(u[i &+ j])
-                        let (l2, o2) = l1.addingReportingOverflow(c)
-                        c = hi &+ flag(o1) &+ flag(o2)
-                        u[i &+ j] = l2
-                        j &+= 1
+                    if i < s {
+                        let (ph, pl) = y[i].multipliedFullWidth(by: z[0])
+                        let (s0, o0) = t0.addingReportingOverflow(pl)
+                        let (s1, o1) = t1.addingReportingOverflow(ph &+ flag(o0))
+                        (t0, t1, t2) = (s0, s1, t2 &+ flag(o1))
+                        settle(i, &t0, &t1, &t2)
+                    } else {
+                        r[i &- s] = t0
+                        (t0, t1, t2) = (t1, t2, 0)
                     }
-                    u[i + s] = c
                 }
+                if t0 != 0 || atLeastN(r) { minusN(r) }
             }
-            // u = y², each cross product once, doubled, then the squares of the words added.
+            // y = y²/R mod n, the same columns with each cross product once: summed apart (c0, c1, c2), doubled, the
+            // column's square added (an even column), then the reduction's products.
             @inline(__always)
             func square(_ y: UnsafeMutablePointer<UInt64>) {
-                u.update(repeating: 0, count: 2 * s + 1)
+                var t0: UInt64 = 0
+                var t1: UInt64 = 0
+                var t2: UInt64 = 0
                 // hot
-                for i in 0..<s {
-                    var c: UInt64 = 0
-                    let yi = y[i]
-                    var j = i + 1
+                for i in 0..<(2 * s &- 1) {
+                    var c0: UInt64 = 0
+                    var c1: UInt64 = 0
+                    var c2: UInt64 = 0
+                    let low = i < s ? 0 : i &- s &+ 1
+                    var j = low
+                    let half = (i &+ 1) >> 1
                     // tight
-                    while j < s {
-                        let (hi, lo) = yi.multipliedFullWidth(by: y[j])
-                        let (l1, o1) = lo.addingReportingOverflow(u[i &+ j])
-                        let (l2, o2) = l1.addingReportingOverflow(c)
-                        c = hi &+ flag(o1) &+ flag(o2)
-                        u[i &+ j] = l2
+                    while j < half {
+                        let (ph, pl) = y[j].multipliedFullWidth(by: y[i &- j])
+                        let (s0, o0) = c0.addingReportingOverflow(pl)
+                        let (s1, o1) = c1.addingReportingOverflow(ph &+ flag(o0))
+                        c2 = c2 &+ flag(o1)
+                        c0 = s0
+                        c1 = s1
                         j &+= 1
                     }
-                    u[i + s] = c
+                    c2 = c2 << 1 | c1 >> 63
+                    c1 = c1 << 1 | c0 >> 63
+                    c0 = c0 << 1
+                    if i & 1 == 0 {
+                        let square = y[i >> 1].multipliedFullWidth(by: y[i >> 1])
+                        let first = c0.addingReportingOverflow(square.low)
+                        let second = c1.addingReportingOverflow(square.high &+ flag(first.overflow))
+                        (c0, c1, c2) = (first.partialValue, second.partialValue, c2 &+ flag(second.overflow))
+                    }
+                    let (d0, e0) = t0.addingReportingOverflow(c0)
+                    let (d1, e1) = t1.addingReportingOverflow(c1)
+                    let (d2, e2) = d1.addingReportingOverflow(flag(e0))
+                    t0 = d0
+                    t1 = d2
+                    t2 = t2 &+ c2 &+ flag(e1) &+ flag(e2)
+                    j = low
+                    let top = i < s ? i : s
+                    // tight
+                    while j < top {
+                        let (qh, ql) = u[j].multipliedFullWidth(by: n[i &- j])
+                        let (r0, o2) = t0.addingReportingOverflow(ql)
+                        let (r1, o3) = t1.addingReportingOverflow(qh &+ flag(o2))
+                        t2 = flag(o3) &+ t2
+                        t1 = r1
+                        t0 = r0
+                        j &+= 1
+                    }
+                    if i < s {
+                        settle(i, &t0, &t1, &t2)
+                    } else {
+                        y[i &- s] = t0
+                        t0 = t1
+                        t1 = t2
+                        t2 = 0
+                    }
                 }
-                var shifted: UInt64 = 0
-                // hot
-                for q in 0..<(2 * s) {
-                    let v = u[q]
-                    u[q] = v << 1 | shifted
-                    shifted = v >> 63
-                }
-                var c: UInt64 = 0
-                // hot
-                for i in 0..<s {
-                    let (hi, lo) = y[i].multipliedFullWidth(by: y[i])
-                    let (l1, o1) = u[2 * i].addingReportingOverflow(lo)
-                    let (l2, o2) = l1.addingReportingOverflow(c)
-                    u[2 * i] = l2
-                    let up = flag(o1) &+ flag(o2)
-                    let (h1, o3) = u[2 * i + 1].addingReportingOverflow(hi)
-                    let (h2, o4) = h1.addingReportingOverflow(up)
-                    u[2 * i + 1] = h2
-                    c = flag(o3) &+ flag(o4)
-                }
+                y[s &- 1] = t0
+                if t1 != 0 || atLeastN(y) { minusN(y) }
             }
             // x = a·R mod n, the signature in Montgomery form, as the remainder of a·2^(64s) by n: long division (Knuth D)
             // in 32-bit digits, each quotient digit from a 64-bit division, refined by the next digit and added back at most once.
@@ -416,13 +425,9 @@ enum BigNumberTemplates {
                 let hi = 2 * w + 1 < d ? (du[2 * w + 1] >> sh) | (du[2 * w + 2] << (32 - sh)) : 0
                 x[w] = UInt64(lo) | UInt64(hi) << 32
             }
-            for _ in 0..<16 {
-                square(x)
-                reduce(x)
-            }
-            // a^65536·R times the plain signature, reduced: a^65537 mod n, out of Montgomery form.
-            product(x, a)
-            reduce(x)
+            for _ in 0..<16 { square(x) }
+            // a^65536·R times the plain signature, divided by R: a^65537 mod n, out of Montgomery form.
+            multiply(x, a, x)
             var out = [UInt8](repeating: 0, count: k)
             for i in 0..<k { out[k - 1 - i] = UInt8(truncatingIfNeeded: x[i >> 3] >> UInt64((i & 7) * 8)) }
             return out

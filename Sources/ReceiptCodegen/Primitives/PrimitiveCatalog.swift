@@ -9,7 +9,7 @@ enum PrimitiveCatalog {
         ("sha1", [HashTemplates.sha1SingleAssignment, HashTemplates.sha1InPlace]),
         ("sha256", [HashTemplates.sha256Schedule, HashTemplates.sha256Circular]),
         ("diff", [CompareTemplates.xorFold, CompareTemplates.squareSum]),
-        ("modexp", [BigNumberTemplates.interleaved, BigNumberTemplates.separated]),
+        ("modexp", [BigNumberTemplates.interleaved, BigNumberTemplates.productScanning]),
     ]
 
     /// One implementation of each family, drawn at random.
