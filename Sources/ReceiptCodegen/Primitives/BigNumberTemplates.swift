@@ -203,11 +203,10 @@ enum BigNumberTemplates {
             let k = nb.count
             guard k >= 64, k <= 512, sig.count == k, let low = nb.last, low & 1 == 1 else { return nil }
             let s = (k + 7) / 8
-            // Words, least significant first: the modulus and a zero word, the signature, the result, the
-            // reduction's multipliers (s of the 2s + 1 words).
-            let n = UnsafeMutablePointer<UInt64>.allocate(capacity: 5 * s + 2)
+            // Words, least significant first: the modulus, the signature, the result, the reduction's multipliers.
+            let n = UnsafeMutablePointer<UInt64>.allocate(capacity: 4 * s)
             defer { n.deallocate() }
-            n.initialize(repeating: 0, count: 5 * s + 2)
+            n.initialize(repeating: 0, count: 4 * s)
             var w = 0
             var end = k
             while end > 0 {
@@ -216,13 +215,13 @@ enum BigNumberTemplates {
                 n[w] = word
                 word = 0
                 for byte in sig[max(end - 8, 0)..<end] { word = word << 8 | UInt64(byte) }
-                n[s + 1 + w] = word
+                n[s + w] = word
                 w += 1
                 end -= 8
             }
-            let a = n + s + 1
-            let x = n + 2 * s + 1
-            let u = n + 3 * s + 1
+            let a = n + s
+            let x = n + 2 * s
+            let u = n + 3 * s
             func flag(_ b: Bool) -> UInt64 { UInt64(unsafeBitCast(b, to: UInt8.self)) }
             @inline(__always)
             func atLeastN(_ v: UnsafeMutablePointer<UInt64>) -> Bool {
