@@ -254,6 +254,8 @@ struct DecoyWriter {
         }
         /// `value` tested against `residue` modulo `bits`, masked or as a remainder; or, in the third form, `value`
         /// with the residue taken away (`away`, or `value` as it is when it has that built in) masked against 0.
+        /// (Callers draw `away`'s constant only for the third form: a draw nothing prints would shift the seed's
+        /// stream for nothing.)
         func test(_ value: String, residue: String, away: String?) -> String {
             switch form.test {
             case 1: return compare("(\(value)) % \(bits)", residue)
@@ -269,13 +271,13 @@ struct DecoyWriter {
         let square = "\(odd) &* \(odd)"
         switch form.identity {
         case 0:
-            return test(square, residue: "1", away: "^ \(one())")
+            return test(square, residue: "1", away: form.test == 2 ? "^ \(one())" : nil)
         case 1:
             // The square less one (in the third form, less a constant of residue 1) is a multiple of 8.
             return test("\(square) &- \(form.test == 2 ? one() : "1")", residue: "0", away: nil)
         case 2:
             let fourth = form.grouped ? "(\(square)) &* (\(square))" : "\(square) &* \(square)"
-            return test(fourth, residue: "1", away: "^ \(one())")
+            return test(fourth, residue: "1", away: form.test == 2 ? "^ \(one())" : nil)
         default:
             let cube = form.grouped ? "\(odd) &* (\(square))" : "\(square) &* \(odd)"
             return test(cube, residue: form.test == 1 ? "\(odd) % 8" : "\(odd) & 7", away: "^ \(odd)")
