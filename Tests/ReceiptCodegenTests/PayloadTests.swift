@@ -13,13 +13,13 @@ import Testing
 @Suite(.enabled(if: HarnessBuild.swiftc != nil, Comment(rawValue: HarnessBuild.skipMessage)), .serialized)
 struct PayloadTests {
     /// Part of the condition of the walker's in-place reading, as the template writes it.
-    static let inPlace = "c[p + 1] < 0x80, c[p] & 0x1F != 0x1F {"
+    static let inPlace = "c[p &+ 1] < 0x80, c[p] & 0x1F != 0x1F {"
 
     /// `fast_i` / `plain_i`: the walker with and without its in-place reading, over DER reader variant `i`; each
     /// prints `nil` or the walker's fields, hex, joined by `|`.
     static let program = Task { () async throws -> LineProgram in
         var random = SeededGenerator(seed: Array("payload-tests".utf8), purpose: "tests")
-        let plain = StructureTemplates.payload.replacingOccurrences(of: inPlace, with: "c[p + 1] < 0x80, p < 0, c[p] & 0x1F != 0x1F {")
+        let plain = StructureTemplates.payload.replacingOccurrences(of: inPlace, with: "c[p &+ 1] < 0x80, p < 0, c[p] & 0x1F != 0x1F {")
         guard plain != StructureTemplates.payload else {
             throw HarnessBuild.Failure(description: "the payload template no longer reads headers in place as this test expects")
         }
