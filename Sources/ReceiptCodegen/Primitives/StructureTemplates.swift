@@ -140,12 +140,12 @@ enum StructureTemplates {
     /// short-form header is read in place (a call to «tlv» for each of an attribute's four headers cost more than
     /// the reading), and no purchase allocates (its attributes go to one reused array, its product id stays a slice
     /// of the content). Measured on that receipt's payload, one core, without decoys, best of 300 runs: 103 µs a walk
-    /// when every header went through «tlv» and each purchase had an array and a copy, 52 µs now. In a generation
-    /// (three entry points with decoys, best of 30 runs alternating with ReceiptValidator, three seeds): 759–778
-    /// validations/s before, 954–991 after. (Marking the walk hot, with sparse decoys, measured the same.)
-    /// Then 52 → 41 µs (best of 10 × 20 × 100 walks alternating, one core): the content's bounds checked once per
-    /// walk instead of in every header, and wrapping arithmetic on positions that cannot overflow (an `-Ounchecked`
-    /// build of the old walk, for scale: 37 µs).
+    /// when every header went through «tlv» and each purchase had an array and a copy, 52 µs with in-place reading
+    /// (in a generation, three entry points with decoys, best of 30 runs alternating with ReceiptValidator, three
+    /// seeds: 759–778 validations/s before, 954–991 after; marking the walk hot, with sparse decoys, measured the
+    /// same), and 41 µs now that the content's bounds are checked once per walk instead of in every header and
+    /// positions that cannot overflow use wrapping arithmetic (best of 10 × 20 × 100 walks alternating; the 52 µs
+    /// walk built `-Ounchecked`, for scale: 37 µs).
     static let payload = #"""
         private func «payload»(_ c: [UInt8]) -> ([UInt8], [UInt8], [UInt8], [UInt8], [UInt8], Int64, Int64, [ArraySlice<UInt8>], [UInt8])? {
             // The SEQUENCEs {type, version, value} that exactly fill s..<e, read in place: (type, value start, value
