@@ -66,7 +66,11 @@ struct VerifyReceiptContractTests {
         ("JSON array", Array(#"["receipt-data"]"#.utf8), "body_not_json_object"),
         ("JSON string", Array(#""MIIT""#.utf8), "body_not_json_object"),
         ("truncated JSON", Array(#"{"receipt-data":"MIIT"#.utf8), "body_not_json_object"),
-        ("not UTF-8", [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D], "body_not_json_object"),
+        ("not UTF-8", [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D], "body_not_utf8"),
+        ("UTF-16LE with its byte order mark", [0xFF, 0xFE] + Self.utf16LE(#"{"receipt-data":"MIIT"}"#), "body_not_utf8"),
+        ("UTF-16BE", Array(#"{"receipt-data":"MIIT"}"#.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }), "body_not_utf8"),
+        ("a duplicate key after an escaped quote", Array(#"{"x":"\"{","password":"a","password":"b","receipt-data":"MIIT"}"#.utf8), "duplicate_key"),
+        ("a duplicate key in a nested object", Array(#"{"app":{"k":1,"k":2},"receipt-data":"MIIT"}"#.utf8), "duplicate_key"),
         ("deeply nested", Array((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8), "body_not_json_object"),
         ("nested inside the object", Array((#"{"x":"# + String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000) + #","receipt-data":"MIIT"}"#).utf8), "body_not_json_object"),
         ("missing receipt-data", Array(#"{"password":"x"}"#.utf8), "receipt_data_missing"),
@@ -94,11 +98,15 @@ struct VerifyReceiptContractTests {
         }
     }
 
-    @Test("extra keys are ignored; nested repeats are not top-level duplicates")
+    static func utf16LE(_ text: String) -> [UInt8] {
+        Array(text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    }
+
+    @Test("extra keys are ignored, nested ones too; a UTF-8 byte order mark is skipped (RFC 8259 §8.1)")
     func extraKeys() async throws {
         let bytes = try ServiceTestPKI.mint(ServiceTestPKI.receipt())
         let b64 = Data(bytes).base64EncodedString()
-        let body = #"{"app":"x","nested":{"k":1,"k":2},"list":[{"receipt-data":1}],"receipt-data":"\#(b64)","exclude-old-transactions":null}"#
+        let body = "\u{FEFF}" + #"{"app":"x","nested":{"k":1,"receipt-data":2},"list":[{"receipt-data":1}],"receipt-data":"\#(b64)","exclude-old-transactions":null}"#
         try await H.withMemoryLedger { ledger in
             try await H.withLiveService(try H.configuration(), ledger: ledger) { client, _ in
                 let answer1 = try await H.post(client, body: ByteBuffer(string: body))
@@ -188,6 +196,24 @@ struct VerifyReceiptContractTests {
             try await H.withLiveService(configuration, ledger: ledger) { client, _ in
                 let answer4 = try await H.post(client, body: H.body(other, password: "anything"))
                 #expect(Self.status(answer4) == 0)
+            }
+        }
+    }
+
+    @Test("the duplicate-password guard holds for a UTF-16 body: 21002 body_not_utf8, never status 0")
+    func utf16BodyCannotSmuggleADuplicatePassword() async throws {
+        let bytes = try ServiceTestPKI.mint(ServiceTestPKI.receipt())
+        let b64 = Data(bytes).base64EncodedString()
+        let text = #"{"receipt-data":"\#(b64)","x":"\"{","password":"s3cret","password":"wrong"}"#
+        let configuration = try H.configuration { $0.sharedSecrets = ["com.example.app": "s3cret"] }
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                let utf16 = try await H.post(client, body: ByteBuffer(bytes: Self.utf16LE(text)))
+                #expect(Self.status(utf16) == 21002)
+                #expect(Self.reasons(utf16) == ["body_not_utf8"])
+                let utf8 = try await H.post(client, body: ByteBuffer(string: text))
+                #expect(Self.status(utf8) == 21002)
+                #expect(Self.reasons(utf8) == ["duplicate_key"])
             }
         }
     }

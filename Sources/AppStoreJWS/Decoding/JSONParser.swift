@@ -5,13 +5,25 @@
 /// are invalid UTF-8, lone surrogates in escapes, control characters in strings, leading zeros, and anything after
 /// the value. Nesting is bounded, so hostile input cannot exhaust the stack; every loop advances through a bounded
 /// buffer, so it cannot run away.
-struct JSONParser {
+///
+/// The service parses verifyReceipt request bodies with it too (`package`), so a body and a signed payload follow
+/// one rule set.
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private let maximumDepth: Int
 
-    struct Failure: Error {
-        let reason: String
+    /// Why a text is not strict JSON.
+    package struct Failure: Error {
+        /// What was wrong, and at which byte.
+        package let reason: String
+        /// Whether an object named a member twice (the text is otherwise well-formed up to there).
+        package let isDuplicateName: Bool
+
+        init(reason: String, isDuplicateName: Bool = false) {
+            self.reason = reason
+            self.isDuplicateName = isDuplicateName
+        }
     }
 
     private init(_ bytes: [UInt8], maximumDepth: Int) {
@@ -20,7 +32,7 @@ struct JSONParser {
     }
 
     /// The value `bytes` hold, with nothing but whitespace around it.
-    static func parse(_ bytes: [UInt8], maximumDepth: Int) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
@@ -90,7 +102,7 @@ struct JSONParser {
             self.skipWhitespace()
             let value = try self.value(depth: depth)
             guard members.updateValue(value, forKey: name) == nil else {
-                throw self.failure("duplicate member name '\(name)'")
+                throw Failure(reason: "duplicate member name '\(name)' at byte \(self.index)", isDuplicateName: true)
             }
             self.skipWhitespace()
             if self.current == UInt8(ascii: ",") {

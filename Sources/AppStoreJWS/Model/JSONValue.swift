@@ -15,6 +15,12 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The Boolean, when this is `true` or `false`.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
     /// The members, when this is an object.
     public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }

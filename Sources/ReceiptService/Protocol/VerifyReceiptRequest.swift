@@ -1,12 +1,14 @@
-import struct Foundation.Data
-import class Foundation.JSONDecoder
+import AppStoreJWS
 
 /// A verifyReceipt request body: `{"receipt-data": base64, "password"?: string, "exclude-old-transactions"?: bool}`.
 ///
 /// The body is parsed as JSON whatever its Content-Type says (clients send `application/json`, `text/plain`,
-/// form types or none). Keys other than these three are ignored; a key that appears twice at the top level makes
-/// the body malformed, because JSON parsers disagree on which occurrence wins (Foundation's `JSONDecoder` keeps the
-/// first, `JSONSerialization` the last) and a proxy and this service must never read different secrets.
+/// form types or none), with the strict parser signed payloads use: UTF-8 only (RFC 8259 §8.1; a leading UTF-8
+/// byte order mark is skipped, as §8.1 allows), and a member name that appears twice in any object makes the body
+/// malformed, because JSON parsers disagree on which occurrence wins (Foundation's `JSONDecoder` keeps the first,
+/// `JSONSerialization` the last) and a proxy and this service must never read different secrets. One parser reads
+/// the bytes once: there is no second scanner that could lose step with the first (a UTF-16 body, an escaped quote).
+/// Keys other than these three are ignored.
 public struct VerifyReceiptRequest: Sendable, Hashable {
     /// The base64 text of `receipt-data`, not yet decoded.
     public var receiptData: String
@@ -14,6 +16,10 @@ public struct VerifyReceiptRequest: Sendable, Hashable {
     public var password: String?
     /// `exclude-old-transactions`.
     public var excludeOldTransactions: Bool
+
+    /// How deep a body may nest (a verifyReceipt body is one flat object; this leaves room for clients that add
+    /// their own structured keys, and bounds the parser's recursion).
+    static let maximumDepth = 64
 
     /// Creates a request.
     public init(receiptData: String, password: String? = nil, excludeOldTransactions: Bool = false) {
@@ -28,6 +34,7 @@ public struct VerifyReceiptRequest: Sendable, Hashable {
         public let code: String
         init(_ code: String) { self.code = code }
 
+        static let notUTF8 = Failure("body_not_utf8")
         static let notJSONObject = Failure("body_not_json_object")
         static let duplicateKey = Failure("duplicate_key")
         static let receiptDataMissing = Failure("receipt_data_missing")
@@ -38,59 +45,51 @@ public struct VerifyReceiptRequest: Sendable, Hashable {
     }
 
     /// Parses a request body.
+    /// - Throws: ``Failure``: `body_not_utf8` (a UTF-16 or UTF-32 body, or bytes that are not UTF-8),
+    ///   `body_not_json_object`, `duplicate_key`, or a field's own code.
     public init(body: [UInt8]) throws(Failure) {
-        let data = Data(body)
-        let fields: Fields
+        let text = body.starts(with: Self.byteOrderMark) ? Array(body.dropFirst(Self.byteOrderMark.count)) : body
+        let members: [String: JSONValue]
         do {
-            fields = try JSONDecoder().decode(Fields.self, from: data)
-        } catch let error as Failure {
-            throw error
+            guard let object = try JSONParser.parse(text, maximumDepth: Self.maximumDepth).objectValue else {
+                throw Failure.notJSONObject
+            }
+            members = object
+        } catch let failure as JSONParser.Failure {
+            if failure.isDuplicateName { throw .duplicateKey }
+            throw Self.isUTF8(text) ? .notJSONObject : .notUTF8
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw .notJSONObject
         }
-        // Foundation has validated the document; now refuse ambiguous ones.
-        guard TopLevelKeys.areUnique(in: body) else { throw .duplicateKey }
-        guard let receipt = fields.receiptData else { throw .receiptDataMissing }
+        guard let receipt = try Self.field(members["receipt-data"], \.stringValue, .receiptDataNotString) else {
+            throw .receiptDataMissing
+        }
         guard !receipt.isEmpty else { throw .receiptDataEmpty }
         self.receiptData = receipt
-        self.password = fields.password
-        self.excludeOldTransactions = fields.excludeOld ?? false
+        self.password = try Self.field(members["password"], \.stringValue, .passwordNotString)
+        self.excludeOldTransactions =
+            try Self.field(members["exclude-old-transactions"], \.boolValue, .excludeOldNotBool) ?? false
     }
 
-    /// The three fields, each optional and type-checked, other keys ignored.
-    private struct Fields: Decodable {
-        var receiptData: String?
-        var password: String?
-        var excludeOld: Bool?
+    /// EF BB BF, the UTF-8 encoding of U+FEFF.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-        enum CodingKeys: String, CodingKey {
-            case receiptData = "receipt-data"
-            case password
-            case excludeOld = "exclude-old-transactions"
-        }
+    /// Whether a text that failed to parse was UTF-8 at all (asked only on failure, so a valid body is read once).
+    /// A NUL byte is UTF-8 but never JSON outside a string, and in practice the mark of UTF-16 or UTF-32.
+    private static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        !bytes.contains(0) && String(validating: bytes, as: UTF8.self) != nil
+    }
 
-        init(from decoder: any Decoder) throws {
-            let container: KeyedDecodingContainer<CodingKeys>
-            do {
-                container = try decoder.container(keyedBy: CodingKeys.self)
-            } catch {
-                throw Failure.notJSONObject
-            }
-            self.receiptData = try Self.field(container, .receiptData, String.self, .receiptDataNotString)
-            self.password = try Self.field(container, .password, String.self, .passwordNotString)
-            self.excludeOld = try Self.field(container, .excludeOld, Bool.self, .excludeOldNotBool)
-        }
-
-        /// A field's value, `nil` when absent or JSON `null`, the given failure when of another type.
-        private static func field<T: Decodable>(
-            _ container: KeyedDecodingContainer<CodingKeys>,
-            _ key: CodingKeys,
-            _ type: T.Type,
-            _ failure: Failure
-        ) throws -> T? {
-            guard container.contains(key), (try? container.decodeNil(forKey: key)) == false else { return nil }
-            guard let value = try? container.decode(T.self, forKey: key) else { throw failure }
-            return value
-        }
+    /// A member's value, `nil` when absent or JSON `null`, `failure` when of another type.
+    private static func field<T>(
+        _ value: JSONValue?,
+        _ read: (JSONValue) -> T?,
+        _ failure: Failure
+    ) throws(Failure) -> T? {
+        guard let value, value != .null else { return nil }
+        guard let typed = read(value) else { throw failure }
+        return typed
     }
 }
