@@ -1,5 +1,6 @@
 import AppStoreJWS
 public import Hummingbird
+import HummingbirdCore
 public import Logging
 import NIOCore
 import ReceiptLedger
@@ -17,7 +18,9 @@ public import ServiceLifecycle
 /// | `GET /metrics` | Prometheus text |
 ///
 /// Every verdict is HTTP 200 with a `status`, whatever the request's Content-Type. A body over the configured
-/// size is refused with HTTP 413 before it is read; one that does not arrive within the request timeout, 408.
+/// size is refused with HTTP 413 before it is read; one that does not arrive within the request timeout, 408; one
+/// the in-flight body budget cannot cover, 503 with `Retry-After` (none of it read). Connections are capped and
+/// must send their headers within the header-read timeout (see ``VerifyReceiptConfiguration``).
 ///
 /// ```swift
 /// let server = VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 8080, logger: logger)
@@ -32,6 +35,10 @@ public struct VerifyReceiptServer: Sendable {
     public var port: Int
     /// Where request logs go.
     public var logger: Logger
+    /// The bytes of bodies held at once, shared by every request.
+    let bodyBudget: BodyBudget
+    /// The open connections, against their cap.
+    let connections: OpenConnections
 
     /// Creates a server.
     public init(verifier: ReceiptVerifier, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
@@ -39,20 +46,29 @@ public struct VerifyReceiptServer: Sendable {
         self.host = host
         self.port = port
         self.logger = logger
+        self.bodyBudget = BodyBudget(limit: verifier.configuration.maximumInFlightBodyBytes)
+        self.connections = OpenConnections(
+            limit: verifier.configuration.maximumConnections, metrics: verifier.metrics)
     }
+
+    /// How many seconds a client refused for the body budget is told to wait (`Retry-After`).
+    static let retryAfterSeconds = 1
 
     /// The routes.
     public func router() -> Router<VerifyReceiptRequestContext> {
         let router = Router(context: VerifyReceiptRequestContext.self)
         let verifier = self.verifier
+        let budget = self.bodyBudget
         router.post("verifyReceipt") { request, context in
-            try await Self.verify(request, context: context, endpoint: .production, verifier: verifier)
+            try await Self.verify(request, context: context, endpoint: .production, verifier: verifier, budget: budget)
         }
         router.post("sandbox/verifyReceipt") { request, context in
-            try await Self.verify(request, context: context, endpoint: .sandbox, verifier: verifier)
+            try await Self.verify(request, context: context, endpoint: .sandbox, verifier: verifier, budget: budget)
         }
         router.post("notifications/v2") { request, context in
-            try await Self.signedData(request, context: context, verifier: verifier, route: "notification") { body in
+            try await Self.signedData(
+                request, context: context, verifier: verifier, budget: budget, route: "notification"
+            ) { body in
                 await verifier.answerNotification(body: body)
             }
         }
@@ -67,7 +83,9 @@ public struct VerifyReceiptServer: Sendable {
                     status: .badRequest, headers: [.contentType: "application/json"],
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
             }
-            return try await Self.signedData(request, context: context, verifier: verifier, route: "jws") { body in
+            return try await Self.signedData(
+                request, context: context, verifier: verifier, budget: budget, route: "jws"
+            ) { body in
                 await verifier.answerJWS(body: body, kind: kind)
             }
         }
@@ -90,9 +108,20 @@ public struct VerifyReceiptServer: Sendable {
         services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> Application<RouterResponder<VerifyReceiptRequestContext>> {
-        Application(
+        let configuration = self.verifier.configuration
+        let connections = self.connections
+        let metrics = self.verifier.metrics
+        let headerReadTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.headerReadTimeout))
+        let server = HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(
+                http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(75))),
+                connections: connections,
+                headerReadTimeout: headerReadTimeout,
+                metrics: metrics)
+        }
+        return Application(
             router: self.router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(75))),
+            server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(self.host, port: self.port),
                 serverName: "receiptkit"
@@ -107,64 +136,69 @@ public struct VerifyReceiptServer: Sendable {
         _ request: Request,
         context: VerifyReceiptRequestContext,
         endpoint: VerifyReceiptEndpoint,
-        verifier: ReceiptVerifier
+        verifier: ReceiptVerifier,
+        budget: BodyBudget
     ) async throws -> Response {
         let started = ContinuousClock.now
         let timeout = verifier.configuration.requestTimeout
-        let bytes: [UInt8]
-        switch try await Self.collectBody(request, context: context, verifier: verifier) {
-        case .refused(let response): return response
-        case .received(let received): bytes = received
+        return try await Self.withBody(request, context: context, verifier: verifier, budget: budget) { bytes in
+            let answer =
+                try await withDeadline(timeout - (ContinuousClock.now - started)) {
+                    await verifier.answer(body: bytes, endpoint: endpoint)
+                } ?? .failure(.internalError, reasons: ["timeout"], retryable: true)
+
+            let elapsed = ContinuousClock.now - started
+            context.logger.info(
+                "verifyReceipt",
+                metadata: [
+                    "endpoint": .string(endpoint.rawValue),
+                    "status": .stringConvertible(answer.status.code),
+                    "reasons": .array(answer.reasons.map { .string($0) }),
+                    "body_bytes": .stringConvertible(bytes.count),
+                    "duration_ms": .string(Self.milliseconds(elapsed)),
+                ]
+            )
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+            )
         }
-        let answer =
-            try await withDeadline(timeout - (ContinuousClock.now - started)) {
-                await verifier.answer(body: bytes, endpoint: endpoint)
-            } ?? .failure(.internalError, reasons: ["timeout"], retryable: true)
-
-        let elapsed = ContinuousClock.now - started
-        context.logger.info(
-            "verifyReceipt",
-            metadata: [
-                "endpoint": .string(endpoint.rawValue),
-                "status": .stringConvertible(answer.status.code),
-                "reasons": .array(answer.reasons.map { .string($0) }),
-                "body_bytes": .stringConvertible(bytes.count),
-                "duration_ms": .string(Self.milliseconds(elapsed)),
-            ]
-        )
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
-        )
     }
 
-    /// A request body, or the refusal that ended the request before it was read.
-    enum CollectedBody {
-        case received([UInt8])
-        case refused(Response)
-    }
-
-    /// Reads the body within the request timeout and the size limit: 413 from `Content-Length` or while reading
-    /// (the rest never buffered), 408 when it does not arrive in time.
-    static func collectBody(
+    /// Runs `handle` on the request's body, read within the request timeout, the size limit and the in-flight
+    /// budget: 413 from `Content-Length` or while reading (the rest never buffered), 503 with `Retry-After` when
+    /// the budget cannot cover the body (before any of it is read), 408 when it does not arrive in time. The
+    /// reservation is held until `handle` has answered.
+    static func withBody(
         _ request: Request,
         context: VerifyReceiptRequestContext,
-        verifier: ReceiptVerifier
-    ) async throws -> CollectedBody {
+        verifier: ReceiptVerifier,
+        budget: BodyBudget,
+        _ handle: ([UInt8]) async throws -> Response
+    ) async throws -> Response {
         let limit = verifier.configuration.maximumBodySize
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            return .refused(Self.refuse(.contentTooLarge, context: context, verifier: verifier))
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        if let declared, declared > limit {
+            return Self.refuse(.contentTooLarge, context: context, verifier: verifier)
         }
+        let reservation = declared ?? limit
+        guard budget.reserve(reservation) else {
+            return Self.refuse(.serviceUnavailable, context: context, verifier: verifier)
+        }
+        defer { budget.release(reservation) }
         let body: ByteBuffer?
         do {
             let stream = request.body
             body = try await withDeadline(verifier.configuration.requestTimeout) { try await stream.collect(upTo: limit) }
         } catch is NIOTooManyBytesError {
-            return .refused(Self.refuse(.contentTooLarge, context: context, verifier: verifier))
+            return Self.refuse(.contentTooLarge, context: context, verifier: verifier)
         }
-        guard let body else { return .refused(Self.refuse(.requestTimeout, context: context, verifier: verifier)) }
-        return .received(Array(body.readableBytesView))
+        guard let body else {
+            verifier.metrics.countClosedConnection(reason: "body_timeout")
+            return Self.refuse(.requestTimeout, context: context, verifier: verifier)
+        }
+        return try await handle(Array(body.readableBytesView))
     }
 
     /// `POST /notifications/v2` and `POST /jws/verify`: the body through `answer`, within the request timeout.
@@ -172,34 +206,32 @@ public struct VerifyReceiptServer: Sendable {
         _ request: Request,
         context: VerifyReceiptRequestContext,
         verifier: ReceiptVerifier,
+        budget: BodyBudget,
         route: String,
         answer: @escaping @Sendable ([UInt8]) async -> SignedDataAnswer
     ) async throws -> Response {
         let started = ContinuousClock.now
-        let bytes: [UInt8]
-        switch try await Self.collectBody(request, context: context, verifier: verifier) {
-        case .refused(let response): return response
-        case .received(let received): bytes = received
+        return try await Self.withBody(request, context: context, verifier: verifier, budget: budget) { bytes in
+            let timeout = verifier.configuration.requestTimeout - (ContinuousClock.now - started)
+            let result =
+                try await withDeadline(timeout) { await answer(bytes) }
+                ?? ReceiptVerifier.answer(503, "unavailable", ["timeout"])
+            context.logger.info(
+                "\(route)",
+                metadata: [
+                    "http_status": .stringConvertible(result.httpStatus),
+                    "outcome": .string(result.outcome),
+                    "reasons": .array(result.reasons.map { .string($0) }),
+                    "body_bytes": .stringConvertible(bytes.count),
+                    "duration_ms": .string(Self.milliseconds(ContinuousClock.now - started)),
+                ]
+            )
+            return Response(
+                status: HTTPResponse.Status(code: result.httpStatus),
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.body))
+            )
         }
-        let timeout = verifier.configuration.requestTimeout - (ContinuousClock.now - started)
-        let result =
-            try await withDeadline(timeout) { await answer(bytes) }
-            ?? ReceiptVerifier.answer(503, "unavailable", ["timeout"])
-        context.logger.info(
-            "\(route)",
-            metadata: [
-                "http_status": .stringConvertible(result.httpStatus),
-                "outcome": .string(result.outcome),
-                "reasons": .array(result.reasons.map { .string($0) }),
-                "body_bytes": .stringConvertible(bytes.count),
-                "duration_ms": .string(Self.milliseconds(ContinuousClock.now - started)),
-            ]
-        )
-        return Response(
-            status: HTTPResponse.Status(code: result.httpStatus),
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.body))
-        )
     }
 
     /// A refusal before any verdict: the status, and the connection closed so the rest of the body is never read.
@@ -211,7 +243,16 @@ public struct VerifyReceiptServer: Sendable {
         verifier.metrics.countHTTPRejection(status.code)
         context.logger.notice("verifyReceipt refused", metadata: ["http_status": .stringConvertible(status.code)])
         context.channel.close(mode: .input, promise: nil)
-        return Response(status: status, headers: [.connection: "close", .contentLength: "0"])
+        var headers: HTTPFields = [.connection: "close", .contentLength: "0"]
+        if status == .serviceUnavailable { headers[.retryAfter] = String(Self.retryAfterSeconds) }
+        return Response(status: status, headers: headers)
+    }
+
+    /// A duration in whole nanoseconds, saturated (configured timeouts are at most an hour).
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? Int64.max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 
     private static func health(_ verifier: ReceiptVerifier) async -> Response {

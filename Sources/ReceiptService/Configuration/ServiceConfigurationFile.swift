@@ -16,6 +16,9 @@ import ReceiptKit
 ///   "anchors": ["TestRoot.cer"],
 ///   "max_body_bytes": 3145728,
 ///   "request_timeout_seconds": 10,
+///   "header_read_timeout_seconds": 10,
+///   "max_connections": 1024,
+///   "max_in_flight_body_bytes": 67108864,
 ///   "max_concurrent_validations": 8,
 ///   "notification_max_age_seconds": 345600,
 ///   "check_revocation": false
@@ -34,6 +37,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     public var maximumBodySize: Int?
     public var requestTimeoutSeconds: Double?
     public var healthTimeoutSeconds: Double?
+    public var headerReadTimeoutSeconds: Double?
+    public var maximumConnections: Int?
+    public var maximumInFlightBodyBytes: Int?
     public var maximumConcurrentValidations: Int?
     public var notificationMaximumAgeSeconds: Double?
     /// Whether App Store JWS certificates are checked online (OCSP, ``HTTPOCSPTransport``).
@@ -47,6 +53,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         case maximumBodySize = "max_body_bytes"
         case requestTimeoutSeconds = "request_timeout_seconds"
         case healthTimeoutSeconds = "health_timeout_seconds"
+        case headerReadTimeoutSeconds = "header_read_timeout_seconds"
+        case maximumConnections = "max_connections"
+        case maximumInFlightBodyBytes = "max_in_flight_body_bytes"
         case maximumConcurrentValidations = "max_concurrent_validations"
         case notificationMaximumAgeSeconds = "notification_max_age_seconds"
         case checksRevocation = "check_revocation"
@@ -76,6 +85,13 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         }
         try Self.checkTimeout(self.requestTimeoutSeconds, .requestTimeoutSeconds)
         try Self.checkTimeout(self.healthTimeoutSeconds, .healthTimeoutSeconds)
+        try Self.checkTimeout(self.headerReadTimeoutSeconds, .headerReadTimeoutSeconds)
+        if let count = self.maximumConnections, !(1...1_048_576).contains(count) {
+            throw Failure("max_connections must be 1-1048576")
+        }
+        if let bytes = self.maximumInFlightBodyBytes, !(1024...(1 << 40)).contains(bytes) {
+            throw Failure("max_in_flight_body_bytes must be between 1024 and 1099511627776")
+        }
         if let count = self.maximumConcurrentValidations, !(1...4096).contains(count) {
             throw Failure("max_concurrent_validations must be 1-4096")
         }
@@ -107,6 +123,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         self.requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
         self.healthTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .healthTimeoutSeconds)
         self.maximumConcurrentValidations = try container.decodeIfPresent(Int.self, forKey: .maximumConcurrentValidations)
+        self.headerReadTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .headerReadTimeoutSeconds)
+        self.maximumConnections = try container.decodeIfPresent(Int.self, forKey: .maximumConnections)
+        self.maximumInFlightBodyBytes = try container.decodeIfPresent(Int.self, forKey: .maximumInFlightBodyBytes)
         self.notificationMaximumAgeSeconds = try container.decodeIfPresent(Double.self, forKey: .notificationMaximumAgeSeconds)
         self.checksRevocation = try container.decodeIfPresent(Bool.self, forKey: .checksRevocation)
     }
@@ -128,6 +147,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let seconds = self.requestTimeoutSeconds { configuration.requestTimeout = Self.timeout(seconds) }
         if let seconds = self.healthTimeoutSeconds { configuration.healthTimeout = Self.timeout(seconds) }
         if let count = self.maximumConcurrentValidations { configuration.maximumConcurrentValidations = count }
+        if let seconds = self.headerReadTimeoutSeconds { configuration.headerReadTimeout = Self.timeout(seconds) }
+        if let count = self.maximumConnections { configuration.maximumConnections = count }
+        if let bytes = self.maximumInFlightBodyBytes { configuration.maximumInFlightBodyBytes = bytes }
         if let seconds = self.notificationMaximumAgeSeconds {
             configuration.notifications.maximumAge = .seconds(seconds)
         }

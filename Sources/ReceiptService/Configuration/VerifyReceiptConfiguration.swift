@@ -21,8 +21,20 @@ public struct VerifyReceiptConfiguration: Sendable {
     public var sharedSecrets: [String: String] = [:]
     /// Request bodies above this many bytes get HTTP 413 (default 3 MiB).
     public var maximumBodySize = 3 * 1024 * 1024
-    /// The longest a request may take, queueing included, before it is answered 21009 (retryable).
+    /// The longest a request may take, queueing included, before it is answered 21009 (retryable). Its body
+    /// must arrive within it too, else HTTP 408 and the connection is closed.
     public var requestTimeout: Duration = .seconds(10)
+    /// How long a request's line and headers may take to arrive, from the connection's opening or the request's
+    /// first byte (default 10 s). A client that drips them is disconnected, and the close counted in `/metrics`
+    /// (`receiptkit_connections_closed_total{reason="header_timeout"}`).
+    public var headerReadTimeout: Duration = .seconds(10)
+    /// How many connections are open at once (default 1,024); past it, a new connection is closed as soon as it
+    /// is accepted (`reason="connection_limit"`). Keep it under the process's file-descriptor limit.
+    public var maximumConnections = 1024
+    /// How many bytes of request bodies may be held at once, across all connections (default 64 MiB). A request
+    /// reserves its declared `Content-Length` (or ``maximumBodySize`` when chunked) *before* its body is read;
+    /// when the budget cannot cover it, the answer is HTTP 503 with `Retry-After` and none of the body is read.
+    public var maximumInFlightBodyBytes = 64 * 1024 * 1024
     /// How long `GET /health` waits for the ledger's database to answer before it reports 503 (default 3 s): a
     /// database that slow is, for a load balancer, one that does not answer.
     public var healthTimeout: Duration = .seconds(3)

@@ -2,7 +2,7 @@ public import Prometheus
 import ReceiptLedger
 
 /// The service's Prometheus metrics, served at `GET /metrics`: requests by endpoint and status, requests refused
-/// before a verdict (413/408), the validation latency histogram, and ledger writes and failures. One registry per service, injected, so tests and
+/// before a verdict (413/408/503), connections open and closed by the server, the validation latency histogram, and ledger writes and failures. One registry per service, injected, so tests and
 /// several services in one process never share counters.
 public struct ServiceMetrics: Sendable {
     /// The registry every metric lives in.
@@ -12,6 +12,7 @@ public struct ServiceMetrics: Sendable {
     private let ledgerReceiptsKnown: Counter
     private let ledgerTransactionsWritten: Counter
     private let ledgerFailures: Counter
+    private let openConnectionsGauge: Gauge
     /// Request counters by endpoint and status, made once (a registry lookup per request would take its lock).
     private let requestCounters: [VerifyReceiptEndpoint: [Int: Counter]]
 
@@ -45,6 +46,7 @@ public struct ServiceMetrics: Sendable {
         self.requestCounters = counters
         self.ledgerFailures = registry.makeCounter(
             descriptor: Self.descriptor("ledger_failures", "total", "Ledger operations that failed."))
+        self.openConnectionsGauge = registry.makeGauge(descriptor: Self.openConnections)
     }
 
     func count(_ answer: VerifyReceiptAnswer, endpoint: VerifyReceiptEndpoint) {
@@ -62,6 +64,18 @@ public struct ServiceMetrics: Sendable {
         if summary.transactionsWritten > 0 {
             self.ledgerTransactionsWritten.increment(by: Int64(summary.transactionsWritten))
         }
+    }
+
+    /// Counts a connection the server closed on its own account: `header_timeout` (headers too slow),
+    /// `connection_limit` (over ``VerifyReceiptConfiguration/maximumConnections``), `body_timeout` (a body not
+    /// in within the request timeout).
+    func countClosedConnection(reason: String) {
+        self.registry.makeCounter(descriptor: Self.closedConnections, labels: [("reason", reason)]).increment()
+    }
+
+    /// Sets the number of open connections.
+    func setOpenConnections(_ count: Int) {
+        self.openConnectionsGauge.set(Int64(count))
     }
 
     func countLedgerFailure() {
@@ -90,7 +104,16 @@ public struct ServiceMetrics: Sendable {
     }
     private static var rejections: MetricNameDescriptor {
         Self.descriptor(
-        "http_rejections", "total", "Requests refused before a verdict (413 body too large, 408 body too slow).")
+        "http_rejections", "total",
+        "Requests refused before a verdict (413 body too large, 408 body too slow, 503 body budget spent).")
+    }
+    private static var closedConnections: MetricNameDescriptor {
+        Self.descriptor(
+        "connections_closed", "total",
+        "Connections the server closed: header_timeout, body_timeout, connection_limit.")
+    }
+    private static var openConnections: MetricNameDescriptor {
+        Self.descriptor("connections_open", "", "Connections open now.")
     }
     private static var ledgerReceipts: MetricNameDescriptor {
         Self.descriptor(

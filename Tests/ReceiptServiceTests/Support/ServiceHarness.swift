@@ -20,6 +20,8 @@ enum ServiceHarness {
         // the limits themselves set their own.
         configuration.requestTimeout = .seconds(120)
         configuration.healthTimeout = .seconds(120)
+        // The test client opens its connection when the service starts and may first use it much later.
+        configuration.headerReadTimeout = .seconds(120)
         adjust(&configuration)
         return configuration
     }

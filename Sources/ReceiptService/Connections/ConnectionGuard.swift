@@ -1,0 +1,50 @@
+import NIOCore
+
+/// The first handler of every connection, before the HTTP decoder: enforces the connection cap and the
+/// header-read deadline on raw bytes.
+///
+/// - A connection past ``OpenConnections/limit`` is closed as soon as it is active; nothing of it is read.
+/// - A request's line and headers must be decoded within the header-read timeout of the connection's opening or
+///   of the request's first byte (``RequestHeadClock``); else the connection is closed. Slow-header clients
+///   (slowloris) hold a connection for the timeout at most, however slowly they drip.
+final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let connections: OpenConnections
+    private let clock: RequestHeadClock
+    private let metrics: ServiceMetrics
+    private var admitted = false
+
+    init(connections: OpenConnections, clock: RequestHeadClock, metrics: ServiceMetrics) {
+        self.connections = connections
+        self.clock = clock
+        self.metrics = metrics
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard self.connections.admit() else {
+            self.metrics.countClosedConnection(reason: "connection_limit")
+            context.close(promise: nil)
+            return
+        }
+        self.admitted = true
+        self.clock.bytesMayStartHead(on: context.eventLoop)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.clock.cancel()
+        if self.admitted {
+            self.admitted = false
+            self.connections.release()
+        }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard self.admitted else { return }  // refused: nothing of it reaches the decoder
+        self.clock.bytesMayStartHead(on: context.eventLoop)
+        context.fireChannelRead(data)
+    }
+}

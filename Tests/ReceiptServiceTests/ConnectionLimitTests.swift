@@ -1,0 +1,155 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import ReceiptKit
+import ReceiptLedger
+import ReceiptService
+import Testing
+
+/// Hostile connections: headers dripped slowly, more connections than the cap, uploads that stall and would hold
+/// memory. Each limit closes or refuses the connection, counts it in `/metrics`, and leaves the service answering.
+@Suite("Connection limits")
+struct ConnectionLimitTests {
+    typealias H = ServiceHarness
+
+    static let head = "POST /verifyReceipt HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+
+    /// `GET /metrics` as text, on a connection of its own (the limits under test may have closed the client's).
+    static func metrics(port: Int) async throws -> String {
+        try await RawHTTP.exchange(
+            port: port, head: "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", body: [],
+            timeout: 10)
+    }
+
+    /// `POST /verifyReceipt` with `{}` on a new connection: the service still answers (21002).
+    static func stillAnswers(port: Int) async throws -> Bool {
+        let response = try await RawHTTP.exchange(
+            port: port, head: Self.head + "Content-Length: 2\r\nConnection: close\r\n\r\n", body: Array("{}".utf8),
+            timeout: 10)
+        return response.hasPrefix("HTTP/1.1 200") && response.contains(#""status":21002"#)
+    }
+
+    /// The value of a metric line starting with `prefix` (`name{labels}`), or 0 when it has not been counted.
+    static func value(_ metrics: String, _ prefix: String) -> Double {
+        for line in metrics.split(separator: "\n") where line.hasPrefix(prefix + " ") {
+            return Double(line.split(separator: " ").last ?? "") ?? 0
+        }
+        return 0
+    }
+
+    @Test("headers dripped one every 400 ms are cut off at the header-read timeout, with no answer, and counted")
+    func slowHeadersAreCutOff() async throws {
+        let configuration = try H.configuration { $0.headerReadTimeout = .seconds(1) }
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                let port = try #require(client.port)
+                let connection = try RawConnection(port: port)
+                let started = Date()
+                connection.send(Self.head)
+                var stillOpen = true
+                for index in 0..<10 where stillOpen {  // 4 s of headers if the server let them come
+                    try await Task.sleep(for: .milliseconds(400))
+                    stillOpen = connection.send("X-Drip-\(index): \(index)\r\n")
+                }
+                let (text, closed) = await connection.read(timeout: 5)
+                #expect(closed)
+                #expect(text.isEmpty, "no answer to a request whose head never arrived")
+                #expect(Date().timeIntervalSince(started) < 3.5)
+                let metrics = try await Self.metrics(port: port)
+                #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="header_timeout"}"#) >= 1)
+                #expect(try await Self.stillAnswers(port: port))
+            }
+        }
+    }
+
+    @Test("a connection that sends nothing is closed at the header-read timeout")
+    func silentConnectionIsClosed() async throws {
+        let configuration = try H.configuration { $0.headerReadTimeout = .milliseconds(500) }
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                let connection = try RawConnection(port: try #require(client.port))
+                let (text, closed) = await connection.read(timeout: 5)
+                #expect(closed && text.isEmpty)
+            }
+        }
+    }
+
+    @Test("a keep-alive connection may pause between requests longer than the header timeout")
+    func keepAlivePauseIsNotAHeaderTimeout() async throws {
+        let configuration = try H.configuration { $0.headerReadTimeout = .seconds(1) }
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                let connection = try RawConnection(port: try #require(client.port))
+                let request = Self.head + "Content-Length: 2\r\n\r\n{}"
+                connection.send(request)
+                let first = await connection.read(timeout: 0.8)
+                #expect(first.text.hasPrefix("HTTP/1.1 200") && first.text.contains("21002"))
+                try await Task.sleep(for: .milliseconds(1500))
+                connection.send(request)
+                let second = await connection.read(timeout: 0.8)
+                #expect(second.text.hasPrefix("HTTP/1.1 200") && second.text.contains("21002"))
+                #expect(!second.closed)
+            }
+        }
+    }
+
+    @Test("past the connection cap a new connection is closed at once; a freed place is taken again")
+    func connectionCapIsEnforced() async throws {
+        let configuration = try H.configuration { $0.maximumConnections = 3 }
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                let port = try #require(client.port)
+                var held = try (0..<3).map { _ in try RawConnection(port: port) }
+                try await Task.sleep(for: .milliseconds(200))
+                let refused = try RawConnection(port: port)
+                let started = Date()
+                let (text, closed) = await refused.read(timeout: 5)
+                #expect(closed && text.isEmpty)
+                #expect(Date().timeIntervalSince(started) < 1)
+                held.removeAll()  // closes them
+                try await Task.sleep(for: .milliseconds(300))
+                let metrics = try await Self.metrics(port: port)
+                #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="connection_limit"}"#) >= 1)
+                #expect(try await Self.stillAnswers(port: port))
+            }
+        }
+    }
+
+    @Test("stalled uploads past the in-flight body budget get 503 with Retry-After before any body is read")
+    func bodyBudgetAdmitsBeforeBuffering() async throws {
+        let configuration = try H.configuration {
+            $0.maximumBodySize = 3 * 1024 * 1024
+            $0.maximumInFlightBodyBytes = 8 * 1024 * 1024  // two 3 MiB bodies fit, a third does not
+        }
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                let port = try #require(client.port)
+                let declared = 3 * 1024 * 1024 - 1
+                let part = [UInt8](repeating: UInt8(ascii: "A"), count: 256 * 1024)
+                var stalled: [RawConnection] = []
+                var refusals = 0
+                for _ in 0..<8 {
+                    let connection = try RawConnection(port: port)
+                    connection.send(Self.head + "Content-Length: \(declared)\r\n\r\n")
+                    connection.send(part)
+                    let (text, _) = await connection.read(timeout: 0.5)
+                    if text.hasPrefix("HTTP/1.1 503") {
+                        refusals += 1
+                        #expect(text.lowercased().contains("retry-after: 1"))
+                        #expect(text.lowercased().contains("connection: close"))
+                    }
+                    stalled.append(connection)
+                }
+                #expect(refusals == 6)
+                // Another client's ordinary request is answered at once: small bodies fit what is left.
+                let started = ContinuousClock.now
+                #expect(try await Self.stillAnswers(port: port))
+                #expect(ContinuousClock.now - started < .seconds(2))
+                let metrics = try await Self.metrics(port: port)
+                #expect(Self.value(metrics, #"receiptkit_http_rejections_total{code="503"}"#) == 6)
+                stalled.removeAll()
+            }
+        }
+    }
+}
