@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 
@@ -7,6 +8,7 @@ import PostgresNIO
 struct PostgresBackend: SQLBackend {
     let client: PostgresClient
     let logger: Logger
+    let reachability = PostgresReachability()
 
     /// The advisory lock key migrations serialise on ("rkit" in ASCII).
     static let migrationLockKey: Int64 = 0x726B_6974
@@ -14,7 +16,7 @@ struct PostgresBackend: SQLBackend {
     var dialect: SQLDialect { .postgres }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await self.client.withConnection { connection in
+        try await self.leased { connection in
             try await body(Session(connection: connection, logger: self.logger))
         }
     }
@@ -23,13 +25,58 @@ struct PostgresBackend: SQLBackend {
         exclusive: Bool,
         _ body: @escaping @Sendable (any SQLSession) async throws -> T
     ) async throws -> T {
-        try await self.client.withTransaction(logger: self.logger) { connection in
-            let session = Session(connection: connection, logger: self.logger)
-            if exclusive {
-                _ = try await session.run(
-                    SQLStatement(sql: "SELECT pg_advisory_xact_lock($1)", binds: [.integer(Self.migrationLockKey)]))
+        try await self.leased { connection in
+            try await connection.withTransaction(logger: self.logger) { connection in
+                let session = Session(connection: connection, logger: self.logger)
+                if exclusive {
+                    _ = try await session.run(
+                        SQLStatement(sql: "SELECT pg_advisory_xact_lock($1)", binds: [.integer(Self.migrationLockKey)]))
+                }
+                return try await body(session)
             }
-            return try await body(session)
+        }
+    }
+
+    /// Runs `body` on a pooled connection, or throws `unavailable` when none is leased within the reachability's
+    /// limit (the lease is then cancelled; `body` never starts). Once `body` has started it runs to its end.
+    private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let limit = self.reachability.leaseLimit
+        let lease = NIOLockedValueBox(LeaseState.waiting)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await self.client.withConnection { connection in
+                    guard lease.withLockedValue({ $0.advance(to: .leased) }) else { throw CancellationError() }
+                    self.reachability.leaseSucceeded()
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            while let next = try await group.next() {
+                if let value = next {
+                    group.cancelAll()
+                    return value
+                }
+                if lease.withLockedValue({ $0.advance(to: .expired) }) {
+                    group.cancelAll()
+                    self.reachability.leaseTimedOut()
+                    throw LedgerError(.unavailable, "PostgreSQL: no connection within \(limit) (server unreachable)")
+                }
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// A lease's race between the pool and the clock: whichever moves it out of `waiting` first wins.
+    enum LeaseState {
+        case waiting, leased, expired
+
+        mutating func advance(to next: LeaseState) -> Bool {
+            guard self == .waiting else { return false }
+            self = next
+            return true
         }
     }
 

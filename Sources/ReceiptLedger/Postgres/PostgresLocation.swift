@@ -3,7 +3,13 @@ import NIOSSL
 import PostgresNIO
 
 /// A `postgres://` (or `postgresql://`) URL taken apart: `postgres://user[:password]@host[:port]/database`
-/// with an optional `?sslmode=disable|prefer|require` (default `prefer`).
+/// with an optional `?sslmode=disable|prefer|require`.
+///
+/// Without `sslmode`, a host that is not loopback gets `require`: `prefer` falls back to plaintext when the
+/// server (or an attacker on the path) does not offer TLS, and would send the password and every ledger row in
+/// the clear. Loopback (`localhost`, `127.0.0.0/8`, `::1`) keeps `prefer`, since nothing is on that path.
+/// `disable` only when the URL says so. `require` verifies the server's certificate and name against the
+/// system's roots (PostgresNIO with NIOSSL's default client configuration: libpq's `verify-full`).
 struct PostgresLocation: Sendable, Hashable {
     var host: String
     var port: Int
@@ -31,9 +37,21 @@ struct PostgresLocation: Sendable, Hashable {
         self.password = components.password
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         self.database = path.isEmpty ? nil : path
-        self.sslMode = items.last { $0.name == "sslmode" }?.value ?? "prefer"
+        self.sslMode = items.last { $0.name == "sslmode" }?.value ?? (Self.isLoopback(self.host) ? "prefer" : "require")
         guard ["disable", "prefer", "require"].contains(self.sslMode) else {
             throw LedgerError(.invalidLocation, "sslmode must be disable, prefer or require, not \(self.sslMode)")
+        }
+    }
+
+    /// Whether `host` names this machine: `localhost`, an IPv4 address in 127.0.0.0/8, or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name == "localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0] == "127" else { return false }
+        return octets.allSatisfy { octet in
+            octet.count <= 3 && !octet.isEmpty && octet.allSatisfy(\.isASCII) && UInt8(octet) != nil
         }
     }
 

@@ -28,9 +28,12 @@ struct SQLiteBackend: SQLBackend {
             _ = try await writer.query("PRAGMA busy_timeout = 5000", [])
             var readers: [SQLiteConnection] = []
             if let path {
-                // WAL: readers never block the writer and never see its uncommitted rows.
+                // WAL: readers never block the writer and never see its uncommitted rows. FULL: a commit is on disk
+                // (the WAL fsynced) before it returns, so what the service acknowledged survives power loss and an
+                // OS crash; under NORMAL such commits may roll back (sqlite.org/pragma.html#pragma_synchronous),
+                // and Apple never resends a notification answered 200.
                 _ = try await writer.query("PRAGMA journal_mode = WAL", [])
-                _ = try await writer.query("PRAGMA synchronous = NORMAL", [])
+                _ = try await writer.query("PRAGMA synchronous = FULL", [])
                 for _ in 0..<readerCount {
                     let reader = try await SQLiteConnection.open(
                         storage: .file(path: path), threadPool: pool, logger: logger, on: eventLoop)

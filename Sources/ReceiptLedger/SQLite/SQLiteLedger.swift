@@ -50,4 +50,22 @@ public struct SQLiteLedger: Ledger {
     }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
+
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound database, else one line per problem found.
+    ///
+    /// Run it after a crash or a restore; it reads the whole file, so not on a request path.
+    public func integrityCheck() async throws(LedgerError) -> [String] {
+        let backend = self.operations.backend
+        do {
+            let rows = try await backend.read { session in
+                try await session.run(SQLStatement(sql: "PRAGMA integrity_check", binds: []))
+            }
+            return rows.compactMap { row in
+                guard case .text(let line)? = row.first else { return nil }
+                return line
+            }
+        } catch {
+            throw backend.ledgerError(error)
+        }
+    }
 }

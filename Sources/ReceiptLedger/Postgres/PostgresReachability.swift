@@ -1,0 +1,30 @@
+import NIOConcurrencyHelpers
+
+/// What the ledger last learnt of its PostgreSQL server, so that a server known to be down costs a caller
+/// half a second, not a request timeout.
+///
+/// PostgresNIO's pool queues a lease while it reconnects, for as long as the caller waits. Each lease therefore
+/// has a limit: ``answeringLimit`` while the server answers, ``unreachableLimit`` once a lease has gone unanswered
+/// (the pool could not connect in that time). A lease that succeeds marks the server answering again, so recovery
+/// needs nothing but the pool's own reconnection.
+final class PostgresReachability: Sendable {
+    /// How long a lease may wait while the server answers: well inside the service's request timeout (10 s) and
+    /// above PostgresNIO's first reconnection attempts (100 ms, 125 ms, …), so one lost connection is not an outage.
+    static let answeringLimit: Duration = .seconds(3)
+    /// How long a lease may wait once the server is known to be unreachable.
+    static let unreachableLimit: Duration = .milliseconds(500)
+
+    private let unreachable = NIOLockedValueBox(false)
+
+    /// The limit for the next lease.
+    var leaseLimit: Duration {
+        self.unreachable.withLockedValue { $0 } ? Self.unreachableLimit : Self.answeringLimit
+    }
+
+    /// Whether the last lease went unanswered.
+    var isUnreachable: Bool { self.unreachable.withLockedValue { $0 } }
+
+    func leaseSucceeded() { self.unreachable.withLockedValue { $0 = false } }
+
+    func leaseTimedOut() { self.unreachable.withLockedValue { $0 = true } }
+}
