@@ -263,7 +263,7 @@ let package = Package(
             name: "ReceiptKitCLITests",
             dependencies: [
                 "SharedFixtures",
-                "receiptkit", "ReceiptKitTesting", "ReceiptKit", "ServerTrust",
+                "receiptkit", "ReceiptKitTesting", "ReceiptKit", "ServerTrust", "AppStoreJWS", "ReceiptLedger",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
