@@ -142,12 +142,20 @@ struct ConnectionLimitTests {
                     stalled.append(connection)
                 }
                 #expect(refusals == 6)
+                // Signed-data routes answer their own JSON shape: outcome unavailable, why, when to come back.
+                let notification = try await RawHTTP.exchange(
+                    port: port,
+                    head: "POST /notifications/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(declared)\r\n\r\n",
+                    body: part, timeout: 5)
+                #expect(notification.hasPrefix("HTTP/1.1 503"))
+                #expect(notification.lowercased().contains("retry-after: 1"))
+                #expect(notification.contains(#""reasons":["body_budget_exhausted"]"#))
                 // Another client's ordinary request is answered at once: small bodies fit what is left.
                 let started = ContinuousClock.now
                 #expect(try await Self.stillAnswers(port: port))
                 #expect(ContinuousClock.now - started < .seconds(2))
                 let metrics = try await Self.metrics(port: port)
-                #expect(Self.value(metrics, #"receiptkit_http_rejections_total{code="503"}"#) == 6)
+                #expect(Self.value(metrics, #"receiptkit_http_rejections_total{code="503"}"#) == 7)
                 stalled.removeAll()
             }
         }

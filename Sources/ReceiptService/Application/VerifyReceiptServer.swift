@@ -175,6 +175,7 @@ public struct VerifyReceiptServer: Sendable {
         context: VerifyReceiptRequestContext,
         verifier: ReceiptVerifier,
         budget: BodyBudget,
+        busyBody: [UInt8] = [],
         _ handle: ([UInt8]) async throws -> Response
     ) async throws -> Response {
         let limit = verifier.configuration.maximumBodySize
@@ -184,7 +185,7 @@ public struct VerifyReceiptServer: Sendable {
         }
         let reservation = declared ?? limit
         guard budget.reserve(reservation) else {
-            return Self.refuse(.serviceUnavailable, context: context, verifier: verifier)
+            return Self.refuse(.serviceUnavailable, context: context, verifier: verifier, body: busyBody)
         }
         defer { budget.release(reservation) }
         let body: ByteBuffer?
@@ -211,7 +212,10 @@ public struct VerifyReceiptServer: Sendable {
         answer: @escaping @Sendable ([UInt8]) async -> SignedDataAnswer
     ) async throws -> Response {
         let started = ContinuousClock.now
-        return try await Self.withBody(request, context: context, verifier: verifier, budget: budget) { bytes in
+        let busy = ReceiptVerifier.answer(503, "unavailable", ["body_budget_exhausted"]).body
+        return try await Self.withBody(
+            request, context: context, verifier: verifier, budget: budget, busyBody: busy
+        ) { bytes in
             let timeout = verifier.configuration.requestTimeout - (ContinuousClock.now - started)
             let result =
                 try await withDeadline(timeout) { await answer(bytes) }
@@ -234,18 +238,25 @@ public struct VerifyReceiptServer: Sendable {
         }
     }
 
-    /// A refusal before any verdict: the status, and the connection closed so the rest of the body is never read.
+    /// A refusal before any verdict: the status (503 with `Retry-After`), `body` (empty unless given, then JSON),
+    /// and the connection closed so the rest of the body is never read.
     private static func refuse(
         _ status: HTTPResponse.Status,
         context: VerifyReceiptRequestContext,
-        verifier: ReceiptVerifier
+        verifier: ReceiptVerifier,
+        body: [UInt8] = []
     ) -> Response {
         verifier.metrics.countHTTPRejection(status.code)
         context.logger.notice("verifyReceipt refused", metadata: ["http_status": .stringConvertible(status.code)])
         context.channel.close(mode: .input, promise: nil)
-        var headers: HTTPFields = [.connection: "close", .contentLength: "0"]
+        var headers: HTTPFields = [.connection: "close"]
         if status == .serviceUnavailable { headers[.retryAfter] = String(Self.retryAfterSeconds) }
-        return Response(status: status, headers: headers)
+        if body.isEmpty {
+            headers[.contentLength] = "0"
+            return Response(status: status, headers: headers)
+        }
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// A duration in whole nanoseconds, saturated (configured timeouts are at most an hour).
