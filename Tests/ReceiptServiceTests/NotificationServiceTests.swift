@@ -49,6 +49,7 @@ struct NotificationServiceTests {
         transactionFaults: JWSMinter.Faults = .none,
         faults: JWSMinter.Faults = .none,
         environment: AppStoreEnvironment = .production,
+        renewalEnvironment: AppStoreEnvironment? = nil,
         signer: JWSTestAuthority.Identity? = nil,
         chain: [Certificate]? = nil
     ) throws -> [UInt8] {
@@ -58,7 +59,7 @@ struct NotificationServiceTests {
         let signedTransaction = try transaction.map { try JWSMinter.sign($0, signer: signer, chain: chain, faults: transactionFaults) }
         let renewal = try JWSMinter.sign(
             JWSSamplePayload.renewalInfo(productID: "com.example.app.pro", originalTransactionID: "2000000000000001",
-                                         environment: environment, signedDate: signed),
+                                         environment: renewalEnvironment ?? environment, signedDate: signed),
             signer: signer, chain: chain)
         let payload = JWSSamplePayload.notification(
             type: type, notificationUUID: uuid, bundleID: Self.bundle, appAppleID: 1, environment: environment,
@@ -109,6 +110,56 @@ struct NotificationServiceTests {
         }
     }
 
+    @Test("the default maximum age lets Apple's last retry in (157 h) and refuses a week and a second")
+    func maximumAgeCoversApplesRetries() async throws {
+        let lastRetry = ServiceTestPKI.now.addingTimeInterval(-157 * 3600)
+        let tooOld = ServiceTestPKI.now.addingTimeInterval(-(7 * 86_400 + 1))
+        try await LedgerBackend.sqliteMemory.withLedger { ledger in
+            let verifier = try self.verifier(ledger)
+            let retried = await verifier.answerNotification(body: try Self.body(signed: lastRetry))
+            #expect(retried.outcome == "recorded")
+            let old = await verifier.answerNotification(body: try Self.body(signed: tooOld))
+            #expect(old.httpStatus == 422)
+            #expect(old.reasons == ["notification_too_old"])
+        }
+    }
+
+    @Test("nested data of another environment than the notification's is refused, nothing recorded",
+          arguments: LedgerBackend.available)
+    func nestedEnvironmentMustMatch(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            let verifier = try self.verifier(ledger)
+            let sandboxTransaction = try Self.body(transaction: Self.transaction(environment: .sandbox))
+            let first = await verifier.answerNotification(body: sandboxTransaction)
+            #expect(first.httpStatus == 422)
+            #expect(first.reasons == ["transaction.environment_mismatch"])
+            let sandboxRenewal = try Self.body(renewalEnvironment: .sandbox)
+            let second = await verifier.answerNotification(body: sandboxRenewal)
+            #expect(second.httpStatus == 422)
+            #expect(second.reasons == ["renewal_info.environment_mismatch"])
+            #expect(try await ledger.snapshot(matching: Self.query).transactions.isEmpty)
+        }
+    }
+
+    @Test("U+0000 in a stored string is refused with 422 on every backend, before any write",
+          arguments: LedgerBackend.available)
+    func nulCharacterIsRefusedAlike(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            let verifier = try self.verifier(ledger)
+            let body = try Self.body(transaction: Self.transaction { fields in
+                fields["productId"] = .string("com.example.app\u{0}.pro")
+            })
+            let answer = await verifier.answerNotification(body: body)
+            #expect(answer.httpStatus == 422)
+            #expect(answer.reasons == ["string_contains_nul"])
+            #expect(try await ledger.snapshot(matching: Self.query).transactions.isEmpty)
+            let nested = try Self.body(transaction: Self.transaction { fields in
+                fields["offer"] = .object(["name\u{0}": .string("x")])
+            })
+            #expect(await verifier.answerNotification(body: nested).reasons == ["string_contains_nul"])
+        }
+    }
+
     @Test("a refund's revocation, signed later, cancels the transaction", arguments: LedgerBackend.available)
     func refundRevokes(backend: LedgerBackend) async throws {
         let revoked = Self.signed.addingTimeInterval(600)
@@ -140,7 +191,7 @@ struct NotificationServiceTests {
                 (["certificate_untrusted", "transaction.certificate_untrusted", "renewal_info.certificate_untrusted"],
                  try Self.body(uuid: uuid, signer: other.leaf, chain: other.chain)),
                 (["transaction.signature_invalid"], try Self.body(uuid: uuid, transactionFaults: .init(corruptsSignature: true))),
-                (["notification_too_old"], try Self.body(uuid: uuid, signed: ServiceTestPKI.now.addingTimeInterval(-5 * 86_400))),
+                (["notification_too_old"], try Self.body(uuid: uuid, signed: ServiceTestPKI.now.addingTimeInterval(-8 * 86_400))),
                 (["notification_signed_in_future"], try Self.body(uuid: uuid, signed: ServiceTestPKI.now.addingTimeInterval(3600))),
                 (["transaction.bundle_id_mismatch"], try Self.body(uuid: uuid, transaction: Self.transaction { $0["bundleId"] = .string("com.example.other") })),
             ]

@@ -20,7 +20,7 @@ import ReceiptKit
 ///   "max_connections": 1024,
 ///   "max_in_flight_body_bytes": 67108864,
 ///   "max_concurrent_validations": 8,
-///   "notification_max_age_seconds": 345600,
+///   "notification_max_age_seconds": 604800,
 ///   "check_revocation": false
 /// }
 /// ```

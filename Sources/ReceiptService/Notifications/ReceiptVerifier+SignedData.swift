@@ -10,7 +10,7 @@ extension ReceiptVerifier {
     ///
     /// Order: the body and the JWS (400 `malformed`), signatures, chains and markers of the notification and its
     /// nested data (422; 503 when only a revocation check could not be made), `notificationUUID` and `signedDate` present (400), age and clock skew (422), environment
-    /// and allow list (422), the ledger (200 `recorded` / `duplicate`, 503 when unavailable).
+    /// and allow list (422), nested data of the same app and environment (422), no U+0000 in what is stored (422), the ledger (200 `recorded` / `duplicate`, 503 when unavailable).
     public func answerNotification(body: [UInt8]) async -> SignedDataAnswer {
         let answer = await self.evaluateNotification(body: body)
         self.metrics.countSignedData(endpoint: "notifications", outcome: answer.outcome)
@@ -100,6 +100,22 @@ extension ReceiptVerifier {
         // Nested data must belong to the notification's app: a valid transaction of another app is not applied here.
         if let transaction = result.transaction?.payload, transaction.bundleIdentifier != bundle {
             return Self.answer(422, "rejected", ["transaction.bundle_id_mismatch"])
+        }
+        // …and to its environment: a Sandbox transaction inside a Production notification is not recorded as
+        // Production (rows are keyed by the notification's environment).
+        if let transaction = result.transaction?.payload, transaction.environment != notification.environment {
+            return Self.answer(422, "rejected", ["transaction.environment_mismatch"])
+        }
+        if let renewal = result.renewalInfo?.payload, renewal.environment != notification.environment {
+            return Self.answer(422, "rejected", ["renewal_info.environment_mismatch"])
+        }
+        // U+0000 in anything that would be stored: refused the same on SQLite and PostgreSQL (see containsNUL).
+        let stored: [JSONValue] = [
+            .object(notification.fields), .object(result.transaction?.payload.fields ?? [:]),
+            .object(result.renewalInfo?.payload.fields ?? [:]),
+        ]
+        if stored.contains(where: \.containsNUL) {
+            return Self.answer(422, "rejected", ["string_contains_nul"])
         }
 
         let transactionJWS = notification.data?.signedTransactionInfo

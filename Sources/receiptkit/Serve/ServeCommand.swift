@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("notification-max-age"),
-        help: "Refuse server notifications signed longer ago than this many seconds (default 345600: 4 days; Apple retries for 3)."
+        help: "Refuse server notifications signed longer ago than this many seconds (default 604800: 7 days; Apple retries for about 157 hours)."
     )
     var notificationMaxAge: Double?
 
