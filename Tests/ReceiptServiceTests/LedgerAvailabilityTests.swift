@@ -67,7 +67,7 @@ struct LedgerAvailabilityTests {
             for _ in 0..<3 {
                 let started = ContinuousClock.now
                 await #expect(throws: LedgerError(.unavailable, "")) { try await ledger.ping() }
-                #expect(ContinuousClock.now - started < .seconds(1))
+                #expect(ContinuousClock.now - started < .milliseconds(1500))
             }
         }
     }
@@ -103,12 +103,12 @@ struct LedgerAvailabilityTests {
                         let started = ContinuousClock.now
                         let again = try await H.post(client, body: H.body(receipt))
                         #expect(again["status"] as? Int == 21009)
-                        #expect(ContinuousClock.now - started < .seconds(1))
+                        #expect(ContinuousClock.now - started < .milliseconds(1500))
                     }
                     let started = ContinuousClock.now
                     let health = try await client.execute(uri: "/health", method: .get) { $0.status.code }
                     #expect(health == 503)
-                    #expect(ContinuousClock.now - started < .seconds(1))
+                    #expect(ContinuousClock.now - started < .milliseconds(1500))
 
                     try await proxy.switchOn()
                     let back = ContinuousClock.now
