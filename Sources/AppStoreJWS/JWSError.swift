@@ -53,8 +53,11 @@ public struct JWSError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let malformedHeader = Code("malformed_header")
         /// A documented payload field has the wrong JSON type (a date that is not a number, say).
         public static let malformedPayload = Code("malformed_payload")
-        /// No payload kind was given and the payload's fields name none, or several
-        /// (``AppStoreSignedDataKind/init(detecting:)``).
+        /// Once thrown when no payload kind was given and the payload's fields named none, or several. Such a payload
+        /// is now verified as ``AppStoreSignedDataKind/unknown``: a well-formed JWS is never an error for its kind.
+        @available(
+            *, deprecated, message: "never thrown: a payload whose fields name no single kind is AppStoreSignedDataKind.unknown"
+        )
         public static let unknownPayloadKind = Code("unknown_payload_kind")
         /// A certificate in `x5c` does not parse, or there are more than ``JWSDecodingConfiguration/maximumCertificateCount``.
         public static let malformedCertificate = Code("malformed_certificate")

@@ -211,7 +211,7 @@ struct MintJWS: ParsableCommand {
             environment: environment, signedDate: signedDate
         )
         switch kind {
-        case .transaction:
+        case .transaction, .unknown:  // validate() admits no unknown: a kind to mint is one a caller names
             return transaction
         case .renewalInfo:
             return renewalInfo

@@ -165,16 +165,76 @@ struct JWSCLITests {
         let malformed = try await verify(["-"])
         #expect(malformed.status == 65)
         #expect(malformed.stderr.contains("malformed_jws"))
-        let garbage = try await CLIRunner.run(["jws", "verify", "-"], stdin: Data("e30.e30.e30".utf8))
-        // `{}`.`{}`: three parts, JSON objects, but no field names a kind.
-        #expect(garbage.status == 65)
-        #expect(garbage.stderr.contains("unknown_payload_kind"))
+        let wrongType = try await CLIRunner.run(["jws", "verify", "-"], stdin: Data(JWSCLITests.unsigned(#"{"signedDate":"today"}"#).utf8))
+        #expect(wrongType.status == 65)
+        #expect(wrongType.stderr.contains("malformed_payload"))
         let duplicate = try await CLIRunner.run(["jws", "verify", "-"], stdin: Data(#"{"signedPayload":"a","signedPayload":"b"}"#.utf8))
         #expect(duplicate.status == 65)
         #expect(duplicate.stderr.contains("malformed_json"))
         let missing = try await verify([Self.directory.appendingPathComponent("missing.jws").path])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("unreadable_file"))
+    }
+
+    /// `{"alg":"ES256"}`.`payload`.`AAAA`: well-formed, unsigned.
+    static func unsigned(_ payload: String) -> String {
+        func segment(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        return segment(#"{"alg":"ES256"}"#) + "." + segment(payload) + ".AAAA"
+    }
+
+    /// A payload shaped like Apple's published test vectors (a transaction holding only bundleId, environment and
+    /// signedDate), minted with `--from`.
+    func vector(_ name: String) async throws -> String {
+        let payload = Self.directory.appendingPathComponent("\(name).payload.json")
+        try Data(#"{"bundleId":"com.example","environment":"Sandbox","signedDate":1748736000000}"#.utf8).write(to: payload)
+        return try await mint("\(name).jws", ["--from", payload.path])
+    }
+
+    @Test func aWellFormedJWSOfNoKindIsInspectedAsUnknown() async throws {
+        let jws = try await vector("inspect-vector")
+        let text = try await CLIRunner.run(["jws", "inspect", jws])
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("kind: unknown\nalg: ES256\nx5c: 3 certificates\n"))
+        #expect(text.stdout.contains("  signedDate: 1748736000000 (2025-06-01T00:00:00Z)\n"))
+        let json = try json(try await CLIRunner.run(["jws", "inspect", "--json", jws]).stdout)
+        #expect(json["kind"] as? String == "unknown")
+        #expect((json["payload"] as? [String: Any])?["bundleId"] as? String == "com.example")
+        // Fields of two kinds at once: unknown too, not an error.
+        let unsigned = try await CLIRunner.run(
+            ["jws", "inspect", "-"], stdin: Data(Self.unsigned(#"{"transactionId":"1","applicationVersion":"1"}"#).utf8))
+        #expect(unsigned.status == 0)
+        #expect(unsigned.stdout.hasPrefix("kind: unknown\n"))
+    }
+
+    @Test func aWellFormedJWSOfNoKindIsVerifiedAsUnknown() async throws {
+        let jws = try await vector("verify-vector")
+        let output = try await verify(["--anchor", try anchor, "--bundle-id", "com.example", "--environment", "Sandbox", jws])
+        #expect(output.stdout == "VALID\n")
+        #expect(output.status == 0)
+        #expect(output.stderr.contains("kind unknown"))
+        let report = try json(try await verify(["--anchor", try anchor, "--json", "--environment", "sandbox", jws]).stdout)
+        #expect(report["kind"] as? String == "unknown")
+        #expect(report["valid"] as? Bool == true)
+        #expect(report["environment"] as? String == "Sandbox")
+        // Every check whose field is present still fails as it would for any kind.
+        let wrong = try await verify(["--anchor", try anchor, "--bundle-id", "com.example.other", "--environment", "production", jws])
+        #expect(wrong.stdout == "INVALID: bundle_id_mismatch environment_mismatch\n")
+        #expect(wrong.status == 1)
+        let untrusted = try await verify([jws])
+        #expect(untrusted.stdout == "INVALID: certificate_untrusted\n")
+        #expect(untrusted.status == 1)
+        // `{}`.`{}`: no algorithm, no chain — invalid, not malformed.
+        let empty = try await CLIRunner.run(["jws", "verify", "-"], stdin: Data("e30.e30.e30".utf8))
+        #expect(empty.stdout == "INVALID: algorithm_not_allowed certificate_chain_missing\n")
+        #expect(empty.status == 1)
+        // Named, the kind's rules apply; `unknown` is not a kind to name.
+        let named = try await verify(["--anchor", try anchor, "--kind", "transaction", "--json", jws])
+        #expect(try json(named.stdout)["kind"] as? String == "transaction")
+        #expect(!named.stderr.contains("kind unknown"))
+        #expect(try await verify(["--kind", "unknown", jws]).status == 64)
     }
 
     @Test func severalInputsArePrefixedAndTheWorstStatusWins() async throws {

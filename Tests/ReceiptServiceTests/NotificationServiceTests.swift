@@ -272,11 +272,52 @@ struct NotificationServiceTests {
             let wrapped = await verifier.answerJWS(body: try Self.body(), kind: nil)
             #expect(wrapped.outcome == "valid")
             #expect((try self.object(wrapped)["nested"] as? [String: Any])?.keys.sorted() == ["renewal_info", "transaction"])
-            let malformed = await verifier.answerJWS(body: Array("e30.e30.AAAA".utf8), kind: nil)
+            let malformed = await verifier.answerJWS(body: Array("e30.e30".utf8), kind: nil)
             #expect(malformed.httpStatus == 400)
-            #expect(malformed.reasons == ["unknown_payload_kind"])
+            #expect(malformed.reasons == ["malformed_jws"])
             // Verifying records nothing.
             #expect(try await ledger.transactions(matching: Self.query).isEmpty)
+        }
+    }
+
+    /// A JWS shaped like Apple's published test vectors: a transaction holding only `bundleId`, `environment` and
+    /// `signedDate`, whose fields name no kind.
+    static func vector() throws -> String {
+        let authority = try Self.authority.get()
+        let fields: [String: JSONValue] = [
+            "bundleId": .string(Self.bundle), "environment": .string("Sandbox"),
+            "signedDate": .number(AppStoreTimestamp(Self.signed).number),
+        ]
+        return try JWSMinter.sign(fields, signer: authority.leaf, chain: authority.chain)
+    }
+
+    @Test func jwsVerifyAnswersAPayloadOfNoKindWithKindUnknown() async throws {
+        let jws = try Self.vector()
+        try await ServiceHarness.withMemoryLedger { ledger in
+            let verifier = try self.verifier(ledger)
+            let answer = await verifier.answerJWS(body: Array(jws.utf8), kind: nil)
+            #expect(answer.httpStatus == 200)
+            #expect(answer.outcome == "valid")
+            let object = try self.object(answer)
+            #expect(object["kind"] as? String == "unknown")
+            #expect(object["environment"] as? String == "Sandbox")
+            #expect((object["payload"] as? [String: Any])?["bundleId"] as? String == Self.bundle)
+            // Well-formed but unsigned: a verdict, not a malformed request.
+            let empty = await verifier.answerJWS(body: Array("e30.e30.AAAA".utf8), kind: nil)
+            #expect(empty.httpStatus == 200)
+            #expect(empty.reasons == ["algorithm_not_allowed", "certificate_chain_missing"])
+            #expect(try self.object(empty)["kind"] as? String == "unknown")
+            try await ServiceHarness.withLiveService(try Self.configuration(), ledger: ledger) { client, _ in
+                try await client.execute(uri: "/jws/verify", method: .post, body: ByteBuffer(string: jws)) { response in
+                    #expect(response.status == .ok)
+                    let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                    #expect(object?["kind"] as? String == "unknown")
+                    #expect(object?["valid"] as? Bool == true)
+                }
+                try await client.execute(uri: "/jws/verify?kind=unknown", method: .post, body: ByteBuffer(string: jws)) { response in
+                    #expect(response.status == .badRequest)
+                }
+            }
         }
     }
 

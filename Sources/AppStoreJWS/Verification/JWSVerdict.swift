@@ -9,11 +9,12 @@ public import ReceiptKit
 /// if verdict.isValid { … } else { print(verdict.reasons) }
 /// ```
 public struct JWSVerdict: Sendable {
-    /// The kind of payload verified.
+    /// The kind of payload verified; ``AppStoreSignedDataKind/unknown`` when its fields name none, or several.
     public let kind: AppStoreSignedDataKind
     /// The JWS's own failed checks (not those of nested data).
     public let failures: [JWSVerificationFailure]
-    /// The environment the payload names.
+    /// The environment the payload names (for a payload of unknown kind, when its `environment` and `receiptType`
+    /// do not disagree).
     public let environment: AppStoreEnvironment?
     /// The anchor its path ended at, when trusted.
     public let anchor: ReceiptTrustAnchor?
@@ -85,14 +86,18 @@ public struct JWSVerdict: Sendable {
 
 extension JWSVerifier {
     /// Decodes and verifies one compact JWS of any kind: `kind`, or the kind its payload's fields name.
-    /// - Throws: ``JWSError`` when the input is malformed, or with ``JWSError/Code/unknownPayloadKind`` when no kind
-    ///   is given and the fields name none (or several).
+    ///
+    /// Fields that name no kind, or several, are verified as ``AppStoreSignedDataKind/unknown`` (as is `kind`
+    /// `.unknown`): the header, the signature, the chain and its markers as for every kind, and each of the policy's
+    /// expectations on the field that carries it when the payload holds that field (`bundleId`; `appAppleId` in
+    /// Production; `environment` and `receiptType`), passing when it does not. Nothing nested is verified. A valid
+    /// verdict of unknown kind says the App Store signed these fields, not what they are: to hold them to a kind's
+    /// rules (a transaction must name the expected bundle id), pass the kind.
+    /// - Throws: ``JWSError`` when the input is malformed: not a compact JWS, or a field read has the wrong type.
     public func verify(_ jws: [UInt8], kind: AppStoreSignedDataKind?, now: Date = Date()) async throws(JWSError) -> JWSVerdict {
         let compact = try CompactJWS(jws, configuration: self.decodingConfiguration)
         let fields = compact.payload
-        let resolved: AppStoreSignedDataKind
-        if let kind { resolved = kind } else { resolved = try AppStoreSignedDataKind(detecting: fields) }
-        switch resolved {
+        switch kind ?? AppStoreSignedDataKind(detecting: fields) {
         case .transaction:
             return JWSVerdict(try await self.verify(compact, JWSTransactionPayload(fields: fields), now: now), kind: .transaction)
         case .renewalInfo:
@@ -101,6 +106,10 @@ extension JWSVerifier {
             return JWSVerdict(try await self.verify(compact, AppTransactionPayload(fields: fields), now: now), kind: .appTransaction)
         case .notification:
             return JWSVerdict(try await self.verifyNotification(compact, now: now))
+        case .unknown:
+            let payload = try UnknownKindPayload(fields: fields)
+            let claims = PayloadClaims(unknown: payload, policy: self.policy)
+            return JWSVerdict(try await self.verify(compact, payload, claims: claims, now: now), kind: .unknown)
         }
     }
 }

@@ -95,8 +95,20 @@ public struct JWSVerifier: Sendable {
         _ payload: Payload,
         now: Date
     ) async throws(JWSError) -> JWSVerificationResult<Payload> {
+        try await self.verify(compact, payload, claims: PayloadClaims(payload, policy: self.policy), now: now)
+    }
+
+    /// Verifies `payload`, held to the caller's expectations as `claims` says (by its kind's rules, or for a payload
+    /// of unknown kind by the fields it holds).
+    func verify<Payload: AppStoreSignedPayload>(
+        _ compact: CompactJWS,
+        _ payload: Payload,
+        claims: PayloadClaims,
+        now: Date
+    ) async throws(JWSError) -> JWSVerificationResult<Payload> {
         let policy = self.policy
-        var failures: [JWSVerificationFailure] = []
+        // 1. The caller's expectations: comparisons only (PayloadClaims says which the payload is held to).
+        var failures = claims.expectationFailures
         let trustTime = policy.trustEvaluationTime.resolve(signingTime: payload.signingTime, now: now)
         func result(path: [Certificate] = [], anchor: ReceiptTrustAnchor? = nil) -> JWSVerificationResult<Payload> {
             JWSVerificationResult(
@@ -107,22 +119,6 @@ public struct JWSVerifier: Sendable {
                 anchor: anchor,
                 trustEvaluationTime: trustTime
             )
-        }
-
-        // 1. The caller's expectations: comparisons only. A payload kind that never names a bundle id (renewal info)
-        //    or an app Apple ID (transactions, renewal info) passes that expectation: what carries it checks it.
-        if let expected = policy.bundleIdentifier, Payload.namesBundleIdentifier,
-            !(payload.bundleIdentifier?.utf8.elementsEqual(expected.utf8) ?? false)
-        {
-            failures.append(.bundleIDMismatch)
-        }
-        if let expected = policy.appAppleID, Payload.namesAppAppleID, payload.environment == .production,
-            payload.appAppleID != expected
-        {
-            failures.append(.appAppleIDMismatch)
-        }
-        if let expected = policy.environment, payload.environment != expected {
-            failures.append(.environmentMismatch)
         }
 
         // 2. The header: ES256 only, nothing that points at another key, a chain to verify with.
@@ -170,7 +166,7 @@ public struct JWSVerifier: Sendable {
         }
 
         // 5. Local environments: self-signed on a developer's machine; only on opt-in or with the caller's anchor.
-        let isLocal = payload.environment?.isLocal ?? false
+        let isLocal = claims.isLocal
         let anchoredByCaller = policy.anchors.fingerprints.contains(leaf.fingerprint)
         var anchors = policy.anchors
         var trustsItself = false

@@ -21,7 +21,8 @@ extension ReceiptVerifier {
     /// the decoded payload: 200 `valid` or `invalid` (with reasons), 400 `malformed`. Records nothing.
     /// - Parameters:
     ///   - body: The request body.
-    ///   - kind: The payload kind, or `nil` to tell it from the payload's fields.
+    ///   - kind: The payload kind, or `nil` to tell it from the payload's fields: a payload whose fields name no
+    ///     kind, or several, is answered with kind `unknown` (``JWSVerifier/verify(_:kind:now:)``).
     public func answerJWS(body: [UInt8], kind: AppStoreSignedDataKind?) async -> SignedDataAnswer {
         let answer = await self.evaluateJWS(body: body, kind: kind)
         self.metrics.countSignedData(endpoint: "jws", outcome: answer.outcome)

@@ -8,7 +8,7 @@ struct JWSInput {
     let jws: [UInt8]
     /// The decoded (unverified) JWS.
     let compact: CompactJWS
-    /// The kind of payload it carries.
+    /// The kind of payload it carries (``AppStoreSignedDataKind/unknown`` when its fields name none, or several).
     let kind: AppStoreSignedDataKind
 
     /// What went wrong reading an input: the file (exit 66) or its contents (exit 65).
@@ -55,7 +55,7 @@ struct JWSInput {
         do {
             self.jws = try NotificationRequestBody.compactJWS(in: contents, configuration: configuration)
             self.compact = try CompactJWS(self.jws, configuration: configuration)
-            if let kind { self.kind = kind } else { self.kind = try AppStoreSignedDataKind(detecting: self.compact.payload) }
+            self.kind = kind ?? AppStoreSignedDataKind(detecting: self.compact.payload)
         } catch {
             throw .malformed(error)
         }

@@ -13,7 +13,8 @@ struct JWSInspectCommand: ParsableCommand {
         abstract: "Decode App Store signed data without checking its signature or chain.",
         discussion: """
             Prints the header's certificates (subject, validity, SHA-256) and every payload field as signed, \
-            milliseconds dates also in RFC 3339; a notification's nested signed data is decoded too. With --json: \
+            milliseconds dates also in RFC 3339; a notification's nested signed data is decoded too. The kind is \
+            unknown when the payload's fields name none, or several. With --json: \
             {"kind":…,"header":{…},"certificates":[…],"payload":{…},"nested":{…}}. Nothing printed here is verified: \
             use `receiptkit jws verify`.
             """
@@ -22,7 +23,7 @@ struct JWSInspectCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    @Option(help: "The payload kind: transaction, renewal-info, app-transaction or notification (default: told from its fields).")
+    @Option(help: "The payload kind: transaction, renewal-info, app-transaction or notification (default: told from its fields; unknown when they name none, or several).")
     var kind: String?
 
     @Argument(help: "A file holding a compact JWS or a notification body {\"signedPayload\": …}, or - for standard input.")

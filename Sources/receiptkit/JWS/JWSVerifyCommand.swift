@@ -13,7 +13,11 @@ struct JWSVerifyCommand: AsyncParsableCommand {
             Prints VALID or INVALID: <reason codes> (with several inputs, prefixed by the file name), or with --json \
             one JSON object per input: {"valid":…,"kind":…,"reasons":[…],"environment":…,"anchor":…,"payload":{…},\
             "nested":{…}}. A notification is valid when it and the signed data nested in it are; nested reasons are \
-            prefixed with their kind (transaction.signature_invalid).
+            prefixed with their kind (transaction.signature_invalid). A payload whose fields name no kind, or \
+            several (Apple's test vectors hold only bundleId, environment and signedDate), is kind unknown: its \
+            signature, chain and markers are verified, and each expectation whose field it holds (--bundle-id on \
+            bundleId, --app-apple-id on appAppleId in Production, --environment on environment and receiptType); \
+            --kind holds it to one kind's rules instead.
             Reason codes: algorithm_not_allowed, header_parameter_not_allowed, certificate_chain_missing, \
             signature_malformed, signature_invalid, certificate_untrusted, certificate_expired, signer_not_app_store, \
             local_environment_not_allowed, bundle_id_mismatch, app_apple_id_mismatch, environment_mismatch; with \
@@ -27,7 +31,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per input.")
     var json = false
 
-    @Option(help: "The payload kind: transaction, renewal-info, app-transaction or notification (default: told from its fields).")
+    @Option(help: "The payload kind: transaction, renewal-info, app-transaction or notification (default: told from its fields; unknown when they name none, or several).")
     var kind: String?
 
     @Option(name: .customLong("bundle-id"), help: "The bundle identifier the payload must carry (renewal info carries none).")
@@ -119,6 +123,12 @@ struct JWSVerifyCommand: AsyncParsableCommand {
                 } else {
                     let text = verdict.isValid ? "VALID" : "INVALID: " + verdict.reasons.joined(separator: " ")
                     print(named ? "\(path): \(text)" : text)
+                    if verdict.kind == .unknown, kind == nil {
+                        StandardError.write(
+                            "receiptkit: \(path): kind unknown (its fields name no kind, or several): signature, "
+                                + "chain and the expectations whose fields it holds were checked; --kind holds it to "
+                                + "a kind's rules\n")
+                    }
                 }
             } catch let failure {
                 status = failure.status
