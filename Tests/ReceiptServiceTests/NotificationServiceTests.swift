@@ -321,6 +321,33 @@ struct NotificationServiceTests {
         }
     }
 
+    @Test("a payload whose fields do not name a notification alone is refused by /notifications/v2, nothing recorded",
+          arguments: LedgerBackend.available)
+    func notificationsMustNameTheirKind(backend: LedgerBackend) async throws {
+        let authority = try Self.authority.get()
+        func posted(_ fields: [String: JSONValue]) throws -> [UInt8] {
+            JSONValue.object(["signedPayload": .string(try JWSMinter.sign(fields, signer: authority.leaf, chain: authority.chain))]).serialized
+        }
+        let transaction = try JWSMinter.sign(Self.transaction(), signer: authority.leaf, chain: authority.chain)
+        var untyped = JWSSamplePayload.notification(
+            type: "SUBSCRIBED", notificationUUID: "6a7b0000-0000-4000-8000-0000000000aa", bundleID: Self.bundle, appAppleID: 1,
+            signedDate: Self.signed, signedTransactionInfo: transaction)
+        untyped["notificationType"] = nil
+        var ambiguous = untyped
+        ambiguous["notificationType"] = .string("SUBSCRIBED")
+        ambiguous["receiptType"] = .string("Production")
+        let bodies = [JSONValue.object(["signedPayload": .string(try Self.vector())]).serialized, try posted(untyped), try posted(ambiguous)]
+        try await backend.withLedger { ledger in
+            let verifier = try self.verifier(ledger)
+            for body in bodies {
+                let answer = await verifier.answerNotification(body: body)
+                #expect(answer.httpStatus == 400)
+                #expect(answer.reasons == ["not_a_notification"])
+            }
+            #expect(try await ledger.snapshot(matching: Self.query).transactions.isEmpty)
+        }
+    }
+
     @Test func theRoutesAnswerOverHTTP() async throws {
         let body = try Self.body()
         try await ServiceHarness.withMemoryLedger { ledger in

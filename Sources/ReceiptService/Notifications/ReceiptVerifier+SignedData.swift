@@ -9,8 +9,11 @@ extension ReceiptVerifier {
     /// acknowledges it without applying anything. Nothing is recorded for a notification that fails a check.
     ///
     /// Order: the body and the JWS (400 `malformed`), signatures, chains and markers of the notification and its
-    /// nested data (422; 503 when only a revocation check could not be made), `notificationUUID` and `signedDate` present (400), age and clock skew (422), environment
-    /// and allow list (422), nested data of the same app and environment (422), no U+0000 in what is stored (422), the ledger (200 `recorded` / `duplicate`, 503 when unavailable).
+    /// nested data (422; 503 when only a revocation check could not be made), a payload whose fields name a
+    /// notification and no other kind (400 `not_a_notification`), `notificationUUID` and `signedDate` present
+    /// (400), age and clock skew (422), environment and allow list (422), nested data of the same app and
+    /// environment (422), no U+0000 in what is stored (422 `string_contains_nul`), the ledger (200 `recorded` /
+    /// `duplicate`, 503 when unavailable).
     public func answerNotification(body: [UInt8]) async -> SignedDataAnswer {
         let answer = await self.evaluateNotification(body: body)
         self.metrics.countSignedData(endpoint: "notifications", outcome: answer.outcome)
@@ -78,6 +81,13 @@ extension ReceiptVerifier {
         }
 
         let notification = result.notification.payload
+        // A JWS of another kind, or of none, is not recorded as a notification (`/jws/verify` answers any kind).
+        let kind = AppStoreSignedDataKind(detecting: notification.fields)
+        guard kind == .notification else {
+            return Self.answer(
+                400, "malformed", ["not_a_notification"],
+                reason: "the payload's fields name kind \(kind.rawValue), not notification (notificationType alone)")
+        }
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
             return Self.answer(400, "malformed", ["notification_uuid_missing"])
         }
