@@ -163,6 +163,39 @@ struct LedgerContractTests {
         }
     }
 
+    @Test("U+0000 in a string to be stored is refused before any write, alike on every backend", arguments: LedgerBackend.available)
+    func nulIsRefusedBeforeAnyWrite(backend: LedgerBackend) async throws {
+        let clean = Self.entry(ServiceTestPKI.receipt(), tag: "clean")
+        let receipts = [
+            Self.entry(ServiceTestPKI.receipt(bundle: "com.example.app\u{0}"), tag: "bundle"),
+            Self.entry(ServiceTestPKI.receipt(purchases: [ServiceTestPKI.purchase("1000", original: "1000", product: "com.example\u{0}", day: 1)]), tag: "product"),
+        ]
+        let renewal = LedgerRenewalInfo(
+            environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifier: "1000",
+            productIdentifier: "com.example.monthly\u{0}", updatedMilliseconds: 1, json: Array("{}".utf8))
+        let notification = LedgerNotification(
+            notificationUUID: "6a7b0000-0000-4000-8000-000000000000", environment: .production,
+            bundleIdentifier: "com.example.app", notificationType: "DID_RENEW", subtype: "\u{0}", signedMilliseconds: 1,
+            receivedMilliseconds: 2, payloadJSON: Array("{}".utf8), transaction: clean.transactions.first, renewalInfo: nil)
+        try await backend.withLedger { ledger in
+            for entry in receipts {
+                let error = await #expect(throws: LedgerError.self) { try await ledger.record(entry) }
+                #expect(error?.code == .stringContainsNUL)
+                #expect(error?.isRetryable == false)
+                let stored = try await ledger.receipt(hash: entry.hash)
+                #expect(stored == nil)
+            }
+            await #expect(throws: LedgerError(.stringContainsNUL, "")) { try await ledger.recordRenewalInfo(renewal) }
+            await #expect(throws: LedgerError(.stringContainsNUL, "")) { try await ledger.recordNotification(notification) }
+            let query = LedgerQuery(environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000"])
+            #expect(try await ledger.snapshot(matching: query) == LedgerSnapshot(transactions: [], renewalInfo: []))
+            // The refused notification's UUID was not taken: the same notification without U+0000 is new.
+            var fixed = notification
+            fixed.subtype = nil
+            #expect(try await ledger.recordNotification(fixed))
+        }
+    }
+
     @Test("database locations parse, and bad ones are refused with a code")
     func locations() throws {
         #expect(try LedgerLocation("sqlite:./x.sqlite") == .sqlite(path: "./x.sqlite"))

@@ -256,6 +256,26 @@ struct VerifyReceiptContractTests {
         }
     }
 
+    @Test("21002 string_contains_nul: a receipt whose stored strings hold U+0000 is refused alike on every backend, nothing recorded",
+          arguments: LedgerBackend.available)
+    func nulInAStoredStringIsMalformed(backend: LedgerBackend) async throws {
+        let product = try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
+            ServiceTestPKI.purchase("1000", original: "1000", product: "com.example.monthly\u{0}", day: 1)
+        ]))
+        let bundle = try ServiceTestPKI.mint(ServiceTestPKI.receipt(bundle: "com.example.app\u{0}"))
+        try await backend.withLedger { ledger in
+            let verifier = ReceiptVerifier(configuration: try H.configuration(), ledger: ledger, now: { ServiceTestPKI.now })
+            for bytes in [product, bundle] {
+                let answer = await verifier.answer(body: Array(H.body(bytes).readableBytesView), endpoint: .production)
+                #expect(answer.status == .malformed)
+                #expect(answer.reasons == ["string_contains_nul"])
+                #expect(!answer.isRetryable)
+            }
+            let query = LedgerQuery(environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000"])
+            #expect(try await ledger.transactions(matching: query).isEmpty)
+        }
+    }
+
     @Test("GET /health: a database that does not answer within the health timeout is 503 timeout")
     func healthTimeout() async throws {
         let configuration = try H.configuration { $0.healthTimeout = .milliseconds(200) }

@@ -37,5 +37,8 @@ public struct LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidLocation = Code("invalid_location")
         /// The ledger was shut down.
         public static let closed = Code("closed")
+        /// A string to be stored holds U+0000, refused before any write: PostgreSQL's `text` cannot store it and
+        /// SQLite can, so both backends refuse it alike. Not retryable.
+        public static let stringContainsNUL = Code("string_contains_nul")
     }
 }

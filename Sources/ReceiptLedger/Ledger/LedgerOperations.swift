@@ -49,14 +49,17 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let statements = self.statements
         // One lock order for every writer: rows sorted by transaction id.
         let rows = receipt.transactions.sorted { $0.transactionIdentifier < $1.transactionIdentifier }
+        let insert = statements.insertReceipt(receipt)
+        let upserts = LedgerStatements.chunks(rows).map { statements.upsertTransactions($0) }
+        try Self.refuseNUL([insert] + upserts)
         let summary = try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
-                let inserted = try await session.run(statements.insertReceipt(receipt))
+                let inserted = try await session.run(insert)
                 // A receipt already recorded had its transactions upserted in the same transaction: nothing to do.
                 guard !inserted.isEmpty else { return LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0) }
                 var written = 0
-                for chunk in LedgerStatements.chunks(rows) {
-                    written += try await session.run(statements.upsertTransactions(chunk)).count
+                for upsert in upserts {
+                    written += try await session.run(upsert).count
                 }
                 return LedgerWriteSummary(receiptInserted: true, transactionsWritten: written)
             }
@@ -96,6 +99,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
 
     func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
         let statement = self.statements.upsertRenewalInfo(info)
+        try Self.refuseNUL([statement])
         try await self.guarded {
             _ = try await self.backend.transaction(exclusive: false) { session in
                 try await session.run(statement).count
@@ -105,15 +109,19 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
 
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
         let statements = self.statements
+        let insert = statements.insertNotification(notification)
+        let transaction = notification.transaction.map { statements.upsertTransactions([$0][...]) }
+        let renewalInfo = notification.renewalInfo.map { statements.upsertRenewalInfo($0) }
+        try Self.refuseNUL([insert] + [transaction, renewalInfo].compactMap { $0 })
         return try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
                 // The UUID first: a notification recorded before (Apple's retry, or a replay) applies nothing.
-                guard !(try await session.run(statements.insertNotification(notification))).isEmpty else { return false }
-                if let transaction = notification.transaction {
-                    _ = try await session.run(statements.upsertTransactions([transaction][...]))
+                guard !(try await session.run(insert)).isEmpty else { return false }
+                if let transaction {
+                    _ = try await session.run(transaction)
                 }
-                if let renewalInfo = notification.renewalInfo {
-                    _ = try await session.run(statements.upsertRenewalInfo(renewalInfo))
+                if let renewalInfo {
+                    _ = try await session.run(renewalInfo)
                 }
                 return true
             }
@@ -124,6 +132,17 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         try await self.guarded {
             _ = try await self.backend.read { session in
                 try await session.run(SQLStatement(sql: "SELECT 1", binds: [])).count
+            }
+        }
+    }
+
+    /// Refuses writes whose text holds U+0000, before any of them starts: PostgreSQL's `text` cannot store it and
+    /// SQLite can, and a row one backend keeps and the other refuses for ever (a notification Apple retries until it
+    /// gives up) must be refused by both.
+    private static func refuseNUL(_ statements: [SQLStatement]) throws(LedgerError) {
+        for statement in statements {
+            for case .text(let text) in statement.binds where text.utf8.contains(0) {
+                throw LedgerError(.stringContainsNUL, "a string to be stored holds U+0000")
             }
         }
     }

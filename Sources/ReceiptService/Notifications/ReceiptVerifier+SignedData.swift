@@ -150,6 +150,8 @@ extension ReceiptVerifier {
             let applied = try await self.ledger.recordNotification(record)
             return Self.answer(200, applied ? "recorded" : "duplicate", [], extra: .object(["notificationUUID": .string(uuid)]))
         } catch {
+            // Checked above already; the ledger refuses U+0000 too, before any write, on every backend.
+            if error.code == .stringContainsNUL { return Self.answer(422, "rejected", ["string_contains_nul"]) }
             self.metrics.countLedgerFailure()
             return Self.answer(503, "unavailable", [error.isRetryable ? "ledger_unavailable" : "ledger_error"])
         }

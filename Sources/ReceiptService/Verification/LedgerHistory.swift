@@ -6,7 +6,8 @@ struct LedgerHistory: Sendable {
     var snapshot: LedgerSnapshot
     var latestReceipt: [UInt8]?
 
-    /// Records `entry` and reads its history; any ledger failure is counted and rethrown.
+    /// Records `entry` and reads its history; any ledger failure is counted and rethrown (a string refused for
+    /// holding U+0000 is rethrown uncounted: the database did not fail).
     static func record(_ entry: LedgerReceipt, in ledger: any Ledger, metrics: ServiceMetrics) async throws(LedgerError)
         -> LedgerHistory
     {
@@ -25,7 +26,7 @@ struct LedgerHistory: Sendable {
             }
             return LedgerHistory(snapshot: snapshot, latestReceipt: latestReceipt)
         } catch {
-            metrics.countLedgerFailure()
+            if error.code != .stringContainsNUL { metrics.countLedgerFailure() }
             throw error
         }
     }

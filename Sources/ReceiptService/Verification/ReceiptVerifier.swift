@@ -9,7 +9,8 @@ public import ReceiptLedger
 /// thin layer over this, and tests and other servers can call it directly.
 ///
 /// Order of checks: the body (21002), the receipt's bytes (21002), signature and chain (21003), the endpoint's
-/// environment (21007/21008), the allow list (21010), the shared secret (21004), the ledger (21009). Nothing the
+/// environment (21007/21008), the allow list (21010), the shared secret (21004), the ledger (21009; 21002
+/// `string_contains_nul` for a string to be stored that holds U+0000). Nothing the
 /// receipt says is believed before its signature and chain have verified.
 public struct ReceiptVerifier: Sendable {
     /// What the service accepts.
@@ -128,6 +129,9 @@ public struct ReceiptVerifier: Sendable {
         do {
             history = try await LedgerHistory.record(entry, in: self.ledger, metrics: self.metrics)
         } catch {
+            // A stored string holding U+0000: refused alike by every backend before any write (it would be kept
+            // by SQLite and refused by PostgreSQL for ever), so it is the receipt's fault, not the database's.
+            if error.code == .stringContainsNUL { return .failure(.malformed, reasons: ["string_contains_nul"]) }
             return .failure(
                 .internalError,
                 reasons: [error.isRetryable ? "ledger_unavailable" : "ledger_error"],
