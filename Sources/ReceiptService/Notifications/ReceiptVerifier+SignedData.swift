@@ -25,7 +25,7 @@ extension ReceiptVerifier {
     /// - Parameters:
     ///   - body: The request body.
     ///   - kind: The payload kind, or `nil` to tell it from the payload's fields: a payload whose fields name no
-    ///     kind, or several, is answered with kind `unknown` (``JWSVerifier/verify(_:kind:now:)``).
+    ///     kind, or several, is answered with kind `unknown` (AppStoreJWS's `JWSVerifier.verify(_:kind:now:)`).
     public func answerJWS(body: [UInt8], kind: AppStoreSignedDataKind?) async -> SignedDataAnswer {
         let answer = await self.evaluateJWS(body: body, kind: kind)
         self.metrics.countSignedData(endpoint: "jws", outcome: answer.outcome)

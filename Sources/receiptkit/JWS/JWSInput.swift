@@ -8,7 +8,7 @@ struct JWSInput {
     let jws: [UInt8]
     /// The decoded (unverified) JWS.
     let compact: CompactJWS
-    /// The kind of payload it carries (``AppStoreSignedDataKind/unknown`` when its fields name none, or several).
+    /// The kind of payload it carries (`.unknown` when its fields name none, or several).
     let kind: AppStoreSignedDataKind
 
     /// What went wrong reading an input: the file (exit 66) or its contents (exit 65).
