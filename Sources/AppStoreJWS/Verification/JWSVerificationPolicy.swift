@@ -17,12 +17,15 @@ public struct JWSVerificationPolicy: Sendable {
     /// root). Never in production. Passing that certificate as an anchor accepts its data without this switch.
     /// Default `false`.
     public var allowsLocalEnvironments: Bool
-    /// The bundle id the payload must carry, or `nil` to skip the check. Renewal info names none and passes.
+    /// The bundle id the payload must carry, or `nil` to skip the check. Renewal info names none and passes; a
+    /// payload of unknown kind (``AppStoreSignedDataKind/unknown``) is checked when it holds `bundleId`.
     public var bundleIdentifier: String?
     /// The app Apple ID an `AppTransaction` or a notification must carry when it is from Production, or `nil` to skip
-    /// the check. Transactions and renewal info name none and pass.
+    /// the check. Transactions and renewal info name none and pass; a payload of unknown kind is checked when it
+    /// holds `appAppleId` and names Production.
     public var appAppleID: Int64?
-    /// The environment the payload must come from, or `nil` to accept any that passes the other checks.
+    /// The environment the payload must come from, or `nil` to accept any that passes the other checks. A payload of
+    /// unknown kind is checked on each of `environment` and `receiptType` it holds.
     public var environment: AppStoreEnvironment?
     /// When the certificate chain is validated; the payload's `signedDate` by default.
     public var trustEvaluationTime: JWSTrustEvaluationTime
