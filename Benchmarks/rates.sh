@@ -35,6 +35,7 @@ cat >ext.cnf <<'CNF'
 basicConstraints = critical, CA:TRUE
 keyUsage = critical, keyCertSign, cRLSign
 subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
 [rk_leaf]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature, keyEncipherment
