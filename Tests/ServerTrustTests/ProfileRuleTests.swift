@@ -322,14 +322,8 @@ struct ProfileRuleTests {
     // MARK: extended key usage
 
     @Test func theWebPKIRequiresServerAuthInTheLeaf() async throws {
-        let missing: Edit = { $0.remove(.X509ExtensionID.extendedKeyUsage) }
-        let anyOnly: Edit = { $0.set(try Self.ext(ExtendedKeyUsage([.any]))) }
-        for edit in [missing, anyOnly] {
-            let web = try await failures(.webPKI, leaf: edit)
-            #expect(web == [.extendedKeyUsage])
-            let loose = try await failures(.rfc5280, leaf: edit)
-            #expect(loose == [])
-        }
+        let missing = try await failures(.webPKI, leaf: { $0.remove(.X509ExtensionID.extendedKeyUsage) })
+        #expect(missing == [.extendedKeyUsage])
         for profile in Self.profiles {
             let client = try await failures(profile, leaf: { $0.set(try Self.ext(ExtendedKeyUsage([.clientAuth]))) })
             #expect(client == [.extendedKeyUsage])
@@ -338,16 +332,71 @@ struct ProfileRuleTests {
         }
     }
 
+    @Test func anEndEntityWhoseOnlyUsageIsAnyExtendedKeyUsageIsRejectedByTheWebPKI() async throws {
+        let anyOnly: Edit = { $0.set(try Self.ext(ExtendedKeyUsage([.any]))) }
+        let web = try await failures(.webPKI, leaf: anyOnly)
+        #expect(web == [.extendedKeyUsage])
+        let direct = try await failures(.webPKI, intermediate: nil, leaf: anyOnly)
+        #expect(direct == [.extendedKeyUsage])
+        let loose = try await failures(.rfc5280, leaf: anyOnly)
+        #expect(loose == [])
+        let alongsideServerAuth = try await failures(.webPKI, leaf: { $0.set(try Self.ext(ExtendedKeyUsage([.any, .serverAuth]))) })
+        #expect(alongsideServerAuth == [])
+    }
+
+    @Test func anEndEntityWithoutExtendedKeyUsageIsAcceptedByRFC5280() async throws {
+        let missing: Edit = { $0.remove(.X509ExtensionID.extendedKeyUsage) }
+        let loose = try await failures(.rfc5280, leaf: missing)
+        #expect(loose == [])
+        let direct = try await failures(.rfc5280, intermediate: nil, leaf: missing)
+        #expect(direct == [])
+        let web = try await failures(.webPKI, leaf: missing)
+        #expect(web == [.extendedKeyUsage])
+    }
+
+    @Test func aCriticalExtendedKeyUsageInAnEndEntityIsRejectedByTheWebPKI() async throws {
+        let critical: Edit = { $0.set(try Self.ext(ExtendedKeyUsage([.serverAuth]), critical: true)) }
+        let web = try await failures(.webPKI, leaf: critical)
+        #expect(web == [.extensionCriticality])
+        let loose = try await failures(.rfc5280, leaf: critical)
+        #expect(loose == [])
+        // The rule is the end-entity's: an intermediate's critical EKU is not refused by it.
+        let intermediate = try await failures(.webPKI, intermediate: critical)
+        #expect(intermediate == [])
+    }
+
     @Test func aCAThatAssertsUsagesMustIncludeServerAuthUnderTheWebPKI() async throws {
         let clientOnly: Edit = { $0.set(try Self.ext(ExtendedKeyUsage([.clientAuth]))) }
-        let anchor = try await failures(.webPKI, root: clientOnly)
-        #expect(anchor == [.extendedKeyUsage])
         let intermediate = try await failures(.webPKI, intermediate: clientOnly)
         #expect(intermediate == [.extendedKeyUsage])
-        let loose = try await failures(.rfc5280, root: clientOnly)
+        let loose = try await failures(.rfc5280, intermediate: clientOnly)
         #expect(loose == [])
-        let serverAuth = try await failures(.webPKI, root: { $0.set(try Self.ext(ExtendedKeyUsage([.serverAuth]))) })
+        let serverAuth = try await failures(.webPKI, intermediate: { $0.set(try Self.ext(ExtendedKeyUsage([.serverAuth]))) })
         #expect(serverAuth == [])
+    }
+
+    @Test func aTrustAnchorThatCarriesExtendedKeyUsageIsRejectedByTheWebPKI() async throws {
+        for usage in [try ExtendedKeyUsage([.serverAuth]), try ExtendedKeyUsage([.clientAuth])] {
+            let withUsage: Edit = { $0.set(try Self.ext(usage)) }
+            let web = try await failures(.webPKI, root: withUsage)
+            #expect(web == [.extendedKeyUsage])
+            let direct = try await failures(.webPKI, root: withUsage, intermediate: nil)
+            #expect(direct == [.extendedKeyUsage])
+        }
+        let loose = try await failures(.rfc5280, root: { $0.set(try Self.ext(ExtendedKeyUsage([.serverAuth]))) })
+        #expect(loose == [])
+        // An intermediate trusted as the anchor (configured, or a pinned certificate) is no root: the Baseline
+        // Requirements want serverAuth in a TLS subordinate CA, so its EKU is not refused.
+        let rootKey = P256.Signing.PrivateKey()
+        let root = try ProfileTestPKI.issue(try ProfileTestPKI.rootSpec(rootKey), key: rootKey, issuer: nil)
+        let intermediateKey = P256.Signing.PrivateKey()
+        var intermediateSpec = try ProfileTestPKI.intermediateSpec(intermediateKey, issuer: root)
+        intermediateSpec.set(try Self.ext(ExtendedKeyUsage([.serverAuth])))
+        let intermediate = try ProfileTestPKI.issue(intermediateSpec, key: intermediateKey, issuer: root)
+        let leafKey = P256.Signing.PrivateKey()
+        let leaf = try ProfileTestPKI.issue(try ProfileTestPKI.leafSpec(leafKey, issuer: intermediate), key: leafKey, issuer: intermediate)
+        let anchoredAtIntermediate = await Self.evaluate([leaf.certificate], anchors: [intermediate.certificate], .webPKI)
+        #expect(anchoredAtIntermediate == [])
     }
 
     // MARK: version

@@ -72,10 +72,16 @@ struct ServerTrustScenarioTests {
     }
 
     @Test func extendedKeyUsageMustAllowServerAuth() async throws {
-        let client = try await evaluate([pki.clientAuthLeaf.certificate, pki.intermediate.certificate])
+        // Both leaves mark their EKU critical, which the Web PKI refuses of an end-entity; RFC 5280 allows it.
+        let loose = ServerTrustPolicy.default(profile: .rfc5280)
+        let client = try await evaluate([pki.clientAuthLeaf.certificate, pki.intermediate.certificate], loose)
         #expect(client.failures == [.extendedKeyUsage])
-        let server = try await evaluate([pki.criticalServerAuthLeaf.certificate, pki.intermediate.certificate])
+        let server = try await evaluate([pki.criticalServerAuthLeaf.certificate, pki.intermediate.certificate], loose)
         #expect(server.failures == [])
+        let web = try await evaluate([pki.criticalServerAuthLeaf.certificate, pki.intermediate.certificate])
+        #expect(web.failures == [.extensionCriticality])
+        let clientWeb = try await evaluate([pki.clientAuthLeaf.certificate, pki.intermediate.certificate])
+        #expect(clientWeb.failures == [.extensionCriticality, .extendedKeyUsage])
     }
 
     // MARK: certificate pinning

@@ -22,7 +22,8 @@ public struct ServerTrustFailure: Sendable, Hashable, Codable, CustomStringConve
     /// The leaf does not name the host (DNS SAN) or IP address (IP SAN).
     public static let hostnameMismatch = ServerTrustFailure("hostname_mismatch")
     /// The leaf's extended key usage does not allow TLS server authentication: under ``ServerTrustProfile/webPKI``
-    /// it must be present and assert serverAuth, and a CA that asserts EKUs must include serverAuth; under
+    /// it must be present and assert serverAuth (anyExtendedKeyUsage alone is not enough), a CA that asserts EKUs
+    /// must include serverAuth, and a root (a self-issued anchor) carries no EKU; under
     /// ``ServerTrustProfile/rfc5280`` an absent extension or anyExtendedKeyUsage is enough.
     public static let extendedKeyUsage = ServerTrustFailure("extended_key_usage")
     /// No validated path carries a pin (with invalid certificates allowed: no path in which each certificate is
@@ -56,7 +57,7 @@ public struct ServerTrustFailure: Sendable, Hashable, Codable, CustomStringConve
     public static let unknownCriticalExtension = ServerTrustFailure("unknown_critical_extension")
     /// An extension marked critical, or not, against the profile (a critical AKI, SKI or AIA; a SAN that is not
     /// critical under an empty subject; under ``ServerTrustProfile/webPKI`` also a critical SAN under a non-empty
-    /// subject and name constraints that are not critical).
+    /// subject, a critical EKU in the leaf, and name constraints that are not critical).
     public static let extensionCriticality = ServerTrustFailure("extension_criticality")
     /// An empty issuer name, a CA with an empty subject, or an empty subject without subjectAltName.
     public static let invalidName = ServerTrustFailure("invalid_name")

@@ -7,7 +7,7 @@
 /// | extensions decode; SAN and AIA not empty; name constraints well-formed and not both empty | `malformed_extension` | ✓ | ✓ |
 /// | no critical extension that nothing here processes | `unknown_critical_extension` | ✓ | ✓ |
 /// | AKI, SKI and AIA not critical; SAN critical when the subject is empty | `extension_criticality` | ✓ | ✓ |
-/// | SAN not critical when the subject is not empty; name constraints critical | `extension_criticality` | ✓ | – |
+/// | SAN not critical when the subject is not empty; the leaf's EKU not critical; name constraints critical | `extension_criticality` | ✓ | – |
 /// | issuer names not empty; CA subjects not empty; an empty subject needs a SAN | `invalid_name` | ✓ | ✓ |
 /// | leaf and intermediates carry an AKI keyIdentifier; every CA carries an SKI | `key_identifier` | ✓ | ✓ |
 /// | an anchor's AKI has a keyIdentifier (its SKI when self-issued) and no issuer or serial | `key_identifier` | ✓ | – |
@@ -15,8 +15,8 @@
 /// | the leaf is not a CA and lacks keyCertSign; a version-1 anchor never issues | `ca_constraints` | ✓ | – |
 /// | pathLenConstraint | `path_length` | ✓ | ✓ |
 /// | name constraints (DNS, IP, directory name, email, URI; self-issued intermediates exempt; never in a leaf) | `name_constraints` | ✓ | ✓ |
-/// | the leaf's EKU asserts serverAuth | `extended_key_usage` | required | absent, serverAuth or any |
-/// | a CA that asserts EKUs includes serverAuth | `extended_key_usage` | ✓ | – |
+/// | the leaf's EKU asserts serverAuth | `extended_key_usage` | required (anyExtendedKeyUsage alone is not enough) | absent, serverAuth or any |
+/// | a CA that asserts EKUs includes serverAuth; a root (self-issued anchor) carries no EKU | `extended_key_usage` | ✓ | – |
 /// | the leaf is version 3 | `certificate_version` | ✓ | – |
 /// | host names: SAN only, wildcard as a whole left-most label over two or more labels, IPs only in iPAddress SANs | `hostname_mismatch` | ✓ | swift-certificates' rules (CN when no SAN) |
 ///

@@ -29,6 +29,7 @@ struct CertificateFacts {
     let extendedKeyUsage: ExtendedKeyUsage?
     /// Whether the extension is there at all (decoded or not).
     let hasExtendedKeyUsage: Bool
+    let extendedKeyUsageIsCritical: Bool
     let alternativeNames: SubjectAlternativeNames?
     let alternativeNamesIsCritical: Bool
     let nameConstraints: NameConstraints?
@@ -104,7 +105,9 @@ struct CertificateFacts {
         self.basicConstraintsIsCritical = isCritical(.X509ExtensionID.basicConstraints)
         self.alternativeNamesIsCritical = isCritical(.X509ExtensionID.subjectAlternativeName)
         self.nameConstraintsIsCritical = isCritical(.X509ExtensionID.nameConstraints)
-        self.hasExtendedKeyUsage = extensions[oid: .X509ExtensionID.extendedKeyUsage] != nil
+        let usage = extensions[oid: .X509ExtensionID.extendedKeyUsage]
+        self.hasExtendedKeyUsage = usage != nil
+        self.extendedKeyUsageIsCritical = usage?.critical ?? false
         self.hasNameConstraints = extensions[oid: .X509ExtensionID.nameConstraints] != nil
         self.hasCriticalIdentifierExtension =
             isCritical(.X509ExtensionID.authorityKeyIdentifier) || isCritical(.X509ExtensionID.subjectKeyIdentifier)

@@ -48,6 +48,8 @@ struct ProfileRules {
                 if !trustedAsItself {
                     if web, certificate.isCertificateAuthority || certificate.assertsKeyCertSign { add(.caConstraints) }
                     if certificate.hasNameConstraints { add(.nameConstraints) }
+                    // CA/Browser Forum BRs §7.1.2.7.6: a subscriber certificate's extKeyUsage is not critical.
+                    if web, certificate.extendedKeyUsageIsCritical { add(.extensionCriticality) }
                 }
             }
 
@@ -68,6 +70,9 @@ struct ProfileRules {
                 if below > limit { add(.pathLength) }
             }
             if web, let usage = certificate.extendedKeyUsage, !usage.contains(.serverAuth) { add(.extendedKeyUsage) }
+            // CA/Browser Forum BRs §7.1.2.1.2: a root CA certificate carries no extKeyUsage. An intermediate trusted as
+            // the anchor (configured or pinned) is no root and keeps its EKU (§7.1.2.10.6): self-issued anchors only.
+            if web, isAnchor, certificate.isSelfIssued, certificate.hasExtendedKeyUsage { add(.extendedKeyUsage) }
             if web, isAnchor, let identifier = certificate.authorityKeyIdentifier {
                 let ownKey = certificate.subjectKeyIdentifier?.keyIdentifier
                 if identifier.keyIdentifier == nil || identifier.authorityCertIssuer != nil
@@ -101,7 +106,8 @@ struct ProfileRules {
     }
 
     /// Whether the leaf's extended key usage allows TLS server authentication: the Web PKI requires the extension
-    /// with serverAuth (anyExtendedKeyUsage alone is not enough); RFC 5280 accepts its absence or anyExtendedKeyUsage.
+    /// with serverAuth (CA/Browser Forum BRs §7.1.2.7.10: anyExtendedKeyUsage alone is not enough); RFC 5280 accepts
+    /// its absence or anyExtendedKeyUsage (§4.2.1.12: without the extension the key may serve any purpose).
     /// A certificate trusted as itself is held to the RFC 5280 rule (`openssl req -x509` writes no EKU).
     func leafAllowsServerAuth(_ leaf: CertificateFacts, trustedAsItself: Bool) -> Bool {
         guard let usage = leaf.extendedKeyUsage else {
