@@ -53,7 +53,7 @@ struct TrustOptions: ParsableArguments {
     @Option(
         help: """
             webpki (default: the CA/Browser Forum rules browsers and rustls enforce) or rfc5280 (looser, for \
-            private PKIs: no EKU required, Common Name fallback, non-critical name constraints).
+            private PKIs: no EKU required, Common Name fallback; name constraints must be critical).
             """
     )
     var profile: String = "webpki"

@@ -78,15 +78,26 @@ struct ProfileNameTests {
         #expect(verdict == [.nameConstraints])
     }
 
-    @Test func nonCriticalConstraintsAreRejectedByTheWebPKIAndEnforcedByRFC5280() async throws {
+    @Test func nonCriticalNameConstraintsAreHonouredByTheWebPKI() async throws {
+        let inside = try await rules.failures(.webPKI, root: Self.constraints(NameConstraints(permittedDNSDomains: ["example.test"]), critical: false))
+        #expect(inside == [])
+        let outside = try await rules.failures(.webPKI, root: Self.constraints(NameConstraints(permittedDNSDomains: ["other.test"]), critical: false))
+        #expect(outside == [.nameConstraints])
+        let excluded = try await rules.failures(
+            .webPKI,
+            intermediate: Self.constraints(NameConstraints(excludedDNSDomains: ["api.example.test"]), critical: false)
+        )
+        #expect(excluded == [.nameConstraints])
+    }
+
+    @Test func nonCriticalNameConstraintsAreRejectedByRFC5280() async throws {
         let inside = Self.constraints(NameConstraints(permittedDNSDomains: ["example.test"]), critical: false)
-        let web = try await rules.failures(.webPKI, root: inside)
-        #expect(web == [.extensionCriticality])
-        let loose = try await rules.failures(.rfc5280, root: inside)
-        #expect(loose == [])
-        let outside = Self.constraints(NameConstraints(permittedDNSDomains: ["other.test"]), critical: false)
-        let looseOutside = try await rules.failures(.rfc5280, root: outside)
-        #expect(looseOutside == [.nameConstraints])
+        let root = try await rules.failures(.rfc5280, root: inside)
+        #expect(root == [.extensionCriticality])
+        let intermediate = try await rules.failures(.rfc5280, intermediate: inside)
+        #expect(intermediate == [.extensionCriticality])
+        let critical = try await rules.failures(.rfc5280, intermediate: Self.constraints(NameConstraints(permittedDNSDomains: ["example.test"])))
+        #expect(critical == [])
     }
 
     @Test(arguments: ProfileRuleTests.profiles)

@@ -57,7 +57,8 @@ public struct ServerTrustFailure: Sendable, Hashable, Codable, CustomStringConve
     public static let unknownCriticalExtension = ServerTrustFailure("unknown_critical_extension")
     /// An extension marked critical, or not, against the profile (a critical AKI, SKI or AIA; a SAN that is not
     /// critical under an empty subject; under ``ServerTrustProfile/webPKI`` also a critical SAN under a non-empty
-    /// subject, a critical EKU in the leaf, and name constraints that are not critical).
+    /// subject and a critical EKU in the leaf; under ``ServerTrustProfile/rfc5280`` name constraints that are not
+    /// critical).
     public static let extensionCriticality = ServerTrustFailure("extension_criticality")
     /// An empty issuer name, a CA with an empty subject, or an empty subject without subjectAltName.
     public static let invalidName = ServerTrustFailure("invalid_name")

@@ -7,7 +7,8 @@
 /// | extensions decode; SAN and AIA not empty; name constraints well-formed and not both empty | `malformed_extension` | ✓ | ✓ |
 /// | no critical extension that nothing here processes | `unknown_critical_extension` | ✓ | ✓ |
 /// | AKI, SKI and AIA not critical; SAN critical when the subject is empty | `extension_criticality` | ✓ | ✓ |
-/// | SAN not critical when the subject is not empty; the leaf's EKU not critical; name constraints critical | `extension_criticality` | ✓ | – |
+/// | SAN not critical when the subject is not empty; the leaf's EKU not critical | `extension_criticality` | ✓ | – |
+/// | name constraints critical (the Web PKI applies non-critical ones too) | `extension_criticality` | – | ✓ |
 /// | issuer names not empty; CA subjects not empty; an empty subject needs a SAN | `invalid_name` | ✓ | ✓ |
 /// | leaf and intermediates carry an AKI keyIdentifier; every CA carries an SKI | `key_identifier` | ✓ | ✓ |
 /// | an anchor's AKI has a keyIdentifier (its SKI when self-issued) and no issuer or serial | `key_identifier` | ✓ | – |

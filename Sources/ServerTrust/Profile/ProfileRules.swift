@@ -33,7 +33,9 @@ struct ProfileRules {
             } else if web, certificate.alternativeNamesIsCritical {
                 add(.extensionCriticality)
             }
-            if web, certificate.hasNameConstraints, !certificate.nameConstraintsIsCritical { add(.extensionCriticality) }
+            // RFC 5280 §4.2.1.10: conforming CAs mark name constraints critical. The CA/Browser Forum BRs (§7.1.2.5.2,
+            // §7.1.2.10.8) let them be non-critical, so the Web PKI applies them either way.
+            if !web, certificate.hasNameConstraints, !certificate.nameConstraintsIsCritical { add(.extensionCriticality) }
             if certificate.assertsKeyCertSign, !certificate.isCertificateAuthority { add(.caConstraints) }
 
             // Certificates issued on this path (all but the anchor; a certificate trusted as itself included).
