@@ -203,6 +203,40 @@ struct ProfileRuleTests {
     }
 
     @Test(arguments: Self.profiles)
+    func everyCertificateThatIsNotSelfSignedCarriesAnAuthorityKeyIdentifier(profile: ServerTrustProfile) async throws {
+        // Root B, cross-signed by Root A: the same name and key as Root B, issued by A (no AKI, as a root has none).
+        let rootAKey = P256.Signing.PrivateKey()
+        let rootA = try ProfileTestPKI.issue(try ProfileTestPKI.rootSpec(rootAKey, name: "Root A"), key: rootAKey, issuer: nil)
+        let rootBKey = P256.Signing.PrivateKey()
+        let rootBSpec = try ProfileTestPKI.rootSpec(rootBKey, name: "Root B")
+        let rootB = try ProfileTestPKI.issue(rootBSpec, key: rootBKey, issuer: nil)
+        let cross = try ProfileTestPKI.issue(rootBSpec, key: rootBKey, issuer: rootA)
+        var identifiedSpec = rootBSpec
+        identifiedSpec.set(try Self.ext(AuthorityKeyIdentifier(keyIdentifier: ProfileTestPKI.identifier(rootAKey))))
+        let identifiedCross = try ProfileTestPKI.issue(identifiedSpec, key: rootBKey, issuer: rootA)
+        let intermediate = try ProfileTestPKI.issue({ try ProfileTestPKI.intermediateSpec($0, issuer: rootB) }, issuer: rootB)
+        let leaf = try ProfileTestPKI.issue({ try ProfileTestPKI.leafSpec($0, issuer: intermediate) }, issuer: intermediate)
+
+        // The cross-signed root used as an intermediate, up to Root A.
+        let asIntermediate = await Self.evaluate([leaf.certificate, intermediate.certificate, cross.certificate], anchors: [rootA.certificate], profile)
+        #expect(asIntermediate == [.keyIdentifier])
+        // The cross-signed root trusted as the anchor is still not self-signed.
+        let asAnchor = await Self.evaluate([leaf.certificate, intermediate.certificate], anchors: [cross.certificate], profile)
+        #expect(asAnchor == [.keyIdentifier])
+        let identifiedUpToRootA = await Self.evaluate(
+            [leaf.certificate, intermediate.certificate, identifiedCross.certificate],
+            anchors: [rootA.certificate],
+            profile
+        )
+        #expect(identifiedUpToRootA == [])
+        let identifiedAsAnchor = await Self.evaluate([leaf.certificate, intermediate.certificate], anchors: [identifiedCross.certificate], profile)
+        #expect(identifiedAsAnchor == [])
+        // Root B itself is self-signed: it may omit the AKI.
+        let selfSigned = await Self.evaluate([leaf.certificate, intermediate.certificate], anchors: [rootB.certificate], profile)
+        #expect(selfSigned == [])
+    }
+
+    @Test(arguments: Self.profiles)
     func everyCACarriesASubjectKeyIdentifier(profile: ServerTrustProfile) async throws {
         let intermediate = try await failures(profile, intermediate: { $0.remove(.X509ExtensionID.subjectKeyIdentifier) })
         #expect(intermediate == [.keyIdentifier])
@@ -387,14 +421,16 @@ struct ProfileRuleTests {
         #expect(loose == [])
         // An intermediate trusted as the anchor (configured, or a pinned certificate) is no root: the Baseline
         // Requirements want serverAuth in a TLS subordinate CA, so its EKU is not refused.
-        let rootKey = P256.Signing.PrivateKey()
-        let root = try ProfileTestPKI.issue(try ProfileTestPKI.rootSpec(rootKey), key: rootKey, issuer: nil)
-        let intermediateKey = P256.Signing.PrivateKey()
-        var intermediateSpec = try ProfileTestPKI.intermediateSpec(intermediateKey, issuer: root)
-        intermediateSpec.set(try Self.ext(ExtendedKeyUsage([.serverAuth])))
-        let intermediate = try ProfileTestPKI.issue(intermediateSpec, key: intermediateKey, issuer: root)
-        let leafKey = P256.Signing.PrivateKey()
-        let leaf = try ProfileTestPKI.issue(try ProfileTestPKI.leafSpec(leafKey, issuer: intermediate), key: leafKey, issuer: intermediate)
+        let root = try ProfileTestPKI.issue({ try ProfileTestPKI.rootSpec($0) }, issuer: nil)
+        let intermediate = try ProfileTestPKI.issue(
+            { key in
+                var spec = try ProfileTestPKI.intermediateSpec(key, issuer: root)
+                spec.set(try Self.ext(ExtendedKeyUsage([.serverAuth])))
+                return spec
+            },
+            issuer: root
+        )
+        let leaf = try ProfileTestPKI.issue({ try ProfileTestPKI.leafSpec($0, issuer: intermediate) }, issuer: intermediate)
         let anchoredAtIntermediate = await Self.evaluate([leaf.certificate], anchors: [intermediate.certificate], .webPKI)
         #expect(anchoredAtIntermediate == [])
     }

@@ -62,7 +62,8 @@ public struct ServerTrustFailure: Sendable, Hashable, Codable, CustomStringConve
     public static let extensionCriticality = ServerTrustFailure("extension_criticality")
     /// An empty issuer name, a CA with an empty subject, or an empty subject without subjectAltName.
     public static let invalidName = ServerTrustFailure("invalid_name")
-    /// A leaf or intermediate without an authorityKeyIdentifier keyIdentifier, a CA without subjectKeyIdentifier,
+    /// A certificate that is not self-signed (a leaf, an intermediate, a cross-signed root as an intermediate or as
+    /// the anchor) without an authorityKeyIdentifier keyIdentifier, a CA without subjectKeyIdentifier,
     /// or (``ServerTrustProfile/webPKI``) an anchor whose AKI lacks the keyIdentifier, names an issuer or serial, or
     /// differs from its own SKI.
     public static let keyIdentifier = ServerTrustFailure("key_identifier")

@@ -10,7 +10,7 @@
 /// | SAN not critical when the subject is not empty; the leaf's EKU not critical | `extension_criticality` | ✓ | – |
 /// | name constraints critical (the Web PKI applies non-critical ones too) | `extension_criticality` | – | ✓ |
 /// | issuer names not empty; CA subjects not empty; an empty subject needs a SAN | `invalid_name` | ✓ | ✓ |
-/// | leaf and intermediates carry an AKI keyIdentifier; every CA carries an SKI | `key_identifier` | ✓ | ✓ |
+/// | every certificate but a self-signed one carries an AKI keyIdentifier (a cross-signed root too, as an intermediate or as the anchor); every CA carries an SKI | `key_identifier` | ✓ | ✓ |
 /// | an anchor's AKI has a keyIdentifier (its SKI when self-issued) and no issuer or serial | `key_identifier` | ✓ | – |
 /// | issuers are v3 CAs (critical basicConstraints on the anchor); keyCertSign only with cA, and on every issuer with keyUsage | `ca_constraints` | ✓ | ✓ |
 /// | the leaf is not a CA and lacks keyCertSign; a version-1 anchor never issues | `ca_constraints` | ✓ | – |

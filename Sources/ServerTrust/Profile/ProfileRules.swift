@@ -43,7 +43,13 @@ struct ProfileRules {
                 if !certificate.hasValidSerialNumber { add(.invalidSerialNumber) }
                 if certificate.issuerIsEmpty { add(.invalidName) }
             }
-            if !isAnchor, certificate.authorityKeyIdentifier?.keyIdentifier == nil { add(.keyIdentifier) }
+            // RFC 5280 §4.2.1.1: every certificate but a self-signed one carries the AKI keyIdentifier — a cross-signed
+            // root too, used as an intermediate or trusted as the anchor. Below the anchor a certificate counts as
+            // issued by the next one; the anchor's own signature is checked by no one (§6.1 takes it as an input), so
+            // a self-issued anchor counts as self-signed.
+            if certificate.authorityKeyIdentifier?.keyIdentifier == nil, !isAnchor || !certificate.isSelfIssued {
+                add(.keyIdentifier)
+            }
 
             if index == 0 {
                 if web, !certificate.isVersion3 { add(.certificateVersion) }

@@ -88,6 +88,12 @@ enum ProfileTestPKI {
         )
     }
 
+    /// Issues the spec `make` writes for a fresh key, signed by `issuer` (self-signed without one).
+    static func issue(_ make: (P256.Signing.PrivateKey) throws -> Spec, issuer: Issued?) throws -> Issued {
+        let key = P256.Signing.PrivateKey()
+        return try Self.issue(try make(key), key: key, issuer: issuer)
+    }
+
     /// Issues `spec` for `key`, signed by `issuer` (self-signed without one).
     static func issue(_ spec: Spec, key: P256.Signing.PrivateKey, issuer: Issued?) throws -> Issued {
         let signer = issuer?.key ?? key
