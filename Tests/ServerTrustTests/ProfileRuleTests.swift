@@ -329,6 +329,23 @@ struct ProfileRuleTests {
     }
 
     @Test(arguments: Self.profiles)
+    func aPathLengthConstraintInACertificateThatIsNotACAIsIgnored(profile: ServerTrustProfile) async throws {
+        // BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLenConstraint INTEGER (0..MAX) OPTIONAL }:
+        // cA absent (false), pathLenConstraint 0. swift-certificates refuses to decode it.
+        let notCAWithLength = Self.raw(.X509ExtensionID.basicConstraints, [0x30, 0x03, 0x02, 0x01, 0x00], critical: true)
+        let leaf = try await failures(profile, leaf: { $0.set(notCAWithLength) })
+        #expect(leaf == [])
+        // Read as not a CA: an intermediate that says so still may not issue.
+        let intermediate = try await failures(profile, intermediate: { $0.set(notCAWithLength) })
+        #expect(intermediate == [.caConstraints])
+        // A negative length is no INTEGER (0..MAX): the extension is still malformed.
+        let negative = try await failures(profile, leaf: {
+            $0.set(Self.raw(.X509ExtensionID.basicConstraints, [0x30, 0x03, 0x02, 0x01, 0xFF], critical: true))
+        })
+        #expect(negative == [.malformedExtension])
+    }
+
+    @Test(arguments: Self.profiles)
     func pathLengthConstraintsCountNonSelfIssuedIntermediates(profile: ServerTrustProfile) async throws {
         let rootKey = P256.Signing.PrivateKey()
         let root = try ProfileTestPKI.issue(try ProfileTestPKI.rootSpec(rootKey), key: rootKey, issuer: nil)

@@ -70,7 +70,8 @@ public struct ServerTrustFailure: Sendable, Hashable, Codable, CustomStringConve
     /// A certificate issues without being a version-3 CA (basicConstraints cA, critical on the anchor), keyUsage
     /// of an issuer lacks keyCertSign, keyCertSign without cA, or (``ServerTrustProfile/webPKI``) the leaf is a CA.
     public static let caConstraints = ServerTrustFailure("ca_constraints")
-    /// More intermediates follow a CA than its pathLenConstraint allows.
+    /// More intermediates follow a CA than its pathLenConstraint allows (in a certificate that is no CA the field is
+    /// ignored).
     public static let pathLength = ServerTrustFailure("path_length")
     /// A name lies outside a permitted subtree or inside an excluded one, is of a form a constraint names but that
     /// cannot be compared, or the leaf carries name constraints.

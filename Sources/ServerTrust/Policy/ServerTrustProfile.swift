@@ -14,7 +14,7 @@
 /// | an anchor's AKI has a keyIdentifier (its SKI when self-issued) and no issuer or serial | `key_identifier` | ✓ | – |
 /// | issuers are v3 CAs (critical basicConstraints on the anchor); keyCertSign only with cA, and on every issuer with keyUsage | `ca_constraints` | ✓ | ✓ |
 /// | the leaf is not a CA and lacks keyCertSign; a version-1 anchor never issues | `ca_constraints` | ✓ | – |
-/// | pathLenConstraint | `path_length` | ✓ | ✓ |
+/// | pathLenConstraint (ignored in a certificate that is no CA) | `path_length` | ✓ | ✓ |
 /// | name constraints (DNS, IP, directory name, email, URI; self-issued intermediates exempt; never in a leaf) | `name_constraints` | ✓ | ✓ |
 /// | the leaf's EKU asserts serverAuth | `extended_key_usage` | required (anyExtendedKeyUsage alone is not enough) | absent, serverAuth or any |
 /// | a CA that asserts EKUs includes serverAuth; a root (self-issued anchor) carries no EKU | `extended_key_usage` | ✓ | – |

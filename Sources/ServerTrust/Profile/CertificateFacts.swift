@@ -81,7 +81,7 @@ struct CertificateFacts {
                 return nil
             }
         }
-        self.basicConstraints = decoded { try extensions.basicConstraints }
+        self.basicConstraints = decoded { try BasicConstraintsSyntax.basicConstraints(of: extensions) }
         self.keyUsage = decoded { try extensions.keyUsage }
         self.extendedKeyUsage = decoded { try extensions.extendedKeyUsage }
         self.alternativeNames = decoded { try extensions.subjectAlternativeNames }
