@@ -47,6 +47,44 @@ struct ProfileNameTests {
         #expect(excluded == [.nameConstraints])
     }
 
+    @Test func aPermittedDirectoryNameSubtreeContainingTheSubjectIsAMatchUnderRFC5280() async throws {
+        let organization = try DistinguishedName { OrganizationName("Example Corp") }
+        let inOrganization: @Sendable (String) -> Edit = { common in
+            { spec in spec.subject = try DistinguishedName { OrganizationName("Example Corp"); CommonName(common) } }
+        }
+        let permitted = Self.constraints(NameConstraints(permittedSubtrees: [.directoryName(organization)]))
+        let withSAN = try await rules.failures(.rfc5280, root: permitted, intermediate: inOrganization("Issuing CA"), leaf: inOrganization("api.example.test"))
+        #expect(withSAN == [])
+        let commonNameOnly = try await rules.failures(.rfc5280, root: permitted, intermediate: inOrganization("Issuing CA"), leaf: { spec in
+            try inOrganization("api.example.test")(&spec)
+            spec.remove(.X509ExtensionID.subjectAlternativeName)
+        })
+        #expect(commonNameOnly == [])
+        // RFC 5280 §7.1: the same name as a PrintableString, in another case and with other spaces, still contains it.
+        let respelled = DistinguishedName([
+            RelativeDistinguishedName(try .init(type: .RDNAttributeType.organizationName, printableString: " example   CORP"))
+        ])
+        let respelledPermitted = try await rules.failures(
+            .rfc5280,
+            root: Self.constraints(NameConstraints(permittedSubtrees: [.directoryName(respelled)])),
+            intermediate: nil,
+            leaf: inOrganization("api.example.test")
+        )
+        #expect(respelledPermitted == [])
+        // And a respelling cannot slip a name past an excluded subtree.
+        let respelledExcluded = try await rules.failures(
+            .rfc5280,
+            root: Self.constraints(NameConstraints(excludedSubtrees: [.directoryName(respelled)])),
+            intermediate: nil,
+            leaf: inOrganization("api.example.test")
+        )
+        #expect(respelledExcluded == [.nameConstraints])
+        let elsewhere = try await rules.failures(.rfc5280, root: permitted, intermediate: nil, leaf: { spec in
+            spec.subject = try DistinguishedName { OrganizationName("Other Corp"); CommonName("api.example.test") }
+        })
+        #expect(elsewhere == [.nameConstraints])
+    }
+
     @Test(arguments: ProfileRuleTests.profiles)
     func aSelfIssuedIntermediateIsExemptButTheLeafNeverIs(profile: ServerTrustProfile) async throws {
         // Key rollover: the root and its new key share a name, so the intermediate is self-issued.

@@ -15,7 +15,7 @@
 /// | issuers are v3 CAs (critical basicConstraints on the anchor); keyCertSign only with cA, and on every issuer with keyUsage | `ca_constraints` | ✓ | ✓ |
 /// | the leaf is not a CA and lacks keyCertSign; a version-1 anchor never issues | `ca_constraints` | ✓ | – |
 /// | pathLenConstraint (ignored in a certificate that is no CA) | `path_length` | ✓ | ✓ |
-/// | name constraints (DNS, IP, directory name, email, URI; self-issued intermediates exempt; never in a leaf) | `name_constraints` | ✓ | ✓ |
+/// | name constraints (DNS, IP, directory name matched as RFC 5280 §7.1 says, email, URI; self-issued intermediates exempt; never in a leaf) | `name_constraints` | ✓ | ✓ |
 /// | the leaf's EKU asserts serverAuth | `extended_key_usage` | required (anyExtendedKeyUsage alone is not enough) | absent, serverAuth or any |
 /// | a CA that asserts EKUs includes serverAuth; a root (self-issued anchor) carries no EKU | `extended_key_usage` | ✓ | – |
 /// | the leaf is version 3 | `certificate_version` | ✓ | – |

@@ -3,7 +3,8 @@ import SwiftASN1
 import X509
 
 /// RFC 5280 §4.2.1.10 name constraints, for every name form a server certificate can carry: dNSName, iPAddress,
-/// directoryName (the subject and SAN entries; RDN-sequence prefix), rfc822Name and URI (by host). swift-certificates'
+/// directoryName (the subject and SAN entries; RDN-sequence prefix, RDNs matched as §7.1 says), rfc822Name and URI
+/// (by host). swift-certificates'
 /// own policy refuses every directoryName constraint and applies constraints to self-issued intermediates; these
 /// rules do neither. A name of a form that a constraint names but nothing here can compare (otherName, x400Address,
 /// ediPartyName, registeredID) fails, as RFC 5280 requires.
@@ -77,7 +78,8 @@ enum NameConstraintRules {
             }
             return true
         case (.directoryName(let constraint), .directoryName(let presented)):
-            return presented.count >= constraint.count && zip(constraint, presented).allSatisfy { $0 == $1 }
+            // RFC 5280 §7.1: within the subtree when its RDNs match the presented name's first ones, in order.
+            return presented.count >= constraint.count && zip(constraint, presented).allSatisfy(Self.relativeNamesMatch)
         case (.rfc822Name(let constraint), .rfc822Name(let presented)):
             let parts = presented.split(separator: "@", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, let domain = DNSName.labels(of: String(parts[1]), allowingWildcard: false)
@@ -97,6 +99,36 @@ enum NameConstraintRules {
             // A form nothing here compares: a name of that form under such a constraint fails either way.
             return excluding
         }
+    }
+
+    /// RFC 5280 §7.1: two RDNs match when each attribute of either matches one of the other: the same type, and
+    /// values that are equal or, both strings, equal once prepared as RFC 4518 prepares them for caseIgnoreMatch
+    /// (which §7.1 requires for PrintableString and UTF8String): so a PrintableString and a UTF8String spelling of
+    /// one name, or spellings in another case or with other spaces, match. Any other value compares as encoded.
+    private static func relativeNamesMatch(
+        _ constraint: RelativeDistinguishedName,
+        _ presented: RelativeDistinguishedName
+    ) -> Bool {
+        if constraint == presented { return true }
+        guard constraint.count == presented.count else { return false }
+        return constraint.allSatisfy { attribute in presented.contains { Self.attributesMatch(attribute, $0) } }
+            && presented.allSatisfy { attribute in constraint.contains { Self.attributesMatch(attribute, $0) } }
+    }
+
+    private static func attributesMatch(
+        _ first: RelativeDistinguishedName.Attribute,
+        _ second: RelativeDistinguishedName.Attribute
+    ) -> Bool {
+        guard first.type == second.type else { return false }
+        if first.value == second.value { return true }
+        guard let one = String(first.value), let other = String(second.value) else { return false }
+        return Self.prepared(one) == Self.prepared(other)
+    }
+
+    /// RFC 4518 §2 as far as it changes a comparison: compatibility normalisation (NFKC), lower case, and
+    /// insignificant space (leading, trailing, and runs of white space, §2.6.1) reduced to single separators.
+    private static func prepared(_ value: String) -> [Substring] {
+        value.precomposedStringWithCompatibilityMapping.lowercased().split(whereSeparator: \.isWhitespace)
     }
 
     /// `nil` when the presented name is no valid DNS name.
