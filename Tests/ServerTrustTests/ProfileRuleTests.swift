@@ -176,10 +176,26 @@ struct ProfileRuleTests {
     // MARK: names
 
     @Test(arguments: Self.profiles)
-    func emptyIssuersAndCASubjectsAreRejected(profile: ServerTrustProfile) async throws {
-        // A leaf naming no issuer: no issuer can be found by that name.
-        let emptyIssuer = try await failures(profile, intermediate: nil, leaf: { $0.issuerName = DistinguishedName() })
-        #expect(emptyIssuer == [.invalidName])
+    func anEndEntityWithAnEmptyIssuerNameIsRejected(profile: ServerTrustProfile) async throws {
+        let emptyIssuer: Edit = { $0.issuerName = DistinguishedName() }
+        // Signed by the root or by the intermediate, but naming no issuer: none can be found by that name.
+        let direct = try await failures(profile, intermediate: nil, leaf: emptyIssuer)
+        #expect(direct == [.invalidName])
+        let belowIntermediate = try await failures(profile, leaf: emptyIssuer)
+        #expect(belowIntermediate == [.invalidName])
+        // Pinned, and so trusted as itself without any issuer: still refused.
+        let key = P256.Signing.PrivateKey()
+        let root = try ProfileTestPKI.issue({ try ProfileTestPKI.rootSpec($0) }, issuer: nil)
+        var spec = try ProfileTestPKI.leafSpec(key, issuer: root)
+        try emptyIssuer(&spec)
+        let leaf = try ProfileTestPKI.issue(spec, key: key, issuer: root).certificate
+        let policy = try ServerTrustPolicy(mode: .certificate, pinnedCertificates: [leaf], requiresBackupPin: false, profile: profile)
+        let pinned = await ServerTrustEvaluator(policies: ServerTrustPolicies(policy)).evaluate(chain: [leaf], for: Self.host, at: TLSTestPKI.now)
+        #expect(pinned.failures == [.invalidName])
+    }
+
+    @Test(arguments: Self.profiles)
+    func emptyCASubjectsAreRejected(profile: ServerTrustProfile) async throws {
         // A root with an empty subject (and so an empty issuer in what it signs).
         let emptyCA = try await failures(profile, root: { $0.subject = DistinguishedName() }, intermediate: nil)
         #expect(emptyCA == [.invalidName])

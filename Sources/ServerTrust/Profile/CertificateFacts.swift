@@ -81,6 +81,7 @@ struct CertificateFacts {
                 return nil
             }
         }
+        // A pathLenConstraint without cA is ignored, not malformed (RFC 5280 §4.2.1.9): see BasicConstraintsSyntax.
         self.basicConstraints = decoded { try BasicConstraintsSyntax.basicConstraints(of: extensions) }
         self.keyUsage = decoded { try extensions.keyUsage }
         self.extendedKeyUsage = decoded { try extensions.extendedKeyUsage }

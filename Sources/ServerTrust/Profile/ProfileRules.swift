@@ -33,20 +33,24 @@ struct ProfileRules {
             } else if web, certificate.alternativeNamesIsCritical {
                 add(.extensionCriticality)
             }
-            // RFC 5280 §4.2.1.10: conforming CAs mark name constraints critical. The CA/Browser Forum BRs (§7.1.2.5.2,
-            // §7.1.2.10.8) let them be non-critical, so the Web PKI applies them either way.
-            if !web, certificate.hasNameConstraints, !certificate.nameConstraintsIsCritical { add(.extensionCriticality) }
+            // RFC 5280 §4.2.1.10: conforming CAs mark name constraints critical. The CA/Browser Forum BRs
+            // (§7.1.2.5.2, §7.1.2.10.8) let them be non-critical, so the Web PKI applies them either way.
+            if !web, certificate.hasNameConstraints, !certificate.nameConstraintsIsCritical {
+                add(.extensionCriticality)
+            }
             if certificate.assertsKeyCertSign, !certificate.isCertificateAuthority { add(.caConstraints) }
 
             // Certificates issued on this path (all but the anchor; a certificate trusted as itself included).
             if !isAnchor || trustedAsItself {
                 if !certificate.hasValidSerialNumber { add(.invalidSerialNumber) }
+                // RFC 5280 §4.1.2.4: the issuer field MUST contain a non-empty distinguished name. (A leaf naming
+                // none below an issuer has no path at all: the evaluator reports it as this same reason.)
                 if certificate.issuerIsEmpty { add(.invalidName) }
             }
-            // RFC 5280 §4.2.1.1: every certificate but a self-signed one carries the AKI keyIdentifier — a cross-signed
-            // root too, used as an intermediate or trusted as the anchor. Below the anchor a certificate counts as
-            // issued by the next one; the anchor's own signature is checked by no one (§6.1 takes it as an input), so
-            // a self-issued anchor counts as self-signed.
+            // RFC 5280 §4.2.1.1: every certificate but a self-signed one carries the AKI keyIdentifier — a
+            // cross-signed root too, used as an intermediate or trusted as the anchor. Below the anchor a certificate
+            // counts as issued by the next one; the anchor's own signature is checked by no one (§6.1 takes it as an
+            // input), so a self-issued anchor counts as self-signed.
             if certificate.authorityKeyIdentifier?.keyIdentifier == nil, !isAnchor || !certificate.isSelfIssued {
                 add(.keyIdentifier)
             }
@@ -78,8 +82,9 @@ struct ProfileRules {
                 if below > limit { add(.pathLength) }
             }
             if web, let usage = certificate.extendedKeyUsage, !usage.contains(.serverAuth) { add(.extendedKeyUsage) }
-            // CA/Browser Forum BRs §7.1.2.1.2: a root CA certificate carries no extKeyUsage. An intermediate trusted as
-            // the anchor (configured or pinned) is no root and keeps its EKU (§7.1.2.10.6): self-issued anchors only.
+            // CA/Browser Forum BRs §7.1.2.1.2: a root CA certificate carries no extKeyUsage. An intermediate
+            // trusted as the anchor (configured or pinned) is no root and keeps its EKU (§7.1.2.10.6): so only
+            // self-issued anchors.
             if web, isAnchor, certificate.isSelfIssued, certificate.hasExtendedKeyUsage { add(.extendedKeyUsage) }
             if web, isAnchor, let identifier = certificate.authorityKeyIdentifier {
                 let ownKey = certificate.subjectKeyIdentifier?.keyIdentifier
