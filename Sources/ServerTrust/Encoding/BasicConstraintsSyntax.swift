@@ -12,7 +12,7 @@ import X509
 /// swift-certificates throws on a pathLenConstraint without cA. RFC 5280 §4.2.1.9 forbids a CA to write one
 /// ("CAs MUST NOT include the pathLenConstraint field unless the cA boolean is asserted"), but the field constrains
 /// nothing in a certificate that is no CA: a relying party ignores it and reads the certificate as not a CA.
-struct BasicConstraintsSyntax: DERParseable {
+struct BasicConstraintsSyntax: DERParseable, Sendable {
     let isCertificateAuthority: Bool
     let pathLengthConstraint: Int?
 

@@ -4,10 +4,9 @@ import X509
 
 /// RFC 5280 §4.2.1.10 name constraints, for every name form a server certificate can carry: dNSName, iPAddress,
 /// directoryName (the subject and SAN entries; RDN-sequence prefix, RDNs matched as §7.1 says), rfc822Name and URI
-/// (by host). swift-certificates'
-/// own policy refuses every directoryName constraint and applies constraints to self-issued intermediates; these
-/// rules do neither. A name of a form that a constraint names but nothing here can compare (otherName, x400Address,
-/// ediPartyName, registeredID) fails, as RFC 5280 requires.
+/// (by host). swift-certificates' own policy refuses every directoryName constraint and applies constraints to
+/// self-issued intermediates; these rules do neither. A name of a form that a constraint names but nothing here can
+/// compare (otherName, x400Address, ediPartyName, registeredID) fails, as RFC 5280 requires.
 enum NameConstraintRules {
     /// Whether a subtree is a constraint RFC 5280 allows: a DNS constraint is a host name without wildcard or leading
     /// period, an IP constraint an address and a contiguous mask (8 or 32 octets), an email constraint a mailbox,
@@ -102,9 +101,10 @@ enum NameConstraintRules {
     }
 
     /// RFC 5280 §7.1: two RDNs match when each attribute of either matches one of the other: the same type, and
-    /// values that are equal or, both strings, equal once prepared as RFC 4518 prepares them for caseIgnoreMatch
-    /// (which §7.1 requires for PrintableString and UTF8String): so a PrintableString and a UTF8String spelling of
-    /// one name, or spellings in another case or with other spaces, match. Any other value compares as encoded.
+    /// values that are equal or, both strings (PrintableString, UTF8String or IA5String), equal once prepared as
+    /// RFC 4518 prepares them for caseIgnoreMatch (which §7.1 requires for PrintableString and UTF8String): so a
+    /// PrintableString and a UTF8String spelling of one name, or spellings in another case or with other spaces,
+    /// match. Any other value compares as encoded.
     private static func relativeNamesMatch(
         _ constraint: RelativeDistinguishedName,
         _ presented: RelativeDistinguishedName
