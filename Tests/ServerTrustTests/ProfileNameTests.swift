@@ -83,6 +83,20 @@ struct ProfileNameTests {
             spec.subject = try DistinguishedName { OrganizationName("Other Corp"); CommonName("api.example.test") }
         })
         #expect(elsewhere == [.nameConstraints])
+        // A SAN holding only the directoryName: no DNS-ID is presented, so the Common Name names the host
+        // (RFC 6125 §6.4.4) — a match under RFC 5280, not hostname_mismatch; the Web PKI reads SAN DNS names only.
+        let directoryOnly: @Sendable (String) -> Edit = { common in
+            { spec in
+                try inOrganization(common)(&spec)
+                spec.set(try ProfileRuleTests.ext(SubjectAlternativeNames([.directoryName(spec.subject)])))
+            }
+        }
+        let sanDirectoryOnly = try await rules.failures(.rfc5280, root: permitted, intermediate: nil, leaf: directoryOnly("api.example.test"))
+        #expect(sanDirectoryOnly == [])
+        let otherHost = try await rules.failures(.rfc5280, root: permitted, intermediate: nil, leaf: directoryOnly("www.example.test"))
+        #expect(otherHost == [.hostnameMismatch])
+        let webPKI = try await rules.failures(.webPKI, root: Self.constraints(NameConstraints(permittedSubtrees: [.directoryName(organization)])), intermediate: nil, leaf: directoryOnly("api.example.test"))
+        #expect(webPKI.contains(.hostnameMismatch))
     }
 
     @Test(arguments: ProfileRuleTests.profiles)

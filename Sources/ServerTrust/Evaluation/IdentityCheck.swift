@@ -2,15 +2,36 @@ import X509
 
 /// How an evaluation decides whether the leaf names the server: under ``ServerTrustProfile/webPKI`` by
 /// ``WebPKIHostMatch`` at once, from the leaf alone; under ``ServerTrustProfile/rfc5280`` by swift-certificates'
-/// `ServerIdentityPolicy` (Common Name when there is no SAN), asked of a candidate path or of the leaf as its own root.
+/// `ServerIdentityPolicy` (Common Name when there is no SAN), asked of a candidate path or of the leaf as its own root
+/// — except for a leaf whose SAN names neither a DNS name nor an IP address (a `directoryName` alone, say), which
+/// swift-certificates would refuse outright: RFC 6125 §6.4.4 falls back to the Common Name when the presented
+/// identifiers hold no DNS-ID, so the RFC 5280 profile decides that case itself from the last Common Name (a DNS host
+/// only; an IP address is never read from a Common Name). Name constraints cover the same Common Name
+/// (``ProfileRules``), so what the fallback reads is what they constrain.
 struct IdentityCheck {
     /// The verdict when the profile decides from the leaf alone; `nil` when a path search asks.
     let decided: Bool?
     private let identity: ServerIdentity
 
     init(profile: ServerTrustProfile, host: CanonicalHost, identity: ServerIdentity, leaf: CertificateFacts) {
-        self.decided = profile.isWebPKI ? WebPKIHostMatch.matches(leaf.alternativeNames, host) : nil
+        if profile.isWebPKI {
+            self.decided = WebPKIHostMatch.matches(leaf.alternativeNames, host)
+        } else if let names = leaf.alternativeNames, !names.contains(where: Self.isHostIdentifier) {
+            self.decided =
+                host.addressBytes == nil
+                && leaf.commonNameHost.map { WebPKIHostMatch.matches(SubjectAlternativeNames([.dnsName($0)]), host) } == true
+        } else {
+            self.decided = nil
+        }
         self.identity = identity
+    }
+
+    /// Whether a SAN entry is one a host is matched against (RFC 6125: a DNS-ID; or an IP address).
+    private static func isHostIdentifier(_ name: GeneralName) -> Bool {
+        switch name {
+        case .dnsName, .ipAddress: return true
+        default: return false
+        }
     }
 
     /// The check a path search runs, when the profile leaves it to one.
