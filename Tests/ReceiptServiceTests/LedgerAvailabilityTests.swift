@@ -14,6 +14,11 @@ import Testing
 struct LedgerAvailabilityTests {
     typealias H = ServiceHarness
 
+    /// How soon a call must fail once the server is known to be down. The lease limit is 0.5 s; the bound leaves
+    /// room for a 2-core CI machine compiling generated validators beside this suite (1.7 s seen there), and still
+    /// fails the old behaviour: no limit at all in the library, the 10 s request timeout in the service.
+    static let fastFailure: Duration = .milliseconds(2500)
+
     @Test("SQLite files run WAL with synchronous = FULL: an acknowledged commit survives power loss")
     func sqliteCommitsAreSynchronousFull() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-sync-\(UUID())")
@@ -63,11 +68,11 @@ struct LedgerAvailabilityTests {
         try await LedgerBackend.running(ledger) {
             let first = ContinuousClock.now
             await #expect(throws: LedgerError(.unavailable, "")) { try await ledger.ping() }
-            #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(1))
+            #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(3))
             for _ in 0..<3 {
                 let started = ContinuousClock.now
                 await #expect(throws: LedgerError(.unavailable, "")) { try await ledger.ping() }
-                #expect(ContinuousClock.now - started < .milliseconds(1500))
+                #expect(ContinuousClock.now - started < Self.fastFailure)
             }
         }
     }
@@ -98,17 +103,17 @@ struct LedgerAvailabilityTests {
                     let down = try await H.post(client, body: H.body(receipt))
                     #expect(down["status"] as? Int == 21009)
                     #expect(down["is-retryable"] as? Bool == true)
-                    #expect(ContinuousClock.now - first < .seconds(5))
+                    #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(3))
                     for _ in 0..<3 {
                         let started = ContinuousClock.now
                         let again = try await H.post(client, body: H.body(receipt))
                         #expect(again["status"] as? Int == 21009)
-                        #expect(ContinuousClock.now - started < .milliseconds(1500))
+                        #expect(ContinuousClock.now - started < Self.fastFailure)
                     }
                     let started = ContinuousClock.now
                     let health = try await client.execute(uri: "/health", method: .get) { $0.status.code }
                     #expect(health == 503)
-                    #expect(ContinuousClock.now - started < .milliseconds(1500))
+                    #expect(ContinuousClock.now - started < Self.fastFailure)
 
                     try await proxy.switchOn()
                     let back = ContinuousClock.now
