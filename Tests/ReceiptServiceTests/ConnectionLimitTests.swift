@@ -15,6 +15,18 @@ struct ConnectionLimitTests {
 
     static let head = "POST /verifyReceipt HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 
+    /// Runs `body` with the port of a live service on an in-memory ledger, its configuration adjusted.
+    static func withService(
+        _ adjust: (inout VerifyReceiptConfiguration) -> Void, _ body: @Sendable (Int) async throws -> Void
+    ) async throws {
+        let configuration = try H.configuration(adjust)
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                try await body(try #require(client.port))
+            }
+        }
+    }
+
     /// `GET /metrics` as text, on a connection of its own (the limits under test may have closed the client's).
     static func metrics(port: Int) async throws -> String {
         try await RawHTTP.exchange(
@@ -40,123 +52,105 @@ struct ConnectionLimitTests {
 
     @Test("headers dripped one every 400 ms are cut off at the header-read timeout, with no answer, and counted")
     func slowHeadersAreCutOff() async throws {
-        let configuration = try H.configuration { $0.headerReadTimeout = .seconds(1) }
-        try await H.withMemoryLedger { ledger in
-            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
-                let port = try #require(client.port)
-                let connection = try RawConnection(port: port)
-                let started = Date()
-                connection.send(Self.head)
-                var stillOpen = true
-                for index in 0..<10 where stillOpen {  // 4 s of headers if the server let them come
-                    try await Task.sleep(for: .milliseconds(400))
-                    stillOpen = connection.send("X-Drip-\(index): \(index)\r\n")
-                }
-                let (text, closed) = await connection.read(timeout: 5)
-                #expect(closed)
-                #expect(text.isEmpty, "no answer to a request whose head never arrived")
-                #expect(Date().timeIntervalSince(started) < 6, "cut off at the 1 s timeout, not after the 4 s drip")
-                let metrics = try await Self.metrics(port: port)
-                #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="header_timeout"}"#) >= 1)
-                #expect(try await Self.stillAnswers(port: port))
+        try await Self.withService({ $0.headerReadTimeout = .seconds(1) }) { port in
+            let connection = try RawConnection(port: port)
+            let started = Date()
+            connection.send(Self.head)
+            var stillOpen = true
+            for index in 0..<10 where stillOpen {  // 4 s of headers if the server let them come
+                try await Task.sleep(for: .milliseconds(400))
+                stillOpen = connection.send("X-Drip-\(index): \(index)\r\n")
             }
+            let (text, closed) = await connection.read(timeout: 5)
+            #expect(closed)
+            #expect(text.isEmpty, "no answer to a request whose head never arrived")
+            #expect(Date().timeIntervalSince(started) < 6, "cut off at the 1 s timeout, not after the 4 s drip")
+            let metrics = try await Self.metrics(port: port)
+            #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="header_timeout"}"#) >= 1)
+            #expect(try await Self.stillAnswers(port: port))
         }
     }
 
     @Test("a connection that sends nothing is closed at the header-read timeout")
     func silentConnectionIsClosed() async throws {
-        let configuration = try H.configuration { $0.headerReadTimeout = .milliseconds(500) }
-        try await H.withMemoryLedger { ledger in
-            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
-                let connection = try RawConnection(port: try #require(client.port))
-                let (text, closed) = await connection.read(timeout: 5)
-                #expect(closed && text.isEmpty)
-            }
+        try await Self.withService({ $0.headerReadTimeout = .milliseconds(500) }) { port in
+            let connection = try RawConnection(port: port)
+            let (text, closed) = await connection.read(timeout: 5)
+            #expect(closed && text.isEmpty)
         }
     }
 
     @Test("a keep-alive connection may pause between requests longer than the header timeout")
     func keepAlivePauseIsNotAHeaderTimeout() async throws {
-        let configuration = try H.configuration { $0.headerReadTimeout = .seconds(1) }
-        try await H.withMemoryLedger { ledger in
-            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
-                let connection = try RawConnection(port: try #require(client.port))
-                let request = Self.head + "Content-Length: 2\r\n\r\n{}"
-                connection.send(request)
-                let first = await connection.read(timeout: 3)
-                #expect(first.text.hasPrefix("HTTP/1.1 200") && first.text.contains("21002"))
-                                connection.send(request)
-                let second = await connection.read(timeout: 3)
-                #expect(second.text.hasPrefix("HTTP/1.1 200") && second.text.contains("21002"))
-                #expect(!second.closed)
-            }
+        try await Self.withService({ $0.headerReadTimeout = .seconds(1) }) { port in
+            let connection = try RawConnection(port: port)
+            let request = Self.head + "Content-Length: 2\r\n\r\n{}"
+            connection.send(request)
+            let first = await connection.read(timeout: 3)
+            #expect(first.text.hasPrefix("HTTP/1.1 200") && first.text.contains("21002"))
+                            connection.send(request)
+            let second = await connection.read(timeout: 3)
+            #expect(second.text.hasPrefix("HTTP/1.1 200") && second.text.contains("21002"))
+            #expect(!second.closed)
         }
     }
 
     @Test("past the connection cap a new connection is closed at once; a freed place is taken again")
     func connectionCapIsEnforced() async throws {
-        let configuration = try H.configuration { $0.maximumConnections = 3 }
-        try await H.withMemoryLedger { ledger in
-            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
-                let port = try #require(client.port)
-                var held = try (0..<3).map { _ in try RawConnection(port: port) }
-                try await Task.sleep(for: .milliseconds(200))
-                let refused = try RawConnection(port: port)
-                let started = Date()
-                let (text, closed) = await refused.read(timeout: 5)
-                #expect(closed && text.isEmpty)
-                #expect(Date().timeIntervalSince(started) < 3, "closed at once, not left open")
-                held.removeAll()  // closes them
-                try await Task.sleep(for: .milliseconds(300))
-                let metrics = try await Self.metrics(port: port)
-                #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="connection_limit"}"#) >= 1)
-                #expect(try await Self.stillAnswers(port: port))
-            }
+        try await Self.withService({ $0.maximumConnections = 3 }) { port in
+            var held = try (0..<3).map { _ in try RawConnection(port: port) }
+            try await Task.sleep(for: .milliseconds(200))
+            let refused = try RawConnection(port: port)
+            let started = Date()
+            let (text, closed) = await refused.read(timeout: 5)
+            #expect(closed && text.isEmpty)
+            #expect(Date().timeIntervalSince(started) < 3, "closed at once, not left open")
+            held.removeAll()  // closes them
+            try await Task.sleep(for: .milliseconds(300))
+            let metrics = try await Self.metrics(port: port)
+            #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="connection_limit"}"#) >= 1)
+            #expect(try await Self.stillAnswers(port: port))
         }
     }
 
     @Test("stalled uploads past the in-flight body budget get 503 with Retry-After before any body is read")
     func bodyBudgetAdmitsBeforeBuffering() async throws {
-        let configuration = try H.configuration {
-            $0.maximumBodySize = 3 * 1024 * 1024
-            $0.maximumInFlightBodyBytes = 8 * 1024 * 1024  // two 3 MiB bodies fit, a third does not
-        }
-        try await H.withMemoryLedger { ledger in
-            try await H.withLiveService(configuration, ledger: ledger) { client, _ in
-                let port = try #require(client.port)
-                let declared = 3 * 1024 * 1024 - 1
-                let part = [UInt8](repeating: UInt8(ascii: "A"), count: 256 * 1024)
-                var stalled: [RawConnection] = []
-                var refusals = 0
-                for _ in 0..<8 {
-                    let connection = try RawConnection(port: port)
-                    connection.send(Self.head + "Content-Length: \(declared)\r\n\r\n")
-                    connection.send(part)
-                    let (text, _) = await connection.read(timeout: 2)
-                    if text.hasPrefix("HTTP/1.1 503") {
-                        refusals += 1
-                        #expect(text.lowercased().contains("retry-after: 1"))
-                        #expect(text.lowercased().contains("connection: close"))
-                    }
-                    stalled.append(connection)
+        try await Self.withService({
+        $0.maximumBodySize = 3 * 1024 * 1024
+        $0.maximumInFlightBodyBytes = 8 * 1024 * 1024  // two 3 MiB bodies fit, a third does not
+        }) { port in
+            let declared = 3 * 1024 * 1024 - 1
+            let part = [UInt8](repeating: UInt8(ascii: "A"), count: 256 * 1024)
+            var stalled: [RawConnection] = []
+            var refusals = 0
+            for _ in 0..<8 {
+                let connection = try RawConnection(port: port)
+                connection.send(Self.head + "Content-Length: \(declared)\r\n\r\n")
+                connection.send(part)
+                let (text, _) = await connection.read(timeout: 2)
+                if text.hasPrefix("HTTP/1.1 503") {
+                    refusals += 1
+                    #expect(text.lowercased().contains("retry-after: 1"))
+                    #expect(text.lowercased().contains("connection: close"))
                 }
-                #expect(refusals == 6)
-                // Signed-data routes answer their own JSON shape: outcome unavailable, why, when to come back.
-                let notification = try await RawHTTP.exchange(
-                    port: port,
-                    head: "POST /notifications/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(declared)\r\n\r\n",
-                    body: part, timeout: 5)
-                #expect(notification.hasPrefix("HTTP/1.1 503"))
-                #expect(notification.lowercased().contains("retry-after: 1"))
-                #expect(notification.contains(#""reasons":["body_budget_exhausted"]"#))
-                // Another client's ordinary request is answered at once: small bodies fit what is left.
-                let started = ContinuousClock.now
-                #expect(try await Self.stillAnswers(port: port))
-                #expect(ContinuousClock.now - started < .seconds(2))
-                let metrics = try await Self.metrics(port: port)
-                #expect(Self.value(metrics, #"receiptkit_http_rejections_total{code="503"}"#) == 7)
-                stalled.removeAll()
+                stalled.append(connection)
             }
+            #expect(refusals == 6)
+            // Signed-data routes answer their own JSON shape: outcome unavailable, why, when to come back.
+            let notification = try await RawHTTP.exchange(
+                port: port,
+                head: "POST /notifications/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(declared)\r\n\r\n",
+                body: part, timeout: 5)
+            #expect(notification.hasPrefix("HTTP/1.1 503"))
+            #expect(notification.lowercased().contains("retry-after: 1"))
+            #expect(notification.contains(#""reasons":["body_budget_exhausted"]"#))
+            // Another client's ordinary request is answered at once: small bodies fit what is left.
+            let started = ContinuousClock.now
+            #expect(try await Self.stillAnswers(port: port))
+            #expect(ContinuousClock.now - started < .seconds(2))
+            let metrics = try await Self.metrics(port: port)
+            #expect(Self.value(metrics, #"receiptkit_http_rejections_total{code="503"}"#) == 7)
+            stalled.removeAll()
         }
     }
 }

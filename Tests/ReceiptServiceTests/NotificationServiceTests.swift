@@ -153,10 +153,12 @@ struct NotificationServiceTests {
             #expect(answer.httpStatus == 422)
             #expect(answer.reasons == ["string_contains_nul"])
             #expect(try await ledger.snapshot(matching: Self.query).transactions.isEmpty)
+            // A field kept only inside the stored JSON is written there escaped (`\u0000`), which both backends
+            // store: recorded alike.
             let nested = try Self.body(transaction: Self.transaction { fields in
                 fields["offer"] = .object(["name\u{0}": .string("x")])
             })
-            #expect(await verifier.answerNotification(body: nested).reasons == ["string_contains_nul"])
+            #expect(await verifier.answerNotification(body: nested).outcome == "recorded")
         }
     }
 

@@ -21,9 +21,6 @@ final class PostgresReachability: Sendable {
         self.unreachable.withLockedValue { $0 } ? Self.unreachableLimit : Self.answeringLimit
     }
 
-    /// Whether the last lease went unanswered.
-    var isUnreachable: Bool { self.unreachable.withLockedValue { $0 } }
-
     func leaseSucceeded() { self.unreachable.withLockedValue { $0 = false } }
 
     func leaseTimedOut() { self.unreachable.withLockedValue { $0 = true } }

@@ -111,7 +111,7 @@ public struct VerifyReceiptServer: Sendable {
         let configuration = self.verifier.configuration
         let connections = self.connections
         let metrics = self.verifier.metrics
-        let headerReadTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.headerReadTimeout))
+        let headerReadTimeout = TimeAmount(configuration.headerReadTimeout)
         let server = HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(75))),
@@ -257,13 +257,6 @@ public struct VerifyReceiptServer: Sendable {
         }
         headers[.contentType] = "application/json"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-    }
-
-    /// A duration in whole nanoseconds, saturated (configured timeouts are at most an hour).
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? Int64.max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 
     private static func health(_ verifier: ReceiptVerifier) async -> Response {

@@ -30,7 +30,4 @@ final class BodyBudget: Sendable {
     func release(_ bytes: Int) {
         self.reserved.withLockedValue { $0 = max(0, $0 - max(0, bytes)) }
     }
-
-    /// The bytes reserved now.
-    var current: Int { self.reserved.withLockedValue { $0 } }
 }

@@ -32,7 +32,4 @@ final class OpenConnections: Sendable {
         }
         self.metrics.setOpenConnections(remaining)
     }
-
-    /// How many connections are open now.
-    var current: Int { self.count.withLockedValue { $0 } }
 }

@@ -120,15 +120,6 @@ extension ReceiptVerifier {
         if let renewal = result.renewalInfo?.payload, renewal.environment != notification.environment {
             return Self.answer(422, "rejected", ["renewal_info.environment_mismatch"])
         }
-        // U+0000 in anything that would be stored: refused the same on SQLite and PostgreSQL (see containsNUL).
-        let stored: [JSONValue] = [
-            .object(notification.fields), .object(result.transaction?.payload.fields ?? [:]),
-            .object(result.renewalInfo?.payload.fields ?? [:]),
-        ]
-        if stored.contains(where: \.containsNUL) {
-            return Self.answer(422, "rejected", ["string_contains_nul"])
-        }
-
         let transactionJWS = notification.data?.signedTransactionInfo
         let record = LedgerNotification(
             notificationUUID: uuid,
@@ -150,7 +141,8 @@ extension ReceiptVerifier {
             let applied = try await self.ledger.recordNotification(record)
             return Self.answer(200, applied ? "recorded" : "duplicate", [], extra: .object(["notificationUUID": .string(uuid)]))
         } catch {
-            // Checked above already; the ledger refuses U+0000 too, before any write, on every backend.
+            // U+0000 in a stored string: the ledger refuses it before any write, on every backend alike (PostgreSQL
+            // cannot store it), so Apple is told not to retry a message that can never be recorded.
             if error.code == .stringContainsNUL { return Self.answer(422, "rejected", ["string_contains_nul"]) }
             self.metrics.countLedgerFailure()
             return Self.answer(503, "unavailable", [error.isRetryable ? "ledger_unavailable" : "ledger_error"])

@@ -49,20 +49,14 @@ public struct VerifyReceiptRequest: Sendable, Hashable {
     ///   `body_not_json_object`, `duplicate_key`, or a field's own code.
     public init(body: [UInt8]) throws(Failure) {
         let text = body.starts(with: Self.byteOrderMark) ? Array(body.dropFirst(Self.byteOrderMark.count)) : body
-        let members: [String: JSONValue]
+        let value: JSONValue
         do {
-            guard let object = try JSONParser.parse(text, maximumDepth: Self.maximumDepth).objectValue else {
-                throw Failure.notJSONObject
-            }
-            members = object
-        } catch let failure as JSONParser.Failure {
-            if failure.isDuplicateName { throw .duplicateKey }
-            throw Self.isUTF8(text) ? .notJSONObject : .notUTF8
-        } catch let failure as Failure {
-            throw failure
+            value = try JSONParser.parse(text, maximumDepth: Self.maximumDepth)
         } catch {
-            throw .notJSONObject
+            if error.isDuplicateName { throw .duplicateKey }
+            throw Self.isUTF8(text) ? .notJSONObject : .notUTF8
         }
+        guard let members = value.objectValue else { throw .notJSONObject }
         guard let receipt = try Self.field(members["receipt-data"], \.stringValue, .receiptDataNotString) else {
             throw .receiptDataMissing
         }
