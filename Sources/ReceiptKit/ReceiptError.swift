@@ -1,8 +1,10 @@
-/// An error thrown when bytes handed to ReceiptKit cannot be decoded or read.
+public import _ReceiptKitShared
+
+/// An error thrown when bytes handed to ReceiptKit cannot be decoded.
 ///
 /// A receipt that decodes but fails a check is not an error: it is a ``ReceiptValidationResult`` listing
 /// ``ReceiptValidationFailure`` codes. `ReceiptError` is reserved for input that is not a receipt at all (truncated,
-/// hostile, too large, not CMS) and for files that cannot be read.
+/// hostile, too large, not CMS). Files that cannot be read are ``ReceiptFileError``s.
 ///
 /// Two errors are equal when their ``code`` is equal, so tests and callers can match on the code alone:
 ///
@@ -14,7 +16,7 @@
 ///     if error.code == .malformedContainer { … }
 /// }
 /// ```
-public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ReceiptError: CodedError {
     /// The stable, machine-readable kind of the error.
     public let code: Code
     /// A human-readable explanation. Never branch on this text.
@@ -32,28 +34,14 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
-    public static func == (lhs: ReceiptError, rhs: ReceiptError) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(self.code)
-    }
-
-    public var description: String {
-        "ReceiptError.\(self.code): \(self.reason)"
-    }
-
     /// The kind of a ``ReceiptError``. New codes may be added in minor releases, so switch with a `default`.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The snake_case identifier used in JSON output and logs, e.g. `malformed_payload`.
         public let rawValue: String
 
         init(_ rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { self.rawValue }
 
         /// The input is larger than ``ReceiptDecodingConfiguration/maximumInputSize``.
         public static let inputTooLarge = Code("input_too_large")
@@ -69,10 +57,6 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooManyPurchases = Code("too_many_purchases")
         /// The receipt has more attributes than ``ReceiptDecodingConfiguration/maximumAttributeCount``.
         public static let tooManyAttributes = Code("too_many_attributes")
-        /// A file could not be read (missing, unreadable, or a directory).
-        public static let unreadableFile = Code("unreadable_file")
-        /// An application bundle's `Info.plist` is missing or lacks the keys ReceiptKit needs.
-        public static let invalidBundle = Code("invalid_bundle")
         /// A device identifier string is neither a UUID, a MAC address, `hex:` nor `base64:` bytes.
         public static let invalidDeviceIdentifier = Code("invalid_device_identifier")
     }

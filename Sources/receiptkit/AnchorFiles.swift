@@ -9,11 +9,12 @@ enum AnchorFiles {
     static func certificates(_ paths: [String], label: String = "--anchor") throws -> [Certificate] {
         var certificates: [Certificate] = []
         for path in paths {
+            let bytes: [UInt8]
+            do { bytes = try ReceiptFile.contents(atPath: path) } catch { throw InputFailure(error).reported(subject: "\(label) \(path)") }
             do {
-                certificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: ReceiptFile.contents(atPath: path))
+                certificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: bytes)
             } catch {
-                StandardError.write("receiptkit: \(label) \(path): \(error.code): \(error.reason)\n")
-                throw ExitStatus(error).exitCode
+                throw InputFailure(error).reported(subject: "\(label) \(path)")
             }
         }
         return certificates

@@ -58,12 +58,13 @@ struct BenchCommand: AsyncParsableCommand {
         for path in self.inputs {
             let bytes: [UInt8]
             let verdict: ReceiptValidationResult
+            let contents: [UInt8]
+            do { contents = try ReceiptFile.contents(atPath: path) } catch { throw InputFailure(error).reported(subject: path) }
             do {
-                bytes = try ReceiptInput.normalized(ReceiptFile.contents(atPath: path))
+                bytes = try ReceiptInput.normalized(contents)
                 verdict = try await cached.validate(bytes, now: now)
             } catch {
-                StandardError.write("receiptkit: \(path): \(error.code): \(error.reason)\n")
-                throw ExitStatus(error).exitCode
+                throw InputFailure(error).reported(subject: path)
             }
             var parse = "-"
             var full = "-"

@@ -14,11 +14,6 @@ enum ExitStatus: Int32, Comparable {
     /// An output file cannot be created or written (EX_CANTCREAT).
     case cannotCreate = 73
 
-    /// The status for an error before any verdict: unreadable input 66, anything else malformed (65).
-    init(_ error: ReceiptError) {
-        self = error.code == .unreadableFile ? .unreadable : .malformed
-    }
-
     static func < (lhs: ExitStatus, rhs: ExitStatus) -> Bool {
         lhs.severity < rhs.severity
     }

@@ -20,12 +20,12 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let receipt: AppReceipt
+        let contents: [UInt8]
+        do { contents = try ReceiptFile.contents(atPath: self.input) } catch { throw InputFailure(error).reported(subject: self.input) }
         do {
-            let bytes = try ReceiptInput.normalized(ReceiptFile.contents(atPath: self.input), base64: self.base64 ? true : nil)
-            receipt = try AppReceipt(berEncoded: bytes)
+            receipt = try AppReceipt(berEncoded: ReceiptInput.normalized(contents, base64: self.base64 ? true : nil))
         } catch {
-            StandardError.write("receiptkit: \(self.input): \(error.code): \(error.reason)\n")
-            throw ExitStatus(error).exitCode
+            throw InputFailure(error).reported(subject: self.input)
         }
         if self.json {
             print(String(decoding: receipt.verifyReceiptJSON(), as: UTF8.self))

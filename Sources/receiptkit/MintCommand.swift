@@ -83,12 +83,7 @@ struct MintReceipt: ParsableCommand {
         var receipt = AppReceipt(environment: .production)
         if let from = self.from {
             let json: [UInt8]
-            do {
-                json = try ReceiptFile.contents(atPath: from)
-            } catch {
-                StandardError.write("receiptkit: --from \(from): \(error.code): \(error.reason)\n")
-                throw ExitStatus(error).exitCode
-            }
+            do { json = try ReceiptFile.contents(atPath: from) } catch { throw InputFailure(error).reported(subject: "--from \(from)") }
             do {
                 receipt = try JSONDecoder().decode(AppReceipt.self, from: Data(json))
             } catch {

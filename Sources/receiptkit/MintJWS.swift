@@ -174,12 +174,7 @@ struct MintJWS: ParsableCommand {
     /// The payload a --from file holds.
     static func payload(from path: String) throws -> [String: JSONValue] {
         let bytes: [UInt8]
-        do {
-            bytes = try ReceiptFile.contents(atPath: path)
-        } catch {
-            StandardError.write("receiptkit: --from \(path): \(error.code): \(error.reason)\n")
-            throw ExitStatus(error).exitCode
-        }
+        do { bytes = try ReceiptFile.contents(atPath: path) } catch { throw InputFailure(error).reported(subject: "--from \(path)") }
         let value: JSONValue
         do {
             value = try JSONValue(jsonEncoded: bytes)

@@ -4,12 +4,12 @@ import ReceiptKit
 /// What validating one input produced: a verdict, or an error before any verdict.
 enum Outcome: Sendable {
     case validated(ReceiptValidationResult)
-    case failed(ReceiptError)
+    case failed(InputFailure)
 
     var status: ExitStatus {
         switch self {
         case .validated(let result): return result.isValid ? .valid : .invalid
-        case .failed(let error): return ExitStatus(error)
+        case .failed(let failure): return failure.status
         }
     }
 
@@ -47,8 +47,8 @@ enum Outcome: Sendable {
                 file: file,
                 line: line,
                 valid: false,
-                reasons: [error.code == .unreadableFile ? "unreadable" : "malformed"],
-                error: .init(code: error.code.rawValue, reason: error.reason)
+                reasons: [error.status == .unreadable ? "unreadable" : "malformed"],
+                error: .init(code: error.code, reason: error.reason)
             )
         }
     }

@@ -215,7 +215,7 @@ private func certificates(in path: String) throws -> [Certificate] {
 private func exitingOnInputErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as ReceiptError {
+    } catch let error as ReceiptFileError {
         StandardError.write("receiptkit: \(error.code): \(error.reason)\n")
         throw ExitStatus.unreadable.exitCode
     } catch let error as ServerTrustError {

@@ -144,7 +144,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 bundle = try ApplicationBundle(path: app)
             } catch {
                 StandardError.write("receiptkit: --app \(app): \(error.code): \(error.reason)\n")
-                throw ExitStatus(error).exitCode
+                throw InputFailure(error).status.exitCode
             }
             // The library's startup check, with this command's options applied on top.
             var policy = ReceiptStartupCheck.policy(for: bundle, device: device, anchors: ReceiptTrustAnchors(anchorCertificates))
@@ -152,7 +152,7 @@ struct ValidateCommand: AsyncParsableCommand {
             let outcome: Outcome
             switch await ReceiptStartupCheck.evaluate(bundle: bundle, policy: policy, now: now) {
             case .success(let result): outcome = .validated(result)
-            case .failure(let error): outcome = .failed(error)
+            case .failure(let failure): outcome = .failed(InputFailure(failure))
             }
             self.print(outcome, path: bundle.receiptPath)
             throw outcome.status.exitCode
@@ -208,21 +208,30 @@ struct ValidateCommand: AsyncParsableCommand {
 
     /// The outcome of one batch input; `nil` for an entry to skip (a symbolic link to a directory).
     static func validate(_ item: ReceiptBatchSource.Item, validator: ReceiptValidator, now: Date, base64: Bool?) async -> Outcome? {
+        let contents: [UInt8]
         do {
-            guard let contents = try item.contents() else { return nil }
-            let bytes = try ReceiptInput.normalized(contents, base64: item.base64 ?? base64)
-            return .validated(try await validator.validate(bytes, now: now))
+            guard let read = try item.contents() else { return nil }
+            contents = read
         } catch {
             return .failed(error)
         }
+        return await Self.validate(contents, validator: validator, now: now, base64: item.base64 ?? base64)
     }
 
     static func validate(_ path: String, validator: ReceiptValidator, now: Date, base64: Bool?) async -> Outcome {
         do {
-            let bytes = try ReceiptInput.normalized(ReceiptFile.contents(atPath: path), base64: base64)
+            return await Self.validate(try ReceiptFile.contents(atPath: path), validator: validator, now: now, base64: base64)
+        } catch {
+            return .failed(InputFailure(error))
+        }
+    }
+
+    private static func validate(_ contents: [UInt8], validator: ReceiptValidator, now: Date, base64: Bool?) async -> Outcome {
+        do {
+            let bytes = try ReceiptInput.normalized(contents, base64: base64)
             return .validated(try await validator.validate(bytes, now: now))
         } catch {
-            return .failed(error)
+            return .failed(InputFailure(error))
         }
     }
 }

@@ -56,8 +56,8 @@ struct LocatingTests {
             device: nil,
             now: TestPKI.now
         )
-        guard case .failure(let error) = verdict else {
-            Issue.record("a bundle without a receipt must fail")
+        guard case .failure(.unreadable(let error)) = verdict else {
+            Issue.record("a bundle without a receipt must fail as unreadable")
             return
         }
         #expect(error.code == .unreadableFile)
@@ -68,7 +68,7 @@ struct LocatingTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("receiptkit-\(UUID().uuidString)/Bad.app/Contents")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try Data("not a plist".utf8).write(to: root.appendingPathComponent("Info.plist"))
-        expectReceiptError(.invalidBundle) { _ = try ApplicationBundle(path: root.deletingLastPathComponent().path) }
-        expectReceiptError(.unreadableFile) { _ = try ApplicationBundle(path: "/nonexistent.app") }
+        #expect(throws: ReceiptFileError(.invalidBundle, "")) { try ApplicationBundle(path: root.deletingLastPathComponent().path) }
+        #expect(throws: ReceiptFileError(.unreadableFile, "")) { try ApplicationBundle(path: "/nonexistent.app") }
     }
 }

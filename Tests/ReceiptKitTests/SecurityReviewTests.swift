@@ -184,7 +184,7 @@ struct SecurityReviewTests {
         }
         writer.start()
         if size > 4_096 {
-            #expect(throws: ReceiptError(.unreadableFile, "")) { try ReceiptFile.contents(atPath: path, maximumSize: 4_096) }
+            #expect(throws: ReceiptFileError(.unreadableFile, "")) { try ReceiptFile.contents(atPath: path, maximumSize: 4_096) }
         } else {
             #expect(try ReceiptFile.contents(atPath: path, maximumSize: 4_096).count == size)
         }

@@ -52,7 +52,7 @@ public enum ReceiptInput {
         return bytes
     }
 
-    static func isWhitespace(_ byte: UInt8) -> Bool {
+    package static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0C || byte == 0x0B
     }
 }

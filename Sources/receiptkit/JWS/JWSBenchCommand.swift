@@ -50,7 +50,7 @@ struct JWSBenchCommand: AsyncParsableCommand {
         for path in self.inputs {
             let input: JWSInput
             let verdict: JWSVerdict
-            do throws(JWSInput.Failure) {
+            do throws(InputFailure) {
                 input = try JWSInput(path: path, kind: nil, configuration: cached.decodingConfiguration)
                 verdict = try await input.verify(with: cached, now: now)
             } catch {

@@ -11,62 +11,35 @@ struct JWSInput {
     /// The kind of payload it carries (`.unknown` when its fields name none, or several).
     let kind: AppStoreSignedDataKind
 
-    /// What went wrong reading an input: the file (exit 66) or its contents (exit 65).
-    enum Failure: Error {
-        case unreadable(ReceiptError)
-        case malformed(JWSError)
-
-        var status: ExitStatus {
-            switch self {
-            case .unreadable: return .unreadable
-            case .malformed: return .malformed
-            }
-        }
-
-        var code: String {
-            switch self {
-            case .unreadable(let error): return error.code.rawValue
-            case .malformed(let error): return error.code.rawValue
-            }
-        }
-
-        var reason: String {
-            switch self {
-            case .unreadable(let error): return error.reason
-            case .malformed(let error): return error.reason
-            }
-        }
-    }
-
     /// Reads and decodes `path` (`-` for standard input).
-    init(path: String, kind: AppStoreSignedDataKind?, configuration: JWSDecodingConfiguration) throws(Failure) {
+    init(path: String, kind: AppStoreSignedDataKind?, configuration: JWSDecodingConfiguration) throws(InputFailure) {
         let contents: [UInt8]
         do {
             // Read a little past the decoder's limit so an oversized input is reported as such, not as unreadable.
             contents = try ReceiptFile.contents(atPath: path, maximumSize: configuration.maximumLength + 64 * 1024)
         } catch {
-            throw .unreadable(error)
+            throw InputFailure(error)
         }
         try self.init(contents, kind: kind, configuration: configuration)
     }
 
     /// Decodes `contents`: a compact JWS, or a JSON object whose `signedPayload` is one.
-    init(_ contents: [UInt8], kind: AppStoreSignedDataKind?, configuration: JWSDecodingConfiguration) throws(Failure) {
+    init(_ contents: [UInt8], kind: AppStoreSignedDataKind?, configuration: JWSDecodingConfiguration) throws(InputFailure) {
         do {
             self.jws = try NotificationRequestBody.compactJWS(in: contents, configuration: configuration)
             self.compact = try CompactJWS(self.jws, configuration: configuration)
             self.kind = kind ?? AppStoreSignedDataKind(detecting: self.compact.payload)
         } catch {
-            throw .malformed(error)
+            throw InputFailure(error)
         }
     }
 
     /// Verifies the input as its kind.
-    func verify(with verifier: JWSVerifier, now: Date) async throws(Failure) -> JWSVerdict {
+    func verify(with verifier: JWSVerifier, now: Date) async throws(InputFailure) -> JWSVerdict {
         do {
             return try await verifier.verify(self.jws, kind: self.kind, now: now)
         } catch {
-            throw .malformed(error)
+            throw InputFailure(error)
         }
     }
 }

@@ -39,7 +39,7 @@ struct JWSInspectCommand: ParsableCommand {
         let configuration = JWSDecodingConfiguration.default
         let decoded: JWSInput
         var nested: [(name: String, input: JWSInput)] = []
-        do throws(JWSInput.Failure) {
+        do throws(InputFailure) {
             decoded = try JWSInput(path: self.input, kind: self.kind.flatMap { AppStoreSignedDataKind($0) }, configuration: configuration)
             for (name, kind, jws) in Self.nestedJWS(of: decoded) {
                 nested.append((name, try JWSInput(Array(jws.utf8), kind: kind, configuration: configuration)))

@@ -110,7 +110,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
         var worst = ExitStatus.valid
         for path in self.inputs {
             let status: ExitStatus
-            do throws(JWSInput.Failure) {
+            do throws(InputFailure) {
                 let verdict = try await Self.verify(path, kind: kind, verifier: verifier, now: now)
                 status = verdict.isValid ? .valid : verdict.isRetryable ? .temporaryFailure : .invalid
                 if self.json {
@@ -153,7 +153,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
         kind: AppStoreSignedDataKind?,
         verifier: JWSVerifier,
         now: Date
-    ) async throws(JWSInput.Failure) -> JWSVerdict {
+    ) async throws(InputFailure) -> JWSVerdict {
         try await JWSInput(path: path, kind: kind, configuration: verifier.decodingConfiguration).verify(with: verifier, now: now)
     }
 }

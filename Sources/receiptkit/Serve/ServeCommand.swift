@@ -90,9 +90,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let path = self.config {
             do {
                 settings = try ServiceConfigurationFile(json: try ReceiptFile.contents(atPath: path))
-            } catch let error as ReceiptError {
-                StandardError.write("receiptkit: --config \(path): \(error.code): \(error.reason)\n")
-                throw ExitStatus(error).exitCode
+            } catch let error as ReceiptFileError {
+                throw InputFailure(error).reported(subject: "--config \(path)")
             } catch {
                 StandardError.write("receiptkit: --config \(path): \(error)\n")
                 throw ExitStatus.malformed.exitCode

@@ -14,26 +14,26 @@ import Musl
 #endif
 
 /// What `stat(2)` says of a file: its kind and size.
-struct FileStatus {
-    enum Kind {
+package struct FileStatus {
+    package enum Kind {
         case directory
         case regular
         case symbolicLink
         case other
     }
 
-    var kind: Kind
-    var size: Int
+    package var kind: Kind
+    package var size: Int
 
     /// The status of `path` (`lstat` when `followingLinks` is false); `nil` with `errno` set on failure.
-    init?(path: String, followingLinks: Bool) {
+    package init?(path: String, followingLinks: Bool) {
         var status = stat()
         guard (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
         self.init(status)
     }
 
     /// The status of an open descriptor; `nil` with `errno` set on failure.
-    init?(descriptor: Int32) {
+    package init?(descriptor: Int32) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
         self.init(status)

@@ -17,20 +17,20 @@ public struct ApplicationBundle: Sendable {
     public var receiptPath: String { self.path + "/Contents/_MASReceipt/receipt" }
 
     /// Reads the bundle's `Info.plist`.
-    /// - Throws: ``ReceiptError`` with ``ReceiptError/Code/unreadableFile`` or ``ReceiptError/Code/invalidBundle``.
-    public init(path: String) throws(ReceiptError) {
+    /// - Throws: ``ReceiptFileError`` with ``ReceiptFileError/Code/unreadableFile`` or ``ReceiptFileError/Code/invalidBundle``.
+    public init(path: String) throws(ReceiptFileError) {
         let plistBytes = try ReceiptFile.contents(atPath: path + "/Contents/Info.plist")
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: Data(plistBytes), options: [], format: nil)
         } catch {
-            throw ReceiptError(.invalidBundle, "\(path)/Contents/Info.plist is not a property list")
+            throw ReceiptFileError(.invalidBundle, "\(path)/Contents/Info.plist is not a property list")
         }
         guard let dictionary = plist as? [String: Any],
             let identifier = dictionary["CFBundleIdentifier"] as? String,
             let version = dictionary["CFBundleShortVersionString"] as? String
         else {
-            throw ReceiptError(
+            throw ReceiptFileError(
                 .invalidBundle,
                 "\(path)/Contents/Info.plist lacks CFBundleIdentifier or CFBundleShortVersionString"
             )
@@ -41,8 +41,8 @@ public struct ApplicationBundle: Sendable {
     }
 
     /// The receipt's bytes.
-    /// - Throws: ``ReceiptError`` with ``ReceiptError/Code/unreadableFile`` when the bundle has no receipt.
-    public func receipt() throws(ReceiptError) -> [UInt8] {
+    /// - Throws: ``ReceiptFileError`` with ``ReceiptFileError/Code/unreadableFile`` when the bundle has no receipt.
+    public func receipt() throws(ReceiptFileError) -> [UInt8] {
         try ReceiptFile.contents(atPath: self.receiptPath)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKit
 
 #if canImport(Darwin)
 import Darwin
@@ -23,9 +24,9 @@ import Musl
 /// A source holds open directory and file handles and is not thread-safe; several workers share one behind a lock.
 /// Problems with one input (a directory that cannot be read, an over-long line) are items whose
 /// ``Item/contents(maximumSize:)`` throws, so a batch reports them in place and goes on.
-public final class ReceiptBatchSource {
+final class ReceiptBatchSource {
     /// Where inputs come from.
-    public enum Input: Sendable, Hashable {
+    enum Input: Sendable, Hashable {
         /// A receipt file, or a directory read recursively; `-` is standard input.
         case path(String)
         /// A file listing receipt paths, one per record (see ``Options/pathSeparator``); `-` is standard input.
@@ -35,20 +36,20 @@ public final class ReceiptBatchSource {
     }
 
     /// How inputs are found and split.
-    public struct Options: Sendable {
+    struct Options: Sendable {
         /// In directories, the file name extensions read (lowercased, without the dot), or `nil` for every regular
         /// file. Files named exactly `receipt` (as in `_MASReceipt/receipt`) are read either way. Paths given
         /// directly or listed are always read, whatever their name.
-        public var directoryExtensions: Set<String>?
+        var directoryExtensions: Set<String>?
         /// The byte between paths in a ``Input/pathList(_:)``: a newline (a trailing `\r` is dropped), or NUL for
         /// `find -print0`.
-        public var pathSeparator: UInt8
+        var pathSeparator: UInt8
         /// The deepest directory nesting walked; deeper directories are reported as failed items.
-        public var maximumDepth: Int
+        var maximumDepth: Int
         /// The longest line of a ``Input/base64Lines(_:)`` input; longer lines are failed items.
-        public var maximumLineLength: Int
+        var maximumLineLength: Int
 
-        public init(
+        init(
             directoryExtensions: Set<String>? = ["der", "receipt", "b64", "base64"],
             pathSeparator: UInt8 = UInt8(ascii: "\n"),
             maximumDepth: Int = 64,
@@ -62,13 +63,13 @@ public final class ReceiptBatchSource {
     }
 
     /// One input.
-    public struct Item: Sendable {
+    struct Item: Sendable {
         /// The file the input came from (`-` for standard input).
-        public var file: String
+        var file: String
         /// For ``Input/base64Lines(_:)``, the 1-based line number; otherwise `nil`.
-        public var line: Int?
+        var line: Int?
         /// Whether the content is base64 text (`true` for lines), or to be detected (`nil`).
-        public var base64: Bool?
+        var base64: Bool?
         private var content: Content
 
         enum Content: Sendable {
@@ -76,12 +77,12 @@ public final class ReceiptBatchSource {
             /// A symbolic link found in a directory: read when it points at a regular file, skipped otherwise.
             case link(String)
             case bytes([UInt8])
-            case failure(ReceiptError)
+            case failure(InputFailure)
         }
 
         /// About how many bytes the item holds in memory (a line's text, otherwise its path): what a queue of
         /// items read ahead counts against its bound.
-        package var heldByteCount: Int {
+        var heldByteCount: Int {
             switch self.content {
             case .bytes(let bytes): return bytes.count + self.file.utf8.count
             case .file(let path), .link(let path): return path.utf8.count + self.file.utf8.count
@@ -100,12 +101,14 @@ public final class ReceiptBatchSource {
         /// symbolic link found in a directory that points at a directory or a special file.
         /// ``ReceiptInput/normalized(_:base64:configuration:)`` turns the bytes into a receipt's DER.
         ///
-        /// - Throws: ``ReceiptError`` with ``ReceiptError/Code/unreadableFile`` for a file, link or directory that
-        ///   cannot be read, ``ReceiptError/Code/inputTooLarge`` for an over-long line.
-        public func contents(maximumSize: Int = ReceiptFile.maximumFileSize) throws(ReceiptError) -> [UInt8]? {
+        /// - Throws: ``InputFailure`` with the code `unreadable_file` for a file, link or directory that cannot be
+        ///   read, `input_too_large` for an over-long line.
+        func contents(maximumSize: Int = ReceiptFile.maximumFileSize) throws(InputFailure) -> [UInt8]? {
             switch self.content {
-            case .file(let path): return try ReceiptFile.contents(atPath: path, maximumSize: maximumSize)
-            case .link(let path): return try ReceiptFile.regularFileContents(atPath: path, maximumSize: maximumSize)
+            case .file(let path):
+                do { return try ReceiptFile.contents(atPath: path, maximumSize: maximumSize) } catch { throw InputFailure(error) }
+            case .link(let path):
+                do { return try ReceiptFile.regularFileContents(atPath: path, maximumSize: maximumSize) } catch { throw InputFailure(error) }
             case .bytes(let bytes): return bytes
             case .failure(let error): throw error
             }
@@ -121,13 +124,13 @@ public final class ReceiptBatchSource {
     private var reader: (input: Input, name: String, reader: DelimitedReader)?
 
     /// A source reading `inputs` in order.
-    public init(_ inputs: [Input], options: Options = Options()) {
+    init(_ inputs: [Input], options: Options = Options()) {
         self.inputs = inputs[...]
         self.options = options
     }
 
     /// The next input, or `nil` when all are done.
-    public func next() -> Item? {
+    func next() -> Item? {
         while true {
             if let walker = self.walker {
                 switch walker.next() {
@@ -136,7 +139,7 @@ public final class ReceiptBatchSource {
                 case .link(let path):
                     return Item(file: path, content: .link(path))
                 case .failed(let path, let reason):
-                    return Item(file: path, content: .failure(ReceiptError(.unreadableFile, "\(path): \(reason)")))
+                    return Item(file: path, content: .failure(.unreadable("\(path): \(reason)")))
                 case nil:
                     self.walker = nil
                 }
@@ -147,11 +150,11 @@ public final class ReceiptBatchSource {
                     if let item = self.item(for: input, name: name, record: bytes, number: number) { return item }
                     continue
                 case .tooLong(let number):
-                    let error = ReceiptError(.inputTooLarge, "\(name): line \(number) is longer than \(reader.maximumLength) bytes")
+                    let error = InputFailure.tooLarge("\(name): line \(number) is longer than \(reader.maximumLength) bytes")
                     return Item(file: name, line: number, base64: input.isBase64Lines ? true : nil, content: .failure(error))
                 case .failed(let number):
                     self.reader = nil
-                    let error = ReceiptError(.unreadableFile, "\(name): cannot be read: \(String(cString: strerror(number)))")
+                    let error = InputFailure.unreadable("\(name): cannot be read: \(String(cString: strerror(number)))")
                     return Item(file: name, content: .failure(error))
                 case nil:
                     self.reader = nil
@@ -181,7 +184,7 @@ public final class ReceiptBatchSource {
             let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 let reason = errno == ENOENT ? "no such file" : "cannot be read: \(String(cString: strerror(errno)))"
-                return Item(file: path, content: .failure(ReceiptError(.unreadableFile, "\(path): \(reason)")))
+                return Item(file: path, content: .failure(.unreadable("\(path): \(reason)")))
             }
             let lines = input.isBase64Lines
             self.reader = (

@@ -28,31 +28,31 @@ public enum ReceiptStartupCheck {
     /// Validates `bundle`'s receipt: Apple's chain, the bundle's identifier and `CFBundleShortVersionString`, and the
     /// device hash for `device`.
     ///
-    /// - Returns: The validation result, or the ``ReceiptError`` that prevented one (a missing or malformed
+    /// - Returns: The validation result, or the ``Failure`` that prevented one (a missing or malformed
     ///   receipt). Either way, anything but a valid result means "exit with 173".
     public static func evaluate(
         bundle: ApplicationBundle,
         device: DeviceIdentifier?,
         anchors: ReceiptTrustAnchors = .apple,
         now: Date
-    ) async -> Result<ReceiptValidationResult, ReceiptError> {
+    ) async -> Result<ReceiptValidationResult, Failure> {
         await Self.evaluate(bundle: bundle, policy: Self.policy(for: bundle, device: device, anchors: anchors), now: now)
     }
 
     /// Validates `bundle`'s receipt under `policy` (usually ``policy(for:device:anchors:)``, adjusted).
     ///
-    /// - Returns: The validation result, or the ``ReceiptError`` that prevented one (a missing or malformed
-    ///   receipt).
+    /// - Returns: The validation result, or the ``Failure`` that prevented one (a missing or malformed receipt).
     public static func evaluate(
         bundle: ApplicationBundle,
         policy: ReceiptValidationPolicy,
         now: Date
-    ) async -> Result<ReceiptValidationResult, ReceiptError> {
+    ) async -> Result<ReceiptValidationResult, Failure> {
+        let bytes: [UInt8]
+        do { bytes = try bundle.receipt() } catch { return .failure(.unreadable(error)) }
         do {
-            let bytes = try bundle.receipt()
             return .success(try await ReceiptValidator(policy: policy).validate(bytes, now: now))
         } catch {
-            return .failure(error)
+            return .failure(.malformed(error))
         }
     }
 }

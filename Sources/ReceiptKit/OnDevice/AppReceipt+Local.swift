@@ -14,13 +14,17 @@ extension AppReceipt {
     }
 
     /// The running app's receipt, decoded (not validated).
-    /// - Throws: ``ReceiptError`` with ``ReceiptError/Code/unreadableFile`` when there is no receipt, or any
-    ///   decoding error.
-    public static func local(configuration: ReceiptDecodingConfiguration = .default) throws(ReceiptError) -> AppReceipt {
+    /// - Throws: ``ReceiptStartupCheck/Failure/unreadable(_:)`` when there is no receipt or it cannot be read,
+    ///   ``ReceiptStartupCheck/Failure/malformed(_:)`` when it does not decode.
+    public static func local(
+        configuration: ReceiptDecodingConfiguration = .default
+    ) throws(ReceiptStartupCheck.Failure) -> AppReceipt {
         guard let url = Self.localReceiptURL else {
-            throw ReceiptError(.unreadableFile, "the app has no App Store receipt")
+            throw .unreadable(ReceiptFileError(.unreadableFile, "the app has no App Store receipt"))
         }
-        return try AppReceipt(berEncoded: ReceiptFile.contents(atPath: url.path), configuration: configuration)
+        let bytes: [UInt8]
+        do { bytes = try ReceiptFile.contents(atPath: url.path) } catch { throw .unreadable(error) }
+        do { return try AppReceipt(berEncoded: bytes, configuration: configuration) } catch { throw .malformed(error) }
     }
 }
 #endif

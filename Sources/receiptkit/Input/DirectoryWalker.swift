@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKit
 
 #if canImport(Darwin)
 import Darwin
