@@ -143,6 +143,7 @@ let package = Package(
             dependencies: [
                 "ReceiptKit",
                 "AppStoreJWS",
+                "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,3 +1,5 @@
+public import _ReceiptKitShared
+
 /// An error thrown when bytes handed to AppStoreJWS are not a well-formed App Store signed payload.
 ///
 /// A JWS that decodes but fails a check (an unknown algorithm, a signature that does not verify, a chain to another
@@ -7,7 +9,7 @@
 /// certificate in `x5c` that does not parse, or input over the size limit.
 ///
 /// Two errors are equal when their ``code`` is equal, so tests and callers can match on the code alone.
-public struct JWSError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JWSError: CodedError {
     /// The stable, machine-readable kind of the error.
     public let code: Code
     /// A human-readable explanation. Never branch on this text.
@@ -18,28 +20,14 @@ public struct JWSError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public static func == (lhs: JWSError, rhs: JWSError) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(self.code)
-    }
-
-    public var description: String {
-        "JWSError.\(self.code): \(self.reason)"
-    }
-
     /// The kind of a ``JWSError``. New codes may be added in minor releases, so switch with a `default`.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The snake_case identifier used in JSON output and logs, e.g. `malformed_jws`.
         public let rawValue: String
 
         init(_ rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { self.rawValue }
 
         /// The input is longer than ``JWSDecodingConfiguration/maximumLength``.
         public static let inputTooLarge = Code("input_too_large")

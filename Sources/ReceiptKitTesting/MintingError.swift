@@ -1,7 +1,9 @@
+public import _ReceiptKitShared
+
 /// An error from creating, saving or loading test authorities and minted receipts.
 ///
 /// Equality compares ``code`` only.
-public struct MintingError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct MintingError: CodedError {
     /// The stable kind of the error.
     public let code: Code
     /// A human-readable explanation; never branch on it.
@@ -12,15 +14,10 @@ public struct MintingError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public static func == (lhs: MintingError, rhs: MintingError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(self.code) }
-    public var description: String { "MintingError.\(self.code): \(self.reason)" }
-
     /// The kind of a ``MintingError``.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { self.rawValue }
 
         /// A file of a saved authority is missing or cannot be read.
         public static let unreadableFile = Code("unreadable_file")

@@ -1,8 +1,10 @@
+public import _ReceiptKitShared
+
 /// An error in what a caller configured or supplied: an unparseable certificate or pin, or a policy that breaks a
 /// rule (too few pins). Evaluating a server's chain never throws; it returns a ``ServerTrustResult``.
 ///
 /// Equality compares ``code`` only.
-public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ServerTrustError: CodedError {
     /// The stable kind of the error.
     public let code: Code
     /// A human-readable explanation; never branch on it.
@@ -13,15 +15,10 @@ public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertib
         self.reason = reason
     }
 
-    public static func == (lhs: ServerTrustError, rhs: ServerTrustError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(self.code) }
-    public var description: String { "ServerTrustError.\(self.code): \(self.reason)" }
-
     /// The kind of a ``ServerTrustError``.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { self.rawValue }
 
         /// A certificate (chain, anchor or pinned certificate) does not parse as DER or PEM.
         public static let malformedCertificate = Code("malformed_certificate")

@@ -1,6 +1,8 @@
+public import _ReceiptKitShared
+
 /// An error from a ``Ledger``: the database could not be reached, refused a statement, or holds data this version
 /// cannot read.
-public struct LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct LedgerError: CodedError {
     /// The stable kind of the error.
     public let code: Code
     /// A human-readable explanation (never receipt bytes). Do not branch on it.
@@ -12,20 +14,14 @@ public struct LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public static func == (lhs: LedgerError, rhs: LedgerError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(self.code) }
-
-    public var description: String { "LedgerError.\(self.code): \(self.reason)" }
-
     /// Whether retrying the same operation later can succeed (the database was unreachable or busy).
     public var isRetryable: Bool { self.code == .unavailable }
 
     /// The kind of a ``LedgerError``.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The snake_case identifier, e.g. `unavailable`.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { self.rawValue }
 
         /// The database cannot be reached or is busy; a retry may succeed.
         public static let unavailable = Code("unavailable")
