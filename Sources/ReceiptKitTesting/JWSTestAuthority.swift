@@ -9,25 +9,20 @@ public import Crypto
 /// Every property can be replaced to build faulty hierarchies (a leaf without the marker, an expired leaf).
 public struct JWSTestAuthority: Sendable {
     /// A certificate with its P-256 private key.
-    public struct Identity: Sendable {
-        public var certificate: Certificate
-        public var privateKey: P256.Signing.PrivateKey
+    public typealias Identity = SigningIdentity<P256.Signing.PrivateKey>
 
-        public init(certificate: Certificate, privateKey: P256.Signing.PrivateKey) {
-            self.certificate = certificate
-            self.privateKey = privateKey
-        }
-    }
-
-    /// The self-signed root: pass it as an anchor.
     public var root: Identity
-    /// The intermediate, signed by the root.
     public var intermediate: Identity
-    /// The signing leaf, signed by the intermediate.
     public var leaf: Identity
 
     /// The `x5c` chain Apple sends: leaf, intermediate, root.
     public var chain: [Certificate] { [self.leaf.certificate, self.intermediate.certificate, self.root.certificate] }
+
+    public init(root: Identity, intermediate: Identity, leaf: Identity) {
+        self.root = root
+        self.intermediate = intermediate
+        self.leaf = leaf
+    }
 
     /// Creates a fresh hierarchy.
     /// - Parameters:

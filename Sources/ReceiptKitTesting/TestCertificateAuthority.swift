@@ -10,20 +10,10 @@ public import SwiftASN1
 /// changed to build faulty hierarchies for negative tests (a leaf without the marker, an expired leaf, a root that
 /// copies Apple's names).
 public struct TestCertificateAuthority: Sendable {
-    /// A certificate with its private key.
-    public struct Identity: Sendable {
-        public var certificate: Certificate
-        public var privateKey: _RSA.Signing.PrivateKey
+    /// A certificate with its RSA private key.
+    public typealias Identity = SigningIdentity<_RSA.Signing.PrivateKey>
 
-        public init(certificate: Certificate, privateKey: _RSA.Signing.PrivateKey) {
-            self.certificate = certificate
-            self.privateKey = privateKey
-        }
-    }
-
-    /// The self-signed root: pass it as an anchor.
     public var root: Identity
-    /// The intermediate, signed by the root.
     public var intermediate: Identity
     /// The receipt-signing leaf, signed by the intermediate.
     public var leaf: Identity
@@ -173,7 +163,6 @@ public struct TestCertificateAuthority: Sendable {
         self.leaf = Identity(certificate: leaf, privateKey: leafKey)
     }
 
-    /// Assembles an authority from existing identities.
     public init(root: Identity, intermediate: Identity, leaf: Identity) {
         self.root = root
         self.intermediate = intermediate

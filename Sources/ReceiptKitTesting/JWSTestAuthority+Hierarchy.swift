@@ -1,0 +1,3 @@
+extension JWSTestAuthority: TestAuthorityHierarchy {
+    public static let folderDescription = "a P-256 JWS authority"
+}

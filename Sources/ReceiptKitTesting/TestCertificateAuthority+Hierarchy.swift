@@ -1,0 +1,3 @@
+extension TestCertificateAuthority: TestAuthorityHierarchy {
+    public static let folderDescription = "an RSA receipt authority"
+}
