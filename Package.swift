@@ -66,6 +66,7 @@ let package = Package(
         .target(
             name: "_ReceiptKitShared",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -141,6 +142,7 @@ let package = Package(
         .target(
             name: "ReceiptKitTesting",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "ReceiptKit",
                 "AppStoreJWS",
                 "_ReceiptKitShared",
@@ -154,6 +156,7 @@ let package = Package(
         .executableTarget(
             name: "receiptkit",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "ReceiptKit",
                 "AppStoreJWS",
                 "_ReceiptKitShared",

@@ -2,6 +2,8 @@
 public import AppStoreJWS
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
+import _ReceiptKitShared
 import SwiftASN1
 public import X509
 
@@ -35,8 +37,7 @@ public final class OpenSSLOCSPResponder: OCSPTransport, @unchecked Sendable {
     public static let skipMessage = "openssl is not installed: the OCSP responder tests are skipped (.ci/run installs it)"
 
     private let directory: URL
-    private let lock = NSLock()
-    private var received: [String] = []
+    private let received = NIOLockedValueBox<[String]>([])
 
     /// Creates a responder in a fresh temporary directory.
     /// - Parameters:
@@ -48,7 +49,7 @@ public final class OpenSSLOCSPResponder: OCSPTransport, @unchecked Sendable {
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         try Data(try issuer.certificate.serializeAsPEM().pemString.utf8).write(to: self.file("issuer.pem"))
         try Data(issuer.privateKey.pemRepresentation.utf8).write(to: self.file("issuer.key.pem"))
-        let serial = certificate.serialNumber.bytes.map { String(format: "%02X", $0) }.joined()
+        let serial = HexDigits.string(certificate.serialNumber.bytes).uppercased()  // OpenSSL's index spelling
         let line: String
         switch status {
         case .good: line = "V\t491231235959Z\t\t\(serial)\tunknown\t/CN=ReceiptKit Test"
@@ -63,11 +64,11 @@ public final class OpenSSLOCSPResponder: OCSPTransport, @unchecked Sendable {
     }
 
     /// The responder URIs asked so far, in order.
-    public var requests: [String] { self.lock.withLock { self.received } }
+    public var requests: [String] { self.received.withLockedValue { $0 } }
 
     /// Answers `request` (counted in ``requests``).
     public func response(to request: [UInt8], from uri: String) async throws -> [UInt8] {
-        self.lock.withLock { self.received.append(uri) }
+        self.received.withLockedValue { $0.append(uri) }
         return try self.answer(request)
     }
 

@@ -1,30 +1,33 @@
-import class Foundation.NSLock
+import NIOConcurrencyHelpers
 
 /// A counting semaphore for async code: at most `permits` holders at once, waiters served first come, first
 /// served; a waiter whose task is cancelled leaves the queue at once. The ledger's SQLite writer takes turns on one
 /// with a single permit (a write transaction spans several suspension points); the service bounds concurrent
 /// validations with another.
-package final class AsyncSemaphore: @unchecked Sendable {
+package final class AsyncSemaphore: Sendable {
     private struct Waiter {
         let id: UInt64
         let continuation: CheckedContinuation<Bool, Never>
     }
 
-    private let lock = NSLock()
-    private var available: Int
-    private var waiters: [Waiter] = []
-    private var nextID: UInt64 = 0
+    private struct State {
+        var available: Int
+        var waiters: [Waiter] = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state: NIOLockedValueBox<State>
     /// The number of permits.
     package let permits: Int
 
     package init(permits: Int) {
         self.permits = max(1, permits)
-        self.available = self.permits
+        self.state = NIOLockedValueBox(State(available: self.permits))
     }
 
     /// Permits held now.
     package var held: Int {
-        self.locked { self.permits - self.available }
+        self.permits - self.state.withLockedValue { $0.available }
     }
 
     /// Runs `body` holding a permit; `nil` when the task was cancelled before one was free.
@@ -35,46 +38,40 @@ package final class AsyncSemaphore: @unchecked Sendable {
     }
 
     private func acquire() async -> Bool {
-        let id = self.locked { () -> UInt64 in
-            self.nextID &+= 1
-            return self.nextID
+        let id = self.state.withLockedValue { state -> UInt64 in
+            state.nextID &+= 1
+            return state.nextID
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let granted = self.locked { () -> Bool? in
+                let granted = self.state.withLockedValue { state -> Bool? in
                     if Task.isCancelled { return false }
-                    if self.available > 0 {
-                        self.available -= 1
+                    if state.available > 0 {
+                        state.available -= 1
                         return true
                     }
-                    self.waiters.append(Waiter(id: id, continuation: continuation))
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
                     return nil
                 }
                 if let granted { continuation.resume(returning: granted) }
             }
         } onCancel: {
-            let waiter = self.locked { () -> Waiter? in
-                guard let index = self.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return self.waiters.remove(at: index)
+            let waiter = self.state.withLockedValue { state -> Waiter? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index)
             }
             waiter?.continuation.resume(returning: false)
         }
     }
 
     private func release() {
-        let next = self.locked { () -> Waiter? in
-            guard !self.waiters.isEmpty else {
-                self.available += 1
+        let next = self.state.withLockedValue { state -> Waiter? in
+            guard !state.waiters.isEmpty else {
+                state.available += 1
                 return nil
             }
-            return self.waiters.removeFirst()  // the permit passes straight to the next waiter
+            return state.waiters.removeFirst()  // the permit passes straight to the next waiter
         }
         next?.continuation.resume(returning: true)
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        return body()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ReceiptKit
 
 /// The state a batch's workers share, behind one lock: the output (in completion order, or in input order through a
@@ -8,7 +9,7 @@ import ReceiptKit
 /// reserving a place in the window) holds it.
 /// A worker whose line completes a chunk of output writes it after letting go of the lock (see ``OutputSink``).
 final class BatchCoordinator: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private let inputs: BatchReadAhead
     private let ordered: Bool
     /// In input order, how far ahead of the oldest unfinished input workers may run; bounds the lines held back.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 #if canImport(Darwin)
 import Darwin
@@ -16,7 +17,7 @@ import Musl
 /// ``write(reserved:)``: the other workers go on validating while it writes. Measured with two jobs writing 75 MB of
 /// JSON to a file, a write under the batch's lock held the other worker up for about a tenth of the run.
 final class OutputSink: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private let descriptor: Int32
     /// The `errno` of the first failed write; later output is dropped. Guarded by `lock`.
     private var failure: Int32?
