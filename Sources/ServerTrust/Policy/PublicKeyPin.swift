@@ -79,14 +79,6 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
 
     func matches(_ certificate: Certificate) -> Bool {
         guard let spki = certificate.rawSubjectPublicKeyInfo else { return false }
-        return constantTimeEquals(self.algorithm.digest(spki), self.digest)
+        return ConstantTime.equals(self.algorithm.digest(spki), self.digest)
     }
-}
-
-/// Compares byte sequences in time that depends only on their lengths.
-func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    var difference: UInt8 = 0
-    for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-    return difference == 0
 }
