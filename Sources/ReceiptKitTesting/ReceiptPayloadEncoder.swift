@@ -1,8 +1,9 @@
 import Foundation
 import ReceiptKit
 
-/// Encodes an ``AppReceipt`` into the receipt payload, `SET OF ReceiptAttribute`, in the field order Apple uses
-/// for the typed fields, followed by ``AppReceipt/otherAttributes`` as given.
+/// Encodes an ``AppReceipt`` into the receipt payload, `SET OF ReceiptAttribute`: the documented attributes the
+/// records' tables list, by attribute type (the order Apple uses), followed by ``AppReceipt/otherAttributes`` as
+/// given.
 enum ReceiptPayloadEncoder {
     /// Collects `ReceiptAttribute` SEQUENCEs and closes them into a SET.
     private struct AttributeSet {
@@ -26,43 +27,29 @@ enum ReceiptPayloadEncoder {
     }
 
     static func encode(_ receipt: AppReceipt) -> [UInt8] {
-        var set = AttributeSet()
-        set.add(0, receipt.environment.map { Self.utf8($0.rawValue) })
-        set.add(1, receipt.appItemIdentifier.map(DERWriter.integer))
-        set.add(2, receipt.bundleIdentifierData ?? receipt.bundleIdentifier.map(Self.utf8))
-        set.add(3, receipt.appVersion.map(Self.utf8))
-        set.add(4, receipt.opaqueValue)
-        set.add(5, receipt.sha1Hash)
-        set.add(10, receipt.ageRating.map(Self.utf8))
-        set.add(12, receipt.creationDate.map(Self.date))
-        set.add(15, receipt.downloadIdentifier.map(DERWriter.integer))
-        set.add(16, receipt.versionExternalIdentifier.map(DERWriter.integer))
-        for purchase in receipt.inAppPurchases {
-            set.add(17, Self.encode(purchase))
-        }
-        set.add(18, receipt.originalPurchaseDate.map(Self.date))
-        set.add(19, receipt.originalAppVersion.map(Self.utf8))
-        set.add(21, receipt.expirationDate.map(Self.date))
-        set.add(receipt.otherAttributes)
-        return set.encoded
+        Self.encode(receipt.documentedAttributes(), then: receipt.otherAttributes)
     }
 
     static func encode(_ purchase: InAppPurchase) -> [UInt8] {
+        Self.encode(purchase.documentedAttributes(), then: purchase.otherAttributes)
+    }
+
+    /// The documented attributes (from the record's table, by type), then the undocumented ones as given.
+    private static func encode(
+        _ documented: [(type: Int64, value: ReceiptAttributeValue)],
+        then others: [ReceiptAttribute]
+    ) -> [UInt8] {
         var set = AttributeSet()
-        set.add(1701, purchase.quantity.map(DERWriter.integer))
-        set.add(1702, purchase.productIdentifier.map(Self.utf8))
-        set.add(1703, purchase.transactionIdentifier.map(Self.utf8))
-        set.add(1704, purchase.purchaseDate.map(Self.date))
-        set.add(1705, purchase.originalTransactionIdentifier.map(Self.utf8))
-        set.add(1706, purchase.originalPurchaseDate.map(Self.date))
-        set.add(1707, purchase.productType.map(DERWriter.integer))
-        set.add(1708, purchase.expiresDate.map(Self.date))
-        set.add(1711, purchase.webOrderLineItemIdentifier.map(DERWriter.integer))
-        set.add(1712, purchase.cancellationDate.map(Self.date))
-        set.add(1713, purchase.isTrialPeriod.map { DERWriter.integer($0 ? 1 : 0) })
-        set.add(1719, purchase.isInIntroOfferPeriod.map { DERWriter.integer($0 ? 1 : 0) })
-        set.add(1721, purchase.promotionalOfferIdentifier.map(Self.utf8))
-        set.add(purchase.otherAttributes)
+        for (type, value) in documented {
+            switch value {
+            case .integer(let integer): set.add(type, DERWriter.integer(integer))
+            case .string(let string): set.add(type, Self.utf8(string))
+            case .date(let date): set.add(type, Self.date(date))
+            case .octets(let octets): set.add(type, octets)
+            case .purchase(let purchase): set.add(type, Self.encode(purchase))
+            }
+        }
+        set.add(others)
         return set.encoded
     }
 

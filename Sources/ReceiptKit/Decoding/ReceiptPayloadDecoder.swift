@@ -14,7 +14,8 @@ import _ReceiptKitShared
 /// Attribute 17 (in-app purchase) holds another `Payload` whose attributes use types 1701 and up; it is read by the
 /// same walk one level down, never recursively. Rules, each covered by tests:
 /// - every attribute must have exactly the three fields above, DER encoded; trailing bytes anywhere are malformed;
-/// - a documented attribute must hold its documented ASN.1 type (UTF8String / IA5String / INTEGER), and strings
+/// - a documented attribute — one with a row in the table of ``AppReceipt`` or ``InAppPurchase``, which
+///   ``AttributeReader`` reads each attribute into — must hold its documented ASN.1 type (UTF8String / IA5String / INTEGER), and strings
 ///   must be valid UTF-8; an empty date string means "absent";
 /// - a documented attribute that appears twice is malformed (Apple never repeats one, and a second bundle
 ///   identifier is exactly what a confused-deputy attack would add); undocumented attributes may repeat and are kept
@@ -36,7 +37,7 @@ enum ReceiptPayloadDecoder {
     }
 
     /// The payload as a raw buffer, and as the caller's slice from which raw values are sliced without copying.
-    private struct Input {
+    struct Input {
         let buffer: UnsafeRawBufferPointer
         let source: ArraySlice<UInt8>
 
@@ -45,17 +46,19 @@ enum ReceiptPayloadDecoder {
         }
     }
 
-    private struct RawAttribute {
+    struct RawAttribute {
         var type: Int64
         var version: Int64
         var value: Range<Int>
     }
 
-    /// Bit `t` is set for each documented app attribute type `t` (which must not repeat): 0–5, 10, 12, 15, 16,
-    /// 18, 19 and 21.
-    private static var appAttributeTypes: UInt64 { 0x2D943F }
-    /// Bit `t - 1700` is set for each documented purchase attribute type `t`: 1701–1708, 1711–1713, 1719, 1721.
-    private static var purchaseAttributeTypes: UInt64 { 0x2839FE }
+    /// Bit `t` is set for each documented app attribute type `t` that must not repeat (every row of
+    /// ``AppReceipt``'s table but the purchases).
+    private static let appAttributeTypes = AppReceipt.typeMask(of: AppReceipt(), base: 0)
+    /// Bit `t - 1700` is set for each documented purchase attribute type `t` (the rows of ``InAppPurchase``'s table).
+    private static let purchaseAttributeTypes = InAppPurchase.typeMask(of: InAppPurchase(), base: 1700)
+    /// The type of the app attribute that holds an in-app purchase record (the table's one repeating row).
+    private static let purchaseType = ReceiptFieldEntries.of(AppReceipt()).first(where: \.repeats)?.type
 
     private static func decode(
         _ input: Input,
@@ -66,45 +69,13 @@ enum ReceiptPayloadDecoder {
         receipt.inAppPurchases.reserveCapacity(
             min(Self.countPurchases(input.buffer, set), configuration.maximumPurchaseCount)
         )
-        let b = input.buffer
-        try Self.walk(b, set, documented: Self.appAttributeTypes, base: 0, configuration) { (attribute) throws(ReceiptError) in
-            let type = attribute.type
-            let value = attribute.value
-            switch type {
-            case 0: receipt.environment = ReceiptEnvironment(rawValue: try Self.string(b, value, type))
-            case 1: receipt.appItemIdentifier = try Self.integer(b, value, type)
-            case 2:
-                receipt.bundleIdentifier = try Self.string(b, value, type)
-                receipt.bundleIdentifierData = Array(input.slice(value))
-            case 3: receipt.appVersion = try Self.string(b, value, type)
-            case 4: receipt.opaqueValue = Array(input.slice(value))
-            case 5: receipt.sha1Hash = Array(input.slice(value))
-            case 10: receipt.ageRating = try Self.string(b, value, type)
-            case 12: receipt.creationDate = try Self.date(b, value, type)
-            case 15: receipt.downloadIdentifier = try Self.integer(b, value, type)
-            case 16: receipt.versionExternalIdentifier = try Self.integer(b, value, type)
-            case 17:
-                guard receipt.inAppPurchases.count < configuration.maximumPurchaseCount else {
-                    throw ReceiptError(
-                        .tooManyPurchases,
-                        "more than \(configuration.maximumPurchaseCount) in-app purchases"
-                    )
-                }
-                // Decode in place: an InAppPurchase is a large value, not worth copying into the array.
-                receipt.inAppPurchases.append(InAppPurchase(raw: []))
-                try Self.decodePurchase(
-                    input,
-                    value,
-                    into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1],
-                    configuration: configuration
-                )
-            case 18: receipt.originalPurchaseDate = try Self.date(b, value, type)
-            case 19: receipt.originalAppVersion = try Self.string(b, value, type)
-            case 21: receipt.expirationDate = try Self.date(b, value, type)
-            default:
-                receipt.otherAttributes.append(
-                    ReceiptAttribute(type: type, version: attribute.version, value: input.slice(value))
-                )
+        try Self.walk(input.buffer, set, documented: Self.appAttributeTypes, base: 0, configuration) {
+            (attribute) throws(ReceiptError) in
+            var reader = AttributeReader(input, attribute, record: set, configuration)
+            try AppReceipt.visitFields(of: &receipt, with: &reader)
+            if !reader.matched {
+                let (type, version, value) = (attribute.type, attribute.version, input.slice(attribute.value))
+                receipt.otherAttributes.append(ReceiptAttribute(type: type, version: version, value: value))
             }
         }
         return receipt
@@ -141,49 +112,32 @@ enum ReceiptPayloadDecoder {
         }
     }
 
-    /// Counts the attributes of type 17 with a header-only pass, so the purchase array is allocated once. Stops
+    /// Counts the in-app purchase attributes (type 17) with a header-only pass, so the purchase array is allocated once. Stops
     /// quietly at the first malformed attribute: the full walk that follows reports it.
     private static func countPurchases(_ b: UnsafeRawBufferPointer, _ set: Range<Int>) -> Int {
+        let purchaseType = Self.purchaseType
         var count = 0
         var position = set.lowerBound
         while position < set.upperBound {
             guard let attribute = try? Self.readAttribute(b, &position, set.upperBound) else { break }
-            if attribute.type == 17 { count += 1 }
+            if attribute.type == purchaseType { count += 1 }
         }
         return count
     }
 
-    private static func decodePurchase(
+    static func decodePurchase(
         _ input: Input,
         _ range: Range<Int>,
         into purchase: inout InAppPurchase,
         configuration: ReceiptDecodingConfiguration
     ) throws(ReceiptError) {
-        let b = input.buffer
-        let set = try Self.payloadSet(b, range, "in-app purchase")
+        let set = try Self.payloadSet(input.buffer, range, "in-app purchase")
         purchase.raw = input.slice(set)
-        try Self.walk(b, set, documented: Self.purchaseAttributeTypes, base: 1700, configuration) { (attribute) throws(ReceiptError) in
-            let type = attribute.type
-            let value = attribute.value
-            switch type {
-            case 1701: purchase.quantity = try Self.integer(b, value, type)
-            case 1702: purchase.storedProductIdentifier = try Self.deferredText(b, value, type, relativeTo: set)
-            case 1703: purchase.storedTransactionIdentifier = try Self.deferredText(b, value, type, relativeTo: set)
-            case 1704: purchase.purchaseDate = try Self.date(b, value, type)
-            case 1705:
-                purchase.storedOriginalTransactionIdentifier = try Self.deferredText(b, value, type, relativeTo: set)
-            case 1706: purchase.originalPurchaseDate = try Self.date(b, value, type)
-            case 1707: purchase.productType = try Self.integer(b, value, type)
-            case 1708: purchase.expiresDate = try Self.date(b, value, type)
-            case 1711: purchase.webOrderLineItemIdentifier = try Self.integer(b, value, type)
-            case 1712: purchase.cancellationDate = try Self.date(b, value, type)
-            case 1713: purchase.isTrialPeriod = try Self.integer(b, value, type) != 0
-            case 1719: purchase.isInIntroOfferPeriod = try Self.integer(b, value, type) != 0
-            case 1721:
-                purchase.storedPromotionalOfferIdentifier = try Self.deferredText(b, value, type, relativeTo: set)
-            default:
-                break  // kept in `raw`; InAppPurchase.otherAttributes lists them on demand
-            }
+        try Self.walk(input.buffer, set, documented: Self.purchaseAttributeTypes, base: 1700, configuration) {
+            (attribute) throws(ReceiptError) in
+            // An attribute no row reads stays in `raw`; InAppPurchase.otherAttributes lists them on demand.
+            var reader = AttributeReader(input, attribute, record: set, configuration)
+            try InAppPurchase.visitFields(of: &purchase, with: &reader)
         }
     }
 
@@ -201,7 +155,7 @@ enum ReceiptPayloadDecoder {
     }
 
     @inline(__always)
-    private static func header(
+    static func header(
         _ b: UnsafeRawBufferPointer,
         _ position: Int,
         _ end: Int
@@ -279,7 +233,7 @@ enum ReceiptPayloadDecoder {
 
     /// Reads a DER INTEGER of one to eight content octets (short-form length) at `cursor`.
     @inline(__always)
-    private static func smallInteger(
+    static func smallInteger(
         _ b: UnsafeRawBufferPointer,
         _ cursor: inout Int,
         _ end: Int,
@@ -303,78 +257,6 @@ enum ReceiptPayloadDecoder {
         return value
     }
 
-    /// The single ASN.1 value that must fill an attribute's OCTET STRING.
-    @inline(__always)
-    private static func inner(
-        _ b: UnsafeRawBufferPointer,
-        _ value: Range<Int>,
-        _ type: Int64
-    ) throws(ReceiptError) -> TLVHeader {
-        let header = try Self.header(b, value.lowerBound, value.upperBound)
-        guard let length = header.length, header.contentStart + length == value.upperBound else {
-            throw ReceiptError(.malformedPayload, "attribute \(type) does not hold exactly one ASN.1 value")
-        }
-        return header
-    }
-
-    @inline(__always)
-    private static func integer(
-        _ b: UnsafeRawBufferPointer,
-        _ value: Range<Int>,
-        _ type: Int64
-    ) throws(ReceiptError) -> Int64 {
-        var cursor = value.lowerBound
-        let integer = try Self.smallInteger(b, &cursor, value.upperBound, "INTEGER value")
-        guard cursor == value.upperBound else {
-            throw ReceiptError(.malformedPayload, "attribute \(type) does not hold exactly one INTEGER")
-        }
-        return integer
-    }
-
-    @inline(__always)
-    private static func stringContent(
-        _ b: UnsafeRawBufferPointer,
-        _ value: Range<Int>,
-        _ type: Int64
-    ) throws(ReceiptError) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: b[try Self.stringRange(b, value, type)])
-    }
-
-    @inline(__always)
-    private static func stringRange(
-        _ b: UnsafeRawBufferPointer,
-        _ value: Range<Int>,
-        _ type: Int64
-    ) throws(ReceiptError) -> Range<Int> {
-        let header = try Self.inner(b, value, type)
-        switch header.tag {
-        case 0x0C, 0x16, 0x13:  // UTF8String, IA5String, PrintableString
-            return header.contentStart..<value.upperBound
-        default:
-            throw ReceiptError(.malformedPayload, "attribute \(type) is not a string")
-        }
-    }
-
-    /// Validates a string attribute and records where it is, relative to the start of `record`.
-    @inline(__always)
-    private static func deferredText(
-        _ b: UnsafeRawBufferPointer,
-        _ value: Range<Int>,
-        _ type: Int64,
-        relativeTo record: Range<Int>
-    ) throws(ReceiptError) -> DeferredText {
-        let range = try Self.stringRange(b, value, type)
-        let bytes = UnsafeRawBufferPointer(rebasing: b[range])
-        guard UTF8Validation.isValid(bytes) else {
-            throw ReceiptError(.malformedPayload, "attribute \(type) is not valid UTF-8")
-        }
-        guard let offset = UInt32(exactly: range.lowerBound - record.lowerBound), let count = UInt32(exactly: range.count)
-        else {
-            return .text(String(decoding: bytes, as: UTF8.self))
-        }
-        return .span(offset: offset, count: count)
-    }
-
     /// The undocumented attributes of an in-app purchase record's SET content, in order. The content was
     /// validated when it was decoded; should it not walk, the list ends where it stops.
     static func undocumentedPurchaseAttributes(in raw: ArraySlice<UInt8>) -> [ReceiptAttribute] {
@@ -396,31 +278,5 @@ enum ReceiptPayloadDecoder {
             }
             return attributes
         }
-    }
-
-    @inline(__always)
-    private static func string(
-        _ b: UnsafeRawBufferPointer,
-        _ value: Range<Int>,
-        _ type: Int64
-    ) throws(ReceiptError) -> String {
-        guard let string = UTF8Validation.string(try Self.stringContent(b, value, type)) else {
-            throw ReceiptError(.malformedPayload, "attribute \(type) is not valid UTF-8")
-        }
-        return string
-    }
-
-    @inline(__always)
-    private static func date(
-        _ b: UnsafeRawBufferPointer,
-        _ value: Range<Int>,
-        _ type: Int64
-    ) throws(ReceiptError) -> Date? {
-        let content = try Self.stringContent(b, value, type)
-        if content.isEmpty { return nil }
-        guard let milliseconds = ReceiptDateParser.epochMilliseconds(content) else {
-            throw ReceiptError(.malformedPayload, "attribute \(type) is not an RFC 3339 date")
-        }
-        return Date(epochMilliseconds: milliseconds)
     }
 }

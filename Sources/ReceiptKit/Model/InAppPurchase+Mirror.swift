@@ -1,25 +1,9 @@
 extension InAppPurchase: CustomReflectable {
-    /// Shows the values the public properties return, not how a decoded record stores them.
+    /// Shows the values the public properties return, not how a decoded record stores them: the rows of the
+    /// record's table by attribute type, then ``otherAttributes``.
     public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                "quantity": self.quantity as Any,
-                "productIdentifier": self.productIdentifier as Any,
-                "transactionIdentifier": self.transactionIdentifier as Any,
-                "purchaseDate": self.purchaseDate as Any,
-                "originalTransactionIdentifier": self.originalTransactionIdentifier as Any,
-                "originalPurchaseDate": self.originalPurchaseDate as Any,
-                "productType": self.productType as Any,
-                "expiresDate": self.expiresDate as Any,
-                "webOrderLineItemIdentifier": self.webOrderLineItemIdentifier as Any,
-                "cancellationDate": self.cancellationDate as Any,
-                "isTrialPeriod": self.isTrialPeriod as Any,
-                "isInIntroOfferPeriod": self.isInIntroOfferPeriod as Any,
-                "promotionalOfferIdentifier": self.promotionalOfferIdentifier as Any,
-                "otherAttributes": self.otherAttributes,
-            ],
-            displayStyle: .struct
-        )
+        let rows = ReceiptFieldEntries.of(self, raw: self.raw).sorted { ($0.type ?? 0) < ($1.type ?? 0) }
+        let children = rows.map { (label: Optional($0.label), value: $0.reflected) }
+        return Mirror(self, children: children + [("otherAttributes", self.otherAttributes)], displayStyle: .struct)
     }
 }
