@@ -9,6 +9,10 @@ enum LedgerRowReader {
         transactions.reserveCapacity(rows.count)
         for row in rows {
             guard row.count == 10 else { throw Self.shape("snapshot row") }
+            // The columns both kinds share: original transaction id, product, a date in milliseconds, JSON.
+            let original = try Self.text(row[2])
+            let product = try Self.text(row[3])
+            let json = Array(try Self.text(row[9]).utf8)
             switch row[0] {
             case .text("t"):
                 transactions.append(
@@ -16,24 +20,25 @@ enum LedgerRowReader {
                         environment: query.environment,
                         bundleIdentifier: query.bundleIdentifier,
                         transactionIdentifier: try Self.text(row[1]),
-                        originalTransactionIdentifier: try Self.text(row[2]),
-                        productIdentifier: try Self.text(row[3]),
+                        originalTransactionIdentifier: original,
+                        productIdentifier: product,
                         purchaseDateMilliseconds: try Self.optionalInteger(row[4]),
                         expiresDateMilliseconds: try Self.optionalInteger(row[5]),
                         cancellationDateMilliseconds: try Self.optionalInteger(row[6]),
                         receiptHash: try Self.text(row[7]),
                         receiptCreationMilliseconds: try Self.integer(row[8]),
-                        json: Array(try Self.text(row[9]).utf8)
+                        json: json
                     ))
             case .text("r"):
+                let updated = try Self.integer(row[4])
                 infos.append(
                     LedgerRenewalInfo(
                         environment: query.environment,
                         bundleIdentifier: query.bundleIdentifier,
-                        originalTransactionIdentifier: try Self.text(row[2]),
-                        productIdentifier: try Self.text(row[3]),
-                        updatedMilliseconds: try Self.integer(row[4]),
-                        json: Array(try Self.text(row[9]).utf8)
+                        originalTransactionIdentifier: original,
+                        productIdentifier: product,
+                        updatedMilliseconds: updated,
+                        json: json
                     ))
             default:
                 throw Self.shape("snapshot row kind")

@@ -6,11 +6,6 @@ struct LedgerStatements: Sendable {
     /// Rows per multi-row `INSERT` and ids per `IN (…)` list: far below either database's bound-parameter limit.
     static let chunkSize = 200
 
-    static let transactionColumns = [
-        "environment", "transaction_id", "original_transaction_id", "bundle_id", "product_id", "purchase_ms",
-        "expires_ms", "cancellation_ms", "receipt_hash", "receipt_created_ms", "purchase_json",
-    ]
-
     func insertReceipt(_ receipt: LedgerReceipt) -> SQLStatement {
         let p = self.dialect.placeholder
         return SQLStatement(
@@ -30,7 +25,7 @@ struct LedgerStatements: Sendable {
     /// Upserts `rows` (at most ``chunkSize``, sorted by transaction id so that concurrent writers lock rows in one
     /// order): a stored row is replaced only by a row from a newer receipt (creation date, then hash).
     func upsertTransactions(_ rows: ArraySlice<LedgerTransaction>) -> SQLStatement {
-        let columns = Self.transactionColumns
+        let columns = LedgerTransaction.columns
         var binds: [SQLValue] = []
         binds.reserveCapacity(rows.count * columns.count)
         var tuples: [String] = []
@@ -39,20 +34,13 @@ struct LedgerStatements: Sendable {
             let first = binds.count + 1
             let placeholders = (first..<first + columns.count).map(self.dialect.placeholder)
             tuples.append("(" + placeholders.joined(separator: ", ") + ")")
-            binds.append(contentsOf: [
-                .text(row.environment.rawValue), .text(row.transactionIdentifier),
-                .text(row.originalTransactionIdentifier), .text(row.bundleIdentifier), .text(row.productIdentifier),
-                .integer(row.purchaseDateMilliseconds), .integer(row.expiresDateMilliseconds),
-                .integer(row.cancellationDateMilliseconds), .text(row.receiptHash),
-                .integer(row.receiptCreationMilliseconds), .text(String(decoding: row.json, as: UTF8.self)),
-            ])
+            binds.append(contentsOf: columns.map { $0.value(row) })
         }
-        let updates = columns.filter { !["environment", "transaction_id", "bundle_id"].contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return SQLStatement(
             sql: """
-                INSERT INTO receiptkit_transactions (\(columns.joined(separator: ", ")))
+                INSERT INTO receiptkit_transactions (\(Self.names(columns)))
                 VALUES \(tuples.joined(separator: ", "))
-                ON CONFLICT (environment, bundle_id, transaction_id) DO UPDATE SET \(updates)
+                ON CONFLICT \(Self.upsert(columns, key: LedgerTransaction.keyColumns))
                 WHERE (excluded.receipt_created_ms, excluded.receipt_hash)
                     > (receiptkit_transactions.receipt_created_ms, receiptkit_transactions.receipt_hash)
                 RETURNING transaction_id
@@ -69,23 +57,27 @@ struct LedgerStatements: Sendable {
     }
 
     func upsertRenewalInfo(_ info: LedgerRenewalInfo) -> SQLStatement {
-        let p = self.dialect.placeholder
+        let columns = LedgerRenewalInfo.columns
+        let placeholders = (1...columns.count).map(self.dialect.placeholder).joined(separator: ", ")
         return SQLStatement(
             sql: """
-                INSERT INTO receiptkit_renewal_info
-                    (environment, bundle_id, original_transaction_id, product_id, updated_ms, renewal_json)
-                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)))
-                ON CONFLICT (environment, bundle_id, original_transaction_id) DO UPDATE SET
-                    product_id = excluded.product_id, updated_ms = excluded.updated_ms,
-                    renewal_json = excluded.renewal_json
+                INSERT INTO receiptkit_renewal_info (\(Self.names(columns)))
+                VALUES (\(placeholders))
+                ON CONFLICT \(Self.upsert(columns, key: LedgerRenewalInfo.keyColumns))
                 WHERE excluded.updated_ms >= receiptkit_renewal_info.updated_ms
                 """,
-            binds: [
-                .text(info.environment.rawValue), .text(info.bundleIdentifier),
-                .text(info.originalTransactionIdentifier), .text(info.productIdentifier),
-                .integer(info.updatedMilliseconds), .text(String(decoding: info.json, as: UTF8.self)),
-            ]
+            binds: columns.map { $0.value(info) }
         )
+    }
+
+    private static func names<Record>(_ columns: [LedgerColumn<Record>]) -> String {
+        columns.map(\.name).joined(separator: ", ")
+    }
+
+    /// `(key) DO UPDATE SET column = excluded.column, …` for every column but the key's.
+    private static func upsert<Record>(_ columns: [LedgerColumn<Record>], key: [String]) -> String {
+        let updates = columns.map(\.name).filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }
+        return "(\(key.joined(separator: ", "))) DO UPDATE SET \(updates.joined(separator: ", "))"
     }
 
     /// Inserts a notification unless its UUID is recorded; returns a row only when it was inserted.
