@@ -57,33 +57,32 @@ enum JWSLedgerRows {
     }
 
     /// The `pending_renewal_info` element of verified renewal info; `nil` without an original transaction id.
+    /// Mapping: offer codes (`offerType` 3) → `offer_code_ref_name`, promotional offers (2) → `promotional_offer_id`;
+    /// the keys and their formats are `PendingRenewalInfo`'s table.
     static func renewalInfo(
         _ payload: JWSRenewalInfoPayload,
         bundleIdentifier: String,
         environment: LedgerEnvironment
     ) -> LedgerRenewalInfo? {
         guard let original = payload.originalTransactionID, !original.isEmpty else { return nil }
-        var json = JSONWriter(capacity: 512)
-        json.beginObject()  // keys in byte order, as the rest of the response
-        if let value = payload.autoRenewProductID { json.key("auto_renew_product_id"); json.string(value) }
-        if let value = payload.autoRenewStatus { json.key("auto_renew_status"); json.integerString(value) }
-        if let value = payload.expirationIntent { json.key("expiration_intent"); json.integerString(value) }
-        VerifyReceiptDateFormat.write(payload.gracePeriodExpiresDate?.date, key: "grace_period_expires_date", to: &json)
-        if let value = payload.isInBillingRetryPeriod { json.key("is_in_billing_retry_period"); json.literal(value ? "\"1\"" : "\"0\"") }
-        if payload.offerType == 3, let value = payload.offerIdentifier { json.key("offer_code_ref_name"); json.string(value) }
-        json.key("original_transaction_id")
-        json.string(original)
-        if let value = payload.priceIncreaseStatus { json.key("price_increase_status"); json.integerString(value) }
-        if let value = payload.productID { json.key("product_id"); json.string(value) }
-        if payload.offerType == 2, let value = payload.offerIdentifier { json.key("promotional_offer_id"); json.string(value) }
-        json.endObject()
+        var info = PendingRenewalInfo()
+        info.autoRenewProductIdentifier = payload.autoRenewProductID
+        info.autoRenewStatus = payload.autoRenewStatus
+        info.expirationIntent = payload.expirationIntent
+        info.gracePeriodExpiresDate = payload.gracePeriodExpiresDate?.date
+        info.isInBillingRetryPeriod = payload.isInBillingRetryPeriod
+        info.offerCodeReferenceName = payload.offerType == 3 ? payload.offerIdentifier : nil
+        info.originalTransactionIdentifier = original
+        info.priceIncreaseStatus = payload.priceIncreaseStatus
+        info.productIdentifier = payload.productID
+        info.promotionalOfferIdentifier = payload.offerType == 2 ? payload.offerIdentifier : nil
         return LedgerRenewalInfo(
             environment: environment,
             bundleIdentifier: bundleIdentifier,
             originalTransactionIdentifier: original,
             productIdentifier: payload.autoRenewProductID ?? payload.productID ?? "",
             updatedMilliseconds: payload.signedDate?.date.epochMilliseconds ?? 0,
-            json: json.bytes
+            json: info.verifyReceiptJSON()
         )
     }
 }
