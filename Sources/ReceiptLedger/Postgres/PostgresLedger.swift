@@ -14,7 +14,7 @@ public import ServiceLifecycle
 ///     …
 /// }
 /// ```
-public struct PostgresLedger: Ledger, Service {
+public struct PostgresLedger: BackendLedger, Service {
     let operations: LedgerOperations<PostgresBackend>
     /// The connection pool.
     public let client: PostgresClient
@@ -41,26 +41,4 @@ public struct PostgresLedger: Ledger, Service {
     public func run() async {
         await self.client.run()
     }
-
-    public func migrate() async throws(LedgerError) { try await self.operations.migrate() }
-    public func schemaVersion() async throws(LedgerError) -> Int { try await self.operations.schemaVersion() }
-    @discardableResult
-    public func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
-        try await self.operations.record(receipt)
-    }
-    public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
-        try await self.operations.receipt(hash: hash)
-    }
-    public func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
-        try await self.operations.recordRenewalInfo(info)
-    }
-    @discardableResult
-    public func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
-        try await self.operations.recordNotification(notification)
-    }
-    public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
-        try await self.operations.snapshot(matching: query)
-    }
-    public func ping() async throws(LedgerError) { try await self.operations.ping() }
-    public func shutdown() async {}
 }

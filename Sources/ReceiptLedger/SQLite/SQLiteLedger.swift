@@ -10,7 +10,7 @@ public import Logging
 /// let ledger = try await SQLiteLedger(path: "receiptkit.sqlite")
 /// try await ledger.migrate()
 /// ```
-public struct SQLiteLedger: Ledger {
+public struct SQLiteLedger: BackendLedger {
     let operations: LedgerOperations<SQLiteBackend>
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is `nil`.
@@ -28,28 +28,6 @@ public struct SQLiteLedger: Ledger {
             throw LedgerError(.unavailable, "cannot open SQLite database \(path ?? ":memory:"): \(error)")
         }
     }
-
-    public func migrate() async throws(LedgerError) { try await self.operations.migrate() }
-    public func schemaVersion() async throws(LedgerError) -> Int { try await self.operations.schemaVersion() }
-    @discardableResult
-    public func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
-        try await self.operations.record(receipt)
-    }
-    public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
-        try await self.operations.receipt(hash: hash)
-    }
-    public func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
-        try await self.operations.recordRenewalInfo(info)
-    }
-    @discardableResult
-    public func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
-        try await self.operations.recordNotification(notification)
-    }
-    public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
-        try await self.operations.snapshot(matching: query)
-    }
-    public func ping() async throws(LedgerError) { try await self.operations.ping() }
-    public func shutdown() async { await self.operations.backend.shutdown() }
 
     /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound database, else one line per problem found.
     ///

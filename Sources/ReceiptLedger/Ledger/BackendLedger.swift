@@ -1,0 +1,30 @@
+/// A ``Ledger`` that is ``LedgerOperations`` over one ``SQLBackend``: ``SQLiteLedger`` and ``PostgresLedger``
+/// differ only in how they open their backend, and every ledger call (closing included) is forwarded here once.
+protocol BackendLedger: Ledger {
+    associatedtype Backend: SQLBackend
+    var operations: LedgerOperations<Backend> { get }
+}
+
+extension BackendLedger {
+    public func migrate() async throws(LedgerError) { try await self.operations.migrate() }
+    public func schemaVersion() async throws(LedgerError) -> Int { try await self.operations.schemaVersion() }
+    @discardableResult
+    public func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
+        try await self.operations.record(receipt)
+    }
+    public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
+        try await self.operations.receipt(hash: hash)
+    }
+    public func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
+        try await self.operations.recordRenewalInfo(info)
+    }
+    @discardableResult
+    public func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
+        try await self.operations.recordNotification(notification)
+    }
+    public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
+        try await self.operations.snapshot(matching: query)
+    }
+    public func ping() async throws(LedgerError) { try await self.operations.ping() }
+    public func shutdown() async { await self.operations.backend.shutdown() }
+}
