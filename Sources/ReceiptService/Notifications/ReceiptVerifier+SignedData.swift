@@ -8,27 +8,28 @@ extension ReceiptVerifier {
     /// checks its age, app and environment, and records it — or, when its `notificationUUID` is recorded already,
     /// acknowledges it without applying anything. Nothing is recorded for a notification that fails a check.
     ///
-    /// Order: the body and the JWS (400 `malformed`), signatures, chains and markers of the notification and its
-    /// nested data (422; 503 when only a revocation check could not be made), a payload whose fields name a
-    /// notification and no other kind (400 `not_a_notification`), `notificationUUID` and `signedDate` present
-    /// (400), age and clock skew (422), environment and allow list (422), nested data of the same app and
-    /// environment (422), no U+0000 in what is stored (422 `string_contains_nul`), the ledger (200 `recorded` /
-    /// `duplicate`, 503 when unavailable).
+    /// Order: the body and the JWS (`malformed`), signatures, chains and markers of the notification and its
+    /// nested data (`rejected`; `unavailable` when only a revocation check could not be made), a payload whose
+    /// fields name a notification and no other kind (`malformed`, `not_a_notification`), `notificationUUID` and
+    /// `signedDate` present (`malformed`), age and clock skew, environment and allow list, nested data of the same
+    /// app and environment, no U+0000 in what is stored (each `rejected`; `string_contains_nul`), the ledger
+    /// (`recorded` or `duplicate`; `unavailable` when it cannot be reached). The HTTP layer answers `malformed`
+    /// with 400, `rejected` with 422 and `unavailable` with 503 (see ``SignedDataOutcome``).
     public func answerNotification(body: [UInt8]) async -> SignedDataAnswer {
         let answer = await self.evaluateNotification(body: body)
-        self.metrics.countSignedData(endpoint: "notifications", outcome: answer.outcome)
+        self.metrics.countSignedData(endpoint: "notifications", outcome: answer.outcome.rawValue)
         return answer
     }
 
     /// Verifies one JWS of any kind (a compact JWS, or a body `{"signedPayload": …}`) and answers the verdict with
-    /// the decoded payload: 200 `valid` or `invalid` (with reasons), 400 `malformed`. Records nothing.
+    /// the decoded payload: `valid` or `invalid` (with reasons), `malformed`. Records nothing.
     /// - Parameters:
     ///   - body: The request body.
     ///   - kind: The payload kind, or `nil` to tell it from the payload's fields: a payload whose fields name no
     ///     kind, or several, is answered with kind `unknown` (AppStoreJWS's `JWSVerifier.verify(_:kind:now:)`).
     public func answerJWS(body: [UInt8], kind: AppStoreSignedDataKind?) async -> SignedDataAnswer {
         let answer = await self.evaluateJWS(body: body, kind: kind)
-        self.metrics.countSignedData(endpoint: "jws", outcome: answer.outcome)
+        self.metrics.countSignedData(endpoint: "jws", outcome: answer.outcome.rawValue)
         return answer
     }
 
@@ -45,11 +46,11 @@ extension ReceiptVerifier {
         }
         switch outcome {
         case .none:
-            return Self.answer(503, "unavailable", ["timeout"])
+            return Self.answer(.unavailable, ["timeout"])
         case .failure(let error):
-            return Self.answer(400, "malformed", [error.code.rawValue], reason: error.reason)
+            return Self.answer(.malformed, [error.code.rawValue], reason: error.reason)
         case .success(let verdict):
-            return Self.answer(200, verdict.isValid ? "valid" : "invalid", verdict.reasons, extra: verdict.json)
+            return Self.answer(verdict.isValid ? .valid : .invalid, verdict.reasons, extra: verdict.json)
         }
     }
 
@@ -67,58 +68,58 @@ extension ReceiptVerifier {
         let result: NotificationVerificationResult
         switch outcome {
         case .none:
-            return Self.answer(503, "unavailable", ["timeout"])
+            return Self.answer(.unavailable, ["timeout"])
         case .failure(let error):
-            return Self.answer(400, "malformed", [error.code.rawValue], reason: error.reason)
+            return Self.answer(.malformed, [error.code.rawValue], reason: error.reason)
         case .success(let verified):
             result = verified
         }
         guard result.isValid else {
-            // A responder that could not be reached says nothing against the notification: 503, Apple retries.
+            // A responder that could not be reached says nothing against the notification: unavailable, so
+            // Apple retries.
             let verdict = JWSVerdict(result)
             return verdict.isRetryable
-                ? Self.answer(503, "unavailable", verdict.reasons) : Self.answer(422, "rejected", verdict.reasons)
+                ? Self.answer(.unavailable, verdict.reasons) : Self.answer(.rejected, verdict.reasons)
         }
 
         let notification = result.notification.payload
         // A JWS of another kind, or of none, is not recorded as a notification (`/jws/verify` answers any kind).
         let kind = AppStoreSignedDataKind(detecting: notification.fields)
         guard kind == .notification else {
-            return Self.answer(
-                400, "malformed", ["not_a_notification"],
+            return Self.answer(.malformed, ["not_a_notification"],
                 reason: "the payload's fields name kind \(kind.rawValue), not notification (notificationType alone)")
         }
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
-            return Self.answer(400, "malformed", ["notification_uuid_missing"])
+            return Self.answer(.malformed, ["notification_uuid_missing"])
         }
         guard let signed = notification.signedDate?.date else {
-            return Self.answer(400, "malformed", ["signed_date_missing"])
+            return Self.answer(.malformed, ["signed_date_missing"])
         }
         let limits = self.configuration.notifications
         if now.timeIntervalSince(signed) > limits.maximumAge / .seconds(1) {
-            return Self.answer(422, "rejected", ["notification_too_old"])
+            return Self.answer(.rejected, ["notification_too_old"])
         }
         if signed.timeIntervalSince(now) > limits.maximumClockSkew / .seconds(1) {
-            return Self.answer(422, "rejected", ["notification_signed_in_future"])
+            return Self.answer(.rejected, ["notification_signed_in_future"])
         }
         guard let environment = Self.ledgerEnvironment(notification.environment) else {
-            return Self.answer(422, "rejected", ["environment_unknown"])
+            return Self.answer(.rejected, ["environment_unknown"])
         }
         let bundle = notification.bundleIdentifier ?? ""
         if let allowed = self.configuration.allowedBundleIdentifiers, !allowed.contains(bundle) {
-            return Self.answer(422, "rejected", ["bundle_id_not_allowed"])
+            return Self.answer(.rejected, ["bundle_id_not_allowed"])
         }
         // Nested data must belong to the notification's app: a valid transaction of another app is not applied here.
         if let transaction = result.transaction?.payload, transaction.bundleIdentifier != bundle {
-            return Self.answer(422, "rejected", ["transaction.bundle_id_mismatch"])
+            return Self.answer(.rejected, ["transaction.bundle_id_mismatch"])
         }
         // …and to its environment: a Sandbox transaction inside a Production notification is not recorded as
         // Production (rows are keyed by the notification's environment).
         if let transaction = result.transaction?.payload, transaction.environment != notification.environment {
-            return Self.answer(422, "rejected", ["transaction.environment_mismatch"])
+            return Self.answer(.rejected, ["transaction.environment_mismatch"])
         }
         if let renewal = result.renewalInfo?.payload, renewal.environment != notification.environment {
-            return Self.answer(422, "rejected", ["renewal_info.environment_mismatch"])
+            return Self.answer(.rejected, ["renewal_info.environment_mismatch"])
         }
         let transactionJWS = notification.data?.signedTransactionInfo
         let record = LedgerNotification(
@@ -139,13 +140,13 @@ extension ReceiptVerifier {
         )
         do {
             let applied = try await self.ledger.recordNotification(record)
-            return Self.answer(200, applied ? "recorded" : "duplicate", [], extra: .object(["notificationUUID": .string(uuid)]))
+            return Self.answer(applied ? .recorded : .duplicate, [], extra: .object(["notificationUUID": .string(uuid)]))
         } catch {
             // U+0000 in a stored string: the ledger refuses it before any write, on every backend alike (PostgreSQL
             // cannot store it), so Apple is told not to retry a message that can never be recorded.
-            if error.code == .stringContainsNUL { return Self.answer(422, "rejected", ["string_contains_nul"]) }
+            if error.code == .stringContainsNUL { return Self.answer(.rejected, ["string_contains_nul"]) }
             self.metrics.countLedgerFailure()
-            return Self.answer(503, "unavailable", [error.isRetryable ? "ledger_unavailable" : "ledger_error"])
+            return Self.answer(.unavailable, [error.isRetryable ? "ledger_unavailable" : "ledger_error"])
         }
     }
 
@@ -159,12 +160,14 @@ extension ReceiptVerifier {
     }
 
     /// `{"status": outcome, "reasons": […], "reason": …}` merged with `extra`'s members.
-    static func answer(_ status: Int, _ outcome: String, _ reasons: [String], reason: String? = nil, extra: JSONValue? = nil)
-        -> SignedDataAnswer
-    {
-        var members: [String: JSONValue] = ["status": .string(outcome), "reasons": .array(reasons.map(JSONValue.string))]
+    static func answer(
+        _ outcome: SignedDataOutcome, _ reasons: [String], reason: String? = nil, extra: JSONValue? = nil
+    ) -> SignedDataAnswer {
+        var members: [String: JSONValue] = [
+            "status": .string(outcome.rawValue), "reasons": .array(reasons.map(JSONValue.string)),
+        ]
         if let reason { members["reason"] = .string(reason) }
         if case .object(let more)? = extra { members.merge(more) { current, _ in current } }
-        return SignedDataAnswer(httpStatus: status, outcome: outcome, reasons: reasons, body: JSONValue.object(members).serialized)
+        return SignedDataAnswer(outcome: outcome, reasons: reasons, body: JSONValue.object(members).serialized)
     }
 }

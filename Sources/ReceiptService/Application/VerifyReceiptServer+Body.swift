@@ -1,0 +1,60 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+extension VerifyReceiptServer {
+    /// Runs `handle` on the request's body, read within the request timeout, the size limit and the in-flight
+    /// budget: 413 from `Content-Length` or while reading (the rest never buffered), 503 with `Retry-After` when
+    /// the budget cannot cover the body (before any of it is read), 408 when it does not arrive in time. The
+    /// reservation is held until `handle` has answered.
+    func withBody(
+        _ request: Request,
+        context: VerifyReceiptRequestContext,
+        busyBody: [UInt8] = [],
+        _ handle: ([UInt8]) async throws -> Response
+    ) async throws -> Response {
+        let configuration = self.verifier.configuration
+        let limit = configuration.maximumBodySize
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        if let declared, declared > limit {
+            return self.refuse(.contentTooLarge, context: context)
+        }
+        let reservation = declared ?? limit
+        guard self.bodyBudget.reserve(reservation) else {
+            return self.refuse(.serviceUnavailable, context: context, body: busyBody)
+        }
+        defer { self.bodyBudget.release(reservation) }
+        let body: ByteBuffer?
+        do {
+            let stream = request.body
+            body = try await withDeadline(configuration.requestTimeout) { try await stream.collect(upTo: limit) }
+        } catch is NIOTooManyBytesError {
+            return self.refuse(.contentTooLarge, context: context)
+        }
+        guard let body else {
+            self.verifier.metrics.countClosedConnection(reason: "body_timeout")
+            return self.refuse(.requestTimeout, context: context)
+        }
+        return try await handle(Array(body.readableBytesView))
+    }
+
+    /// A refusal before any verdict: the status (503 with `Retry-After`), `body` (empty unless given, then JSON),
+    /// and the connection closed so the rest of the body is never read.
+    private func refuse(
+        _ status: HTTPResponse.Status,
+        context: VerifyReceiptRequestContext,
+        body: [UInt8] = []
+    ) -> Response {
+        self.verifier.metrics.countHTTPRejection(status.code)
+        context.log.record(.notice, "verifyReceipt refused", ["http_status": .stringConvertible(status.code)])
+        context.channel.close(mode: .input, promise: nil)
+        var headers: HTTPFields = [.connection: "close"]
+        if status == .serviceUnavailable { headers[.retryAfter] = String(Self.retryAfterSeconds) }
+        if body.isEmpty {
+            headers[.contentLength] = "0"
+            return Response(status: status, headers: headers)
+        }
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
