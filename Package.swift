@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "ReceiptKitTesting", targets: ["ReceiptKitTesting"]),
         .library(name: "AppStoreJWS", targets: ["AppStoreJWS"]),
+        .library(name: "AppStoreJWSOCSP", targets: ["AppStoreJWSOCSP"]),
         .library(name: "ServerTrust", targets: ["ServerTrust"]),
         .library(name: "ServerTrustNIO", targets: ["ServerTrustNIO"]),
         .library(name: "ReceiptLedger", targets: ["ReceiptLedger"]),
@@ -60,6 +61,17 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // OCSP over HTTP for AppStoreJWS's revocation check: the CLI's `jws verify` and the service use it.
+        .target(
+            name: "AppStoreJWSOCSP",
+            dependencies: [
+                "AppStoreJWS",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -114,10 +126,10 @@ let package = Package(
             name: "ReceiptService",
             dependencies: [
                 "AppStoreJWS",
+                "AppStoreJWSOCSP",
                 "ReceiptKit",
                 "ReceiptLedger",
                 "_ReceiptKitShared",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -159,6 +171,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "ReceiptKit",
                 "AppStoreJWS",
+                "AppStoreJWSOCSP",
                 "_ReceiptKitShared",
                 "ReceiptKitTesting",
                 "ServerTrust",
@@ -238,6 +251,7 @@ let package = Package(
             dependencies: [
                 "SharedFixtures",
                 "AppStoreJWS",
+                "AppStoreJWSOCSP",
                 "ReceiptKit",
                 "ReceiptKitTesting",
                 "ReceiptLedger",

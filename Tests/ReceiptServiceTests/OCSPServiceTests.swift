@@ -1,4 +1,5 @@
 import AppStoreJWS
+import AppStoreJWSOCSP
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -42,7 +42,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     public var maximumInFlightBodyBytes: Int?
     public var maximumConcurrentValidations: Int?
     public var notificationMaximumAgeSeconds: Double?
-    /// Whether App Store JWS certificates are checked online (OCSP, ``HTTPOCSPTransport``).
+    /// Whether App Store JWS certificates are checked online (OCSP, `HTTPOCSPTransport`).
     public var checksRevocation: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -154,7 +154,7 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
             configuration.notifications.maximumAge = .seconds(seconds)
         }
         if let check = self.checksRevocation {
-            configuration.jwsRevocationCheck = check ? JWSRevocationCheck(transport: HTTPOCSPTransport()) : nil
+            configuration.checkRevocation(check)
         }
     }
 }

@@ -1,4 +1,5 @@
 public import AppStoreJWS
+import AppStoreJWSOCSP
 import class Foundation.ProcessInfo
 public import ReceiptKit
 
@@ -46,9 +47,14 @@ public struct VerifyReceiptConfiguration: Sendable {
     public var notifications = NotificationConfiguration()
     /// Online revocation checking (OCSP) of App Store JWS certificates — notifications and `POST /jws/verify` —
     /// or `nil` (the default) for none. A responder that cannot be reached makes a notification answer 503, so
-    /// Apple sends it again later; see ``HTTPOCSPTransport``.
+    /// Apple sends it again later; see `HTTPOCSPTransport` (AppStoreJWSOCSP).
     public var jwsRevocationCheck: JWSRevocationCheck?
 
     /// Creates the default configuration: Apple's root, any app, no shared secrets.
     public init() {}
+
+    /// Turns online revocation checking on, with `HTTPOCSPTransport`, or off.
+    mutating func checkRevocation(_ enabled: Bool) {
+        self.jwsRevocationCheck = enabled ? JWSRevocationCheck(transport: HTTPOCSPTransport()) : nil
+    }
 }

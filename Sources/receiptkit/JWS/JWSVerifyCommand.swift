@@ -1,8 +1,8 @@
 import AppStoreJWS
+import AppStoreJWSOCSP
 import ArgumentParser
 import Foundation
 import ReceiptKit
-import ReceiptService
 import X509
 
 struct JWSVerifyCommand: AsyncParsableCommand {

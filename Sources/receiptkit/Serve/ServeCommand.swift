@@ -1,4 +1,5 @@
 import AppStoreJWS
+import AppStoreJWSOCSP
 import ArgumentParser
 import Foundation
 import Hummingbird
