@@ -25,7 +25,7 @@ import ReceiptKit
 /// }
 /// ```
 ///
-/// Relative `anchors` paths are resolved against the file's directory by the caller.
+/// Relative `anchors` paths are resolved against the file's directory (``buildApplication(configuration:)`` does).
 public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     public var database: String?
     public var host: String?
@@ -45,20 +45,16 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     /// Whether App Store JWS certificates are checked online (OCSP, `HTTPOCSPTransport`).
     public var checksRevocation: Bool?
 
+    /// The settings' JSON names, grouped by concern.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case database, host, port, anchors
-        case allowedBundleIdentifiers = "allowed_bundle_ids"
-        case sharedSecrets = "shared_secrets"
-        case allowsXcodeReceipts = "allow_xcode_receipts"
-        case maximumBodySize = "max_body_bytes"
-        case requestTimeoutSeconds = "request_timeout_seconds"
-        case healthTimeoutSeconds = "health_timeout_seconds"
-        case headerReadTimeoutSeconds = "header_read_timeout_seconds"
-        case maximumConnections = "max_connections"
-        case maximumInFlightBodyBytes = "max_in_flight_body_bytes"
-        case maximumConcurrentValidations = "max_concurrent_validations"
+        case allowedBundleIdentifiers = "allowed_bundle_ids", sharedSecrets = "shared_secrets"
+        case allowsXcodeReceipts = "allow_xcode_receipts", checksRevocation = "check_revocation"
         case notificationMaximumAgeSeconds = "notification_max_age_seconds"
-        case checksRevocation = "check_revocation"
+        case maximumBodySize = "max_body_bytes", maximumInFlightBodyBytes = "max_in_flight_body_bytes"
+        case maximumConnections = "max_connections", maximumConcurrentValidations = "max_concurrent_validations"
+        case requestTimeoutSeconds = "request_timeout_seconds", healthTimeoutSeconds = "health_timeout_seconds"
+        case headerReadTimeoutSeconds = "header_read_timeout_seconds"
     }
 
     /// Why a configuration file was refused.

@@ -1,0 +1,130 @@
+import AppStoreJWS
+import struct Foundation.URL
+public import Hummingbird
+import Logging
+import NIOCore
+import ReceiptKit
+import ReceiptLedger
+import ServiceLifecycle
+
+/// The verifyReceipt service, composed from `configuration`: the settings file read and overridden, the anchors
+/// loaded, the ledger opened (SQLite or PostgreSQL), the routes with their middleware and connection limits.
+///
+/// Run what it returns with `runService()`: the ledger is migrated before the server listens, PostgreSQL's
+/// connection pool runs beside it, and on SIGTERM or SIGINT the server stops gracefully, then the ledger is shut
+/// down (as it is when the server cannot start).
+///
+/// ```swift
+/// let application = try await buildApplication(configuration: ServiceConfiguration())
+/// try await application.runService()
+/// ```
+///
+/// - Parameter configuration: The settings file, its overrides, the logger and the clock.
+/// - Returns: The application; nothing listens until it runs.
+/// - Throws: ``ServiceStartupError`` for an unreadable or malformed settings or anchor file, a database location
+///   that names none, or a database that cannot be opened.
+public func buildApplication(
+    configuration: ServiceConfiguration
+) async throws(ServiceStartupError) -> some ApplicationProtocol {
+    let settings = try configuration.readSettingsFile()
+    var accepted = configuration.verifyReceipt
+    settings?.apply(to: &accepted)
+    configuration.applyOverrides(to: &accepted)
+    accepted.anchors = try configuration.anchors(adding: settings, to: accepted.anchors)
+
+    let location: LedgerLocation
+    do {
+        location = try LedgerLocation(configuration.database ?? settings?.database ?? "sqlite:receiptkit.sqlite")
+    } catch {
+        throw ServiceStartupError(.invalidDatabase, "database: \(error.reason)")
+    }
+    let logger = configuration.logger
+    let ledger: any Ledger
+    var services: [any Service] = []  // the ledger's own, beside the server
+    do {
+        switch location {
+        case .sqlite(let path):
+            ledger = try await SQLiteLedger(path: path, logger: logger)
+        case .postgres(let url):
+            let postgres = try PostgresLedger(url: url, logger: logger)
+            services.append(postgres)
+            ledger = postgres
+        }
+    } catch {
+        throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
+    }
+
+    let server = VerifyReceiptServer(
+        verifier: ReceiptVerifier(configuration: accepted, ledger: ledger, now: configuration.now),
+        host: configuration.host ?? settings?.host ?? "127.0.0.1",
+        port: configuration.port ?? settings?.port ?? 8080,
+        logger: logger
+    )
+    let description = location.description
+    let onServerRunning = configuration.onServerRunning
+    var application = server.application(services: [LedgerLifecycle(ledger: ledger) as any Service] + services) { channel in
+        let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+        await onServerRunning(address, description)
+    }
+    application.beforeServerStarts {
+        try await ledger.migrate()
+        let version = try await ledger.schemaVersion()
+        logger.info("ledger ready", metadata: ["database": .string(description), "schema_version": "\(version)"])
+    }
+    return application
+}
+
+extension ServiceConfiguration {
+    /// The settings file, parsed and checked; `nil` without one.
+    func readSettingsFile() throws(ServiceStartupError) -> ServiceConfigurationFile? {
+        guard let path = self.settingsFile else { return nil }
+        let bytes = try Self.contents(path, label: "--config")
+        do {
+            return try ServiceConfigurationFile(json: bytes)
+        } catch {
+            throw ServiceStartupError(.malformedFile, "--config \(path): \(error)")
+        }
+    }
+
+    /// Applies the overrides that are set.
+    func applyOverrides(to configuration: inout VerifyReceiptConfiguration) {
+        if let allowed = self.allowsXcodeReceipts { configuration.allowsXcodeReceipts = allowed }
+        if let age = self.notificationMaximumAge { configuration.notifications.maximumAge = age }
+        if let check = self.checksRevocation {
+            configuration.checkRevocation(check)
+        }
+    }
+
+    /// `anchors` with the settings file's anchors (relative to the file) and ``anchorFiles`` (relative to the
+    /// working directory) added; `anchors` itself when there are none.
+    func anchors(
+        adding settings: ServiceConfigurationFile?,
+        to anchors: ReceiptTrustAnchors
+    ) throws(ServiceStartupError) -> ReceiptTrustAnchors {
+        let directory = self.settingsFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        let paths =
+            (settings?.anchors ?? []).map { anchor in
+                directory.map { URL(fileURLWithPath: anchor, relativeTo: $0).path } ?? anchor
+            } + self.anchorFiles
+        guard !paths.isEmpty else { return anchors }
+        var certificates = anchors.certificates
+        for path in paths {
+            let bytes = try Self.contents(path, label: "anchor")
+            do {
+                certificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: bytes)
+            } catch {
+                throw ServiceStartupError(.malformedFile, "anchor \(path): \(error.code): \(error.reason)")
+            }
+        }
+        return ReceiptTrustAnchors(certificates, trustsAppleRoot: anchors.trustsAppleRoot)
+    }
+
+    /// The bytes of a file the configuration names; an unreadable one is ``ServiceStartupError/Code/unreadableFile``.
+    private static func contents(_ path: String, label: String) throws(ServiceStartupError) -> [UInt8] {
+        do {
+            return try ReceiptFile.contents(atPath: path)
+        } catch {
+            throw ServiceStartupError(.unreadableFile, "\(label) \(path): \(error.code): \(error.reason)")
+        }
+    }
+}
