@@ -34,46 +34,50 @@ extension ReceiptVerifier {
     }
 
     private func evaluateJWS(body: [UInt8], kind: AppStoreSignedDataKind?) async -> SignedDataAnswer {
-        let now = self.now()
-        let verifier = self.jwsVerifier
-        let outcome = await self.limiter.run { () -> Result<JWSVerdict, JWSError> in
-            do throws(JWSError) {
-                let jws = try NotificationRequestBody.compactJWS(in: body, configuration: verifier.decodingConfiguration)
-                return .success(try await verifier.verify(jws, kind: kind, now: now))
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch outcome {
-        case .none:
-            return Self.answer(.unavailable, ["timeout"])
-        case .failure(let error):
-            return Self.answer(.malformed, [error.code.rawValue], reason: error.reason)
-        case .success(let verdict):
-            return Self.answer(verdict.isValid ? .valid : .invalid, verdict.reasons, extra: verdict.json)
+        await self.verifyingSignedData { verifier, now throws(JWSError) in
+            let jws = try NotificationRequestBody.compactJWS(in: body, configuration: verifier.decodingConfiguration)
+            return try await verifier.verify(jws, kind: kind, now: now)
+        } then: { verdict, _ in
+            Self.answer(verdict.isValid ? .valid : .invalid, verdict.reasons, extra: verdict.json)
         }
     }
 
     private func evaluateNotification(body: [UInt8]) async -> SignedDataAnswer {
+        await self.verifyingSignedData { verifier, now throws(JWSError) in
+            let envelope = try NotificationRequestBody(jsonEncoded: body, configuration: verifier.decodingConfiguration)
+            return try await verifier.verifyNotification(envelope.signedPayload, now: now)
+        } then: { result, now in
+            await self.record(result, now: now)
+        }
+    }
+
+    /// Runs `verify` with the JWS verifier and the service's clock, bounded by the validation limiter, then
+    /// `answer` on what it returned: `unavailable` (`timeout`) when it never ran, `malformed` when it threw.
+    private func verifyingSignedData<Verified: Sendable>(
+        _ verify: @escaping @Sendable (JWSVerifier, Date) async throws(JWSError) -> Verified,
+        then answer: (Verified, Date) async -> SignedDataAnswer
+    ) async -> SignedDataAnswer {
         let now = self.now()
         let verifier = self.jwsVerifier
-        let outcome = await self.limiter.run { () -> Result<NotificationVerificationResult, JWSError> in
+        let outcome = await self.limiter.run { () -> Result<Verified, JWSError> in
             do throws(JWSError) {
-                let envelope = try NotificationRequestBody(jsonEncoded: body, configuration: verifier.decodingConfiguration)
-                return .success(try await verifier.verifyNotification(envelope.signedPayload, now: now))
+                return .success(try await verify(verifier, now))
             } catch {
                 return .failure(error)
             }
         }
-        let result: NotificationVerificationResult
         switch outcome {
         case .none:
             return Self.answer(.unavailable, ["timeout"])
         case .failure(let error):
             return Self.answer(.malformed, [error.code.rawValue], reason: error.reason)
         case .success(let verified):
-            result = verified
+            return await answer(verified, now)
         }
+    }
+
+    /// A verified notification's checks past its signatures, and its recording.
+    private func record(_ result: NotificationVerificationResult, now: Date) async -> SignedDataAnswer {
         guard result.isValid else {
             // A responder that could not be reached says nothing against the notification: unavailable, so
             // Apple retries.
