@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ReceiptService
+import Testing
+
+/// `buildApplication(configuration:)`: what it refuses before anything listens, and a service composed from a
+/// settings file alone.
+@Suite("buildApplication")
+struct BuildApplicationTests {
+    /// The package's `Examples/` folder (the sample receipt and the test root that minted it).
+    static let examples = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples")
+
+    static var quiet: Logger {
+        var logger = Logger(label: "receiptkit.test.build")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Runs `body` in a new temporary directory, removed afterwards.
+    static func inDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-build-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
+    /// The error `adjust`'s configuration stops the start with.
+    static func startupError(
+        _ adjust: (inout ServiceConfiguration) -> Void
+    ) async -> ServiceStartupError? {
+        var configuration = ServiceConfiguration(logger: Self.quiet)
+        configuration.database = "sqlite::memory:"
+        adjust(&configuration)
+        do {
+            _ = try await buildApplication(configuration: configuration)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("an unreadable or malformed file, a database location that names none, one that cannot be opened")
+    func startupErrorsCarryTheirCodes() async throws {
+        try await Self.inDirectory { directory in
+            let port = directory.appendingPathComponent("port.json")
+            try Data(#"{"port": 70000}"#.utf8).write(to: port)
+            let garbage = directory.appendingPathComponent("garbage.cer")
+            try Data("not a certificate".utf8).write(to: garbage)
+
+            let none = directory.appendingPathComponent("none.json").path
+            let missing = await Self.startupError { $0.settingsFile = none }
+            #expect(missing?.code == .unreadableFile)
+            #expect(missing?.reason.hasPrefix("--config ") == true)
+            let range = await Self.startupError { $0.settingsFile = port.path }
+            #expect(range?.code == .malformedFile)
+            #expect(range?.reason.contains("port 70000 is out of range") == true)
+            let anchor = await Self.startupError { $0.anchorFiles = [garbage.path] }
+            #expect(anchor?.code == .malformedFile)
+            #expect(anchor?.reason.hasPrefix("anchor \(garbage.path): ") == true)
+            let location = await Self.startupError { $0.database = "mysql://x" }
+            #expect(location?.code == .invalidDatabase)
+            let unopenable = await Self.startupError {
+                $0.database = "sqlite:" + directory.appendingPathComponent("no/such/dir/ledger.sqlite").path
+            }
+            #expect(unopenable?.code == .databaseUnavailable)
+        }
+    }
+
+    @Test("a settings file alone: its anchors relative to it, its secrets and database applied, the ledger migrated")
+    func servesFromASettingsFile() async throws {
+        try await Self.inDirectory { directory in
+            try FileManager.default.copyItem(
+                at: Self.examples.appendingPathComponent("TestRoot.cer"),
+                to: directory.appendingPathComponent("root.cer"))
+            let settings = directory.appendingPathComponent("serve.json")
+            let json = #"{"anchors": ["root.cer"], "database": "sqlite::memory:", "#
+                + #""shared_secrets": {"com.example.receiptkit": "s3cret"}}"#
+            try Data(json.utf8).write(to: settings)
+            var configuration = ServiceConfiguration(logger: Self.quiet)
+            configuration.settingsFile = settings.path
+            configuration.port = 0
+            let receipt = try Data(contentsOf: Self.examples.appendingPathComponent("sample.receipt"))
+            let application = try await buildApplication(configuration: configuration)
+            try await application.test(.live) { client in
+                for (password, status) in [(nil, 21004), ("s3cret", 0)] as [(String?, Int)] {
+                    let body = ServiceHarness.body(Array(receipt), password: password)
+                    #expect(try await ServiceHarness.post(client, body: body)["status"] as? Int == status)
+                }
+                try await client.execute(uri: "/health", method: .get) { response in
+                    #expect(response.status == .ok)  // the ledger answers: it was opened and migrated
+                }
+            }
+        }
+    }
+}
