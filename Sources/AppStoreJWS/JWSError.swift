@@ -10,24 +10,14 @@ public import _ReceiptKitShared
 ///
 /// Two errors are equal when their ``code`` is equal, so tests and callers can match on the code alone.
 public struct JWSError: CodedError {
-    /// The stable, machine-readable kind of the error.
-    public let code: Code
-    /// A human-readable explanation. Never branch on this text.
-    public let reason: String
+    public let code: Code, reason: String
 
-    init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
+    init(_ code: Code, _ reason: String) { (self.code, self.reason) = (code, reason) }
 
     /// The kind of a ``JWSError``. New codes may be added in minor releases, so switch with a `default`.
     public struct Code: ErrorCode {
-        /// The snake_case identifier used in JSON output and logs, e.g. `malformed_jws`.
         public let rawValue: String
-
-        init(_ rawValue: String) {
-            self.rawValue = rawValue
-        }
+        init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The input is longer than ``JWSDecodingConfiguration/maximumLength``.
         public static let inputTooLarge = Code("input_too_large")

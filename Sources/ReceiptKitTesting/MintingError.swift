@@ -4,15 +4,9 @@ public import _ReceiptKitShared
 ///
 /// Equality compares ``code`` only.
 public struct MintingError: CodedError {
-    /// The stable kind of the error.
-    public let code: Code
-    /// A human-readable explanation; never branch on it.
-    public let reason: String
+    public let code: Code, reason: String
 
-    init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
+    init(_ code: Code, _ reason: String) { (self.code, self.reason) = (code, reason) }
 
     /// The kind of a ``MintingError``.
     public struct Code: ErrorCode {

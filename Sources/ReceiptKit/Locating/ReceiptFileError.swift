@@ -5,24 +5,14 @@ public import _ReceiptKitShared
 /// Kept apart from ``ReceiptError``, which says what is wrong with bytes that were read. Two errors are equal when
 /// their ``code`` is equal.
 public struct ReceiptFileError: CodedError {
-    /// The stable, machine-readable kind of the error.
-    public let code: Code
-    /// A human-readable explanation naming the file. Never branch on this text.
-    public let reason: String
+    public let code: Code, reason: String
 
-    package init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
+    package init(_ code: Code, _ reason: String) { (self.code, self.reason) = (code, reason) }
 
     /// The kind of a ``ReceiptFileError``. New codes may be added in minor releases, so switch with a `default`.
     public struct Code: ErrorCode {
-        /// The snake_case identifier used in JSON output and logs, e.g. `unreadable_file`.
         public let rawValue: String
-
-        init(_ rawValue: String) {
-            self.rawValue = rawValue
-        }
+        init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// A file could not be read: missing, unreadable, a directory, or larger than the limit.
         public static let unreadableFile = Code("unreadable_file")

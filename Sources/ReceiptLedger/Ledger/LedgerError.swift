@@ -3,23 +3,16 @@ public import _ReceiptKitShared
 /// An error from a ``Ledger``: the database could not be reached, refused a statement, or holds data this version
 /// cannot read.
 public struct LedgerError: CodedError {
-    /// The stable kind of the error.
-    public let code: Code
-    /// A human-readable explanation (never receipt bytes). Do not branch on it.
-    public let reason: String
+    public let code: Code, reason: String
 
     /// Creates an error (for ``Ledger`` implementations of your own).
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
+    public init(_ code: Code, _ reason: String) { (self.code, self.reason) = (code, reason) }
 
     /// Whether retrying the same operation later can succeed (the database was unreachable or busy).
     public var isRetryable: Bool { self.code == .unavailable }
 
     /// The kind of a ``LedgerError``.
     public struct Code: ErrorCode {
-        /// The snake_case identifier, e.g. `unavailable`.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 

@@ -1,19 +1,12 @@
+public import _ReceiptKitShared
+
 /// Why a server's chain is not trusted for a host: a stable snake_case reason code.
 ///
 /// ``pinMismatch`` and ``pinsExpired`` are the *pin* failures: the only ones a report-only policy allows.
-public struct ServerTrustFailure: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct ServerTrustFailure: ReasonCode {
     public let code: String
+    public init(reasonCode code: String) { self.code = code }
     init(_ code: String) { self.code = code }
-    public var description: String { self.code }
-
-    public init(from decoder: any Decoder) throws {
-        self.code = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(self.code)
-    }
 
     /// No path from the leaf to a trusted anchor exists (at any instant the certificates are all valid).
     public static let chainUntrusted = ServerTrustFailure("chain_untrusted")
