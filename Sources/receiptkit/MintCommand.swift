@@ -17,13 +17,10 @@ struct MintCA: ParsableCommand {
         abstract: "Create a test PKI shaped like Apple's (root → WWDR-marked intermediate → receipt-signing leaf)."
     )
 
-    @Option(help: "The folder to write root/intermediate/leaf .cer, .pem and .key.pem into.")
-    var out: String
+    @OptionGroup var output: AuthorityOutput
 
     func run() throws {
-        let ca = try TestCertificateAuthority()
-        try exitingOnMintingErrors { () throws(MintingError) in try ca.save(to: URL(fileURLWithPath: self.out)) }
-        print("wrote \(self.out)/root.cer (the anchor), intermediate, leaf and their keys")
+        try self.output.save(try TestCertificateAuthority(), anchorFor: "")
     }
 }
 

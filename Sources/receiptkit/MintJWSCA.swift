@@ -8,8 +8,7 @@ struct MintJWSCA: ParsableCommand {
         abstract: "Create a P-256 test PKI shaped like Apple's JWS signing (root → WWDR-marked intermediate → App Store signing leaf)."
     )
 
-    @Option(help: "The folder to write root/intermediate/leaf .cer, .pem and .key.pem into.")
-    var out: String
+    @OptionGroup var output: AuthorityOutput
 
     @Option(
         name: .customLong("ocsp-uri"),
@@ -24,8 +23,6 @@ struct MintJWSCA: ParsableCommand {
     }
 
     func run() throws {
-        let authority = try JWSTestAuthority(leafOCSPURI: self.ocspURI)
-        try exitingOnMintingErrors { () throws(MintingError) in try authority.save(to: URL(fileURLWithPath: self.out)) }
-        print("wrote \(self.out)/root.cer (the anchor for `receiptkit jws verify --anchor`), intermediate, leaf and their keys")
+        try self.output.save(try JWSTestAuthority(leafOCSPURI: self.ocspURI), anchorFor: " for `receiptkit jws verify --anchor`")
     }
 }
