@@ -1,13 +1,28 @@
+public import _ReceiptKitShared
+
 /// Why ``buildApplication(configuration:)`` could not compose the service: a settings or anchor file that cannot be
 /// read or is malformed, a database location that names none, or a database that cannot be opened.
 ///
 /// Equality compares the code only; ``reason`` is for people (`--config serve.json: unknown setting "x" (…)`).
-public struct ServiceStartupError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A stable code.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        /// The snake_case spelling.
-        public let description: String
-        init(_ description: String) { self.description = description }
+public struct ServiceStartupError: CodedError {
+    /// The stable, machine-readable kind of the error.
+    public let code: Code
+    /// What, where and why, in words. Never branch on this text.
+    public let reason: String
+
+    init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// The kind of a ``ServiceStartupError``. New codes may be added in minor releases, so switch with a `default`.
+    public struct Code: ErrorCode {
+        /// The snake_case identifier, e.g. `unreadable_file`.
+        public let rawValue: String
+
+        init(_ rawValue: String) {
+            self.rawValue = rawValue
+        }
 
         /// A settings or anchor file is missing, a folder, unreadable or too large.
         public static let unreadableFile = Code("unreadable_file")
@@ -18,19 +33,4 @@ public struct ServiceStartupError: Error, Sendable, Hashable, CustomStringConver
         /// The database could not be opened.
         public static let databaseUnavailable = Code("database_unavailable")
     }
-
-    /// What went wrong.
-    public let code: Code
-    /// What, where and why, in words.
-    public let reason: String
-
-    init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    public var description: String { self.reason }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(self.code) }
 }

@@ -67,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await buildApplication(configuration: configuration).runService()
         } catch let error as ServiceStartupError {
-            StandardError.write("receiptkit: \(error)\n")
+            StandardError.write("receiptkit: \(error.reason)\n")
             throw ExitCode(error)
         } catch {
             let reason = (error as? LedgerError).map { "ledger: \($0.reason)" } ?? "\(error)"
