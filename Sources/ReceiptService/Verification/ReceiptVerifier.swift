@@ -4,6 +4,7 @@ public import struct Foundation.Date
 import Prometheus
 import ReceiptKit
 public import ReceiptLedger
+import _ReceiptKitShared
 
 /// verifyReceipt without HTTP: a request body in, the status and response body out. The Hummingbird routes are a
 /// thin layer over this, and tests and other servers can call it directly.
@@ -161,11 +162,7 @@ public struct ReceiptVerifier: Sendable {
     /// Compares the SHA-256 digests of both secrets in constant time: neither the content nor the length of the
     /// configured secret shows in the timing.
     static func sameSecret(_ sent: String, _ configured: String) -> Bool {
-        let a = SHA256.hash(data: Array(sent.utf8))
-        let b = SHA256.hash(data: Array(configured.utf8))
-        var difference: UInt8 = 0
-        for (x, y) in zip(a, b) { difference |= x ^ y }
-        return difference == 0
+        ConstantTime.equals(Array(SHA256.hash(data: Array(sent.utf8))), Array(SHA256.hash(data: Array(configured.utf8))))
     }
 }
 
