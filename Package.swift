@@ -11,6 +11,7 @@ let package = Package(
     name: "ReceiptKit",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
+        .library(name: "AppStorePKI", targets: ["AppStorePKI"]),
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "ReceiptKitTesting", targets: ["ReceiptKitTesting"]),
         .library(name: "AppStoreJWS", targets: ["AppStoreJWS"]),
@@ -43,8 +44,21 @@ let package = Package(
     ],
     targets: [
         .target(
+            name: "AppStorePKI",
+            dependencies: [
+                "_ReceiptKitShared",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "ReceiptKit",
             dependencies: [
+                "AppStorePKI",
                 "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -56,11 +70,12 @@ let package = Package(
         .target(
             name: "AppStoreJWS",
             dependencies: [
-                "ReceiptKit",
+                "AppStorePKI",
                 "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -81,6 +96,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -125,6 +141,7 @@ let package = Package(
         .target(
             name: "ReceiptService",
             dependencies: [
+                "AppStorePKI",
                 "AppStoreJWS",
                 "AppStoreJWSOCSP",
                 "ReceiptKit",
@@ -154,6 +171,7 @@ let package = Package(
         .target(
             name: "ReceiptKitTesting",
             dependencies: [
+                "AppStorePKI",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "ReceiptKit",
                 "AppStoreJWS",
@@ -168,6 +186,7 @@ let package = Package(
         .executableTarget(
             name: "receiptkit",
             dependencies: [
+                "AppStorePKI",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "ReceiptKit",
                 "AppStoreJWS",
@@ -209,8 +228,10 @@ let package = Package(
             name: "ReceiptKitTests",
             dependencies: [
                 "SharedFixtures",
+                "AppStorePKI",
                 "ReceiptKit",
                 "ReceiptKitTesting",
+                "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -222,6 +243,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreJWSTests",
             dependencies: [
+                "AppStorePKI",
                 "AppStoreJWS",
                 "ReceiptKit",
                 "ReceiptKitTesting",
@@ -250,6 +272,7 @@ let package = Package(
             name: "ReceiptServiceTests",
             dependencies: [
                 "SharedFixtures",
+                "AppStorePKI",
                 "AppStoreJWS",
                 "AppStoreJWSOCSP",
                 "ReceiptKit",
@@ -270,7 +293,7 @@ let package = Package(
             name: "ReceiptCodegenTests",
             dependencies: [
                 "SharedFixtures",
-                "ReceiptCodegen", "ReceiptKit", "ReceiptKitTesting",
+                "ReceiptCodegen", "AppStorePKI", "ReceiptKit", "ReceiptKitTesting",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -18,6 +18,7 @@ let package = Package(
             name: "ReceiptKitBenchmark",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AppStorePKI", package: "ReceiptKit"),
                 .product(name: "AppStoreJWS", package: "ReceiptKit"),
                 .product(name: "ReceiptKit", package: "ReceiptKit"),
                 .product(name: "ReceiptKitTesting", package: "ReceiptKit"),

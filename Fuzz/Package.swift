@@ -15,6 +15,7 @@ let package = Package(
         .target(
             name: "FuzzSupport",
             dependencies: [
+                .product(name: "AppStorePKI", package: "ReceiptKit"),
                 .product(name: "ReceiptKit", package: "ReceiptKit"),
                 .product(name: "ReceiptKitTesting", package: "ReceiptKit"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -27,6 +28,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzJWS",
             dependencies: [
+                .product(name: "AppStorePKI", package: "ReceiptKit"),
                 .product(name: "AppStoreJWS", package: "ReceiptKit"),
                 .product(name: "ReceiptKit", package: "ReceiptKit"),
                 .product(name: "ReceiptKitTesting", package: "ReceiptKit"),

@@ -1,10 +1,11 @@
+import AppStorePKI
 public import Foundation
 public import X509
 public import Crypto
 
 /// A test certificate authority shaped like Apple's JWS signing PKI: root → intermediate (WWDR marker) → App Store
 /// signing leaf (marker 1.2.840.113635.100.6.11.1), all ECDSA P-256, so that data signed by ``JWSMinter`` verifies
-/// with `JWSVerificationPolicy(anchors: ReceiptTrustAnchors([authority.root.certificate]))`.
+/// with `JWSVerificationPolicy(anchors: AppStoreTrustAnchors([authority.root.certificate]))`.
 ///
 /// Every property can be replaced to build faulty hierarchies (a leaf without the marker, an expired leaf).
 public struct JWSTestAuthority: Sendable {

@@ -1,3 +1,4 @@
+import AppStorePKI
 public import Foundation
 public import X509
 public import _CryptoExtras
@@ -6,7 +7,7 @@ public import SwiftASN1
 /// A test certificate authority shaped like Apple's receipt PKI: root → intermediate (WWDR marker) → receipt
 /// signing leaf (receipt-signing marker), all RSA-2048.
 ///
-/// Use it to mint receipts your tests can validate with `ReceiptTrustAnchors([ca.root])`. Every property can be
+/// Use it to mint receipts your tests can validate with `AppStoreTrustAnchors([ca.root])`. Every property can be
 /// changed to build faulty hierarchies for negative tests (a leaf without the marker, an expired leaf, a root that
 /// copies Apple's names).
 public struct TestCertificateAuthority: Sendable {

@@ -1,3 +1,4 @@
+import AppStorePKI
 import ArgumentParser
 import ReceiptKit
 import X509
@@ -12,7 +13,7 @@ enum AnchorFiles {
             let bytes: [UInt8]
             do { bytes = try ReceiptFile.contents(atPath: path) } catch { throw InputFailure(error).reported(subject: "\(label) \(path)") }
             do {
-                certificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: bytes)
+                certificates += try AppStoreTrustAnchors.certificates(fromDEROrPEM: bytes)
             } catch {
                 throw InputFailure(error).reported(subject: "\(label) \(path)")
             }

@@ -1,3 +1,4 @@
+import AppStorePKI
 import ArgumentParser
 import Foundation
 import ReceiptKit
@@ -47,10 +48,10 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         let anchorCertificates = try AnchorFiles.certificates(self.anchors)
         let policy = ReceiptValidationPolicy(
-            anchors: ReceiptTrustAnchors(anchorCertificates),
+            anchors: AppStoreTrustAnchors(anchorCertificates),
             allowsXcodeReceipts: true
         )
-        let cached = ReceiptValidator(policy: policy, cache: ReceiptTrustCache())
+        let cached = ReceiptValidator(policy: policy, cache: AppStoreTrustCache())
         let uncached = ReceiptValidator(policy: policy, cache: nil)
         let now = Date()
         let phases = self.phases

@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import ReceiptKit
 

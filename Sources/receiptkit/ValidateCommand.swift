@@ -1,3 +1,4 @@
+import AppStorePKI
 import ArgumentParser
 import Foundation
 import ReceiptKit
@@ -147,7 +148,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 throw InputFailure(error).status.exitCode
             }
             // The library's startup check, with this command's options applied on top.
-            var policy = ReceiptStartupCheck.policy(for: bundle, device: device, anchors: ReceiptTrustAnchors(anchorCertificates))
+            var policy = ReceiptStartupCheck.policy(for: bundle, device: device, anchors: AppStoreTrustAnchors(anchorCertificates))
             self.apply(to: &policy)
             let outcome: Outcome
             switch await ReceiptStartupCheck.evaluate(bundle: bundle, policy: policy, now: now) {
@@ -158,7 +159,7 @@ struct ValidateCommand: AsyncParsableCommand {
             throw outcome.status.exitCode
         }
 
-        var policy = ReceiptValidationPolicy(anchors: ReceiptTrustAnchors(anchorCertificates), device: device)
+        var policy = ReceiptValidationPolicy(anchors: AppStoreTrustAnchors(anchorCertificates), device: device)
         self.apply(to: &policy)
         let validator = ReceiptValidator(policy: policy)
 
@@ -179,7 +180,7 @@ struct ValidateCommand: AsyncParsableCommand {
             makeWorker: {
                 // Each worker validates with its own trust cache: workers sharing cached certificates would contend
                 // on their reference counts on every receipt (a few milliseconds per worker to fill it once).
-                let own = ReceiptValidator(policy: validator.policy, cache: ReceiptTrustCache())
+                let own = ReceiptValidator(policy: validator.policy, cache: AppStoreTrustCache())
                 return { item in await Self.validate(item, validator: own, now: now, base64: base64) }
             }
         ).run()

@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import Foundation
 import ReceiptKit
@@ -38,7 +39,7 @@ struct JWSVerifierTests {
         anchors: [Certificate]? = nil,
         _ edit: (inout JWSVerificationPolicy) -> Void = { _ in }
     ) async throws -> JWSVerificationResult<Payload> {
-        var policy = JWSVerificationPolicy(anchors: ReceiptTrustAnchors(anchors ?? [self.authority.root.certificate]))
+        var policy = JWSVerificationPolicy(anchors: AppStoreTrustAnchors(anchors ?? [self.authority.root.certificate]))
         edit(&policy)
         return try await JWSVerifier(policy: policy, cache: nil).verify(jws, as: type, now: Self.now)
     }
@@ -214,8 +215,8 @@ struct JWSVerifierTests {
     // MARK: cache
 
     @Test func aTrustedChainIsCachedAndItsWindowsStillChecked() async throws {
-        let cache = ReceiptTrustCache()
-        let policy = JWSVerificationPolicy(anchors: ReceiptTrustAnchors([self.authority.root.certificate]))
+        let cache = AppStoreTrustCache()
+        let policy = JWSVerificationPolicy(anchors: AppStoreTrustAnchors([self.authority.root.certificate]))
         let verifier = JWSVerifier(policy: policy, cache: cache)
         let first = try await verifier.verify(try mint(), as: JWSTransactionPayload.self, now: Self.now)
         #expect(first.failures == [])
@@ -254,7 +255,7 @@ extension JWSVerifierTests {
     @Test func aNotificationAndItsNestedDataAreVerified() async throws {
         let jws = try mint(notification(transaction: try mint(), renewal: try renewal()))
         let policy = JWSVerificationPolicy(
-            anchors: ReceiptTrustAnchors([self.authority.root.certificate]),
+            anchors: AppStoreTrustAnchors([self.authority.root.certificate]),
             bundleIdentifier: "com.example.app", appAppleID: 1_234_567_890
         )
         let result = try await JWSVerifier(policy: policy, cache: nil).verifyNotification(jws, now: Self.now)
@@ -269,7 +270,7 @@ extension JWSVerifierTests {
     @Test func aForgedNestedTransactionFailsTheNotification() async throws {
         let forged = try mint(faults: .init(corruptsSignature: true))
         let jws = try mint(notification(transaction: forged, renewal: try renewal()))
-        let policy = JWSVerificationPolicy(anchors: ReceiptTrustAnchors([self.authority.root.certificate]))
+        let policy = JWSVerificationPolicy(anchors: AppStoreTrustAnchors([self.authority.root.certificate]))
         let result = try await JWSVerifier(policy: policy, cache: nil).verifyNotification(jws, now: Self.now)
         #expect(result.notification.failures == [])
         #expect(result.transaction?.failures == [.signatureInvalid])

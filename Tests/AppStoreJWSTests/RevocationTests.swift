@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import Crypto
 import Foundation
@@ -33,7 +34,7 @@ struct RevocationTests {
             bundleID: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: now, signedDate: now)
         let jws = try JWSMinter.sign(payload, signer: self.authority.leaf, chain: self.authority.chain)
         var policy = JWSVerificationPolicy(
-            anchors: ReceiptTrustAnchors([self.authority.root.certificate]),
+            anchors: AppStoreTrustAnchors([self.authority.root.certificate]),
             revocationCheck: JWSRevocationCheck(transport: transport)
         )
         edit(&policy)
@@ -86,7 +87,7 @@ struct RevocationTests {
             bundleID: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: now, signedDate: now)
         let jws = try JWSMinter.sign(payload, signer: self.authority.leaf, chain: self.authority.chain)
         var policy = JWSVerificationPolicy(
-            anchors: ReceiptTrustAnchors([self.authority.root.certificate]),
+            anchors: AppStoreTrustAnchors([self.authority.root.certificate]),
             revocationCheck: JWSRevocationCheck(transport: Unreachable())
         )
         let unreachable = try await JWSVerifier(policy: policy).verify(Array(jws.utf8), kind: nil, now: now)

@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import Foundation
 import ReceiptKit
@@ -37,7 +38,7 @@ struct UnknownKindTests {
         anchors: [Certificate]? = nil,
         _ edit: (inout JWSVerificationPolicy) -> Void = { _ in }
     ) async throws -> JWSVerdict {
-        var policy = JWSVerificationPolicy(anchors: ReceiptTrustAnchors(anchors ?? [self.authority.root.certificate]))
+        var policy = JWSVerificationPolicy(anchors: AppStoreTrustAnchors(anchors ?? [self.authority.root.certificate]))
         edit(&policy)
         return try await JWSVerifier(policy: policy, cache: nil).verify(jws, kind: kind, now: Self.now)
     }

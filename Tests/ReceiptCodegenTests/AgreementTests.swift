@@ -1,3 +1,4 @@
+import AppStorePKI
 import SharedFixtures
 import Crypto
 import Foundation
@@ -104,7 +105,7 @@ struct AgreementTests {
         options.requiredProducts = ["com.example.app.pro"]
         let build = try await HarnessBuild(options)
         let policy = ReceiptValidationPolicy(
-            anchors: ReceiptTrustAnchors([ca.root.certificate]), bundleIdentifier: "com.example.app", appVersion: "42",
+            anchors: AppStoreTrustAnchors([ca.root.certificate]), bundleIdentifier: "com.example.app", appVersion: "42",
             device: try DeviceIdentifier(parsing: Self.device))
 
         let expiredLeaf = try TestCertificateAuthority(
@@ -182,10 +183,10 @@ struct AgreementTests {
 
         let device = try DeviceIdentifier(parsing: Self.device)
         let allowed = ReceiptValidationPolicy(
-            anchors: ReceiptTrustAnchors([ca.root.certificate, storeKit.identity.certificate]), allowsXcodeReceipts: true,
+            anchors: AppStoreTrustAnchors([ca.root.certificate, storeKit.identity.certificate]), allowsXcodeReceipts: true,
             bundleIdentifier: "com.example.app", appVersion: "42", device: device)
         let refused = ReceiptValidationPolicy(
-            anchors: ReceiptTrustAnchors([ca.root.certificate]), bundleIdentifier: "com.example.app", appVersion: "42", device: device)
+            anchors: AppStoreTrustAnchors([ca.root.certificate]), bundleIdentifier: "com.example.app", appVersion: "42", device: device)
         for (name, bytes, allowedVerdict, refusedVerdict) in [
             ("Xcode receipt", xcodeReceipt, true, false), ("Xcode receipt, other device", other, false, false),
             ("App Store receipt", appStore, true, true),

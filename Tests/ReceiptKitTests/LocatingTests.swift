@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
@@ -32,7 +33,7 @@ struct LocatingTests {
         let verdict = await ReceiptStartupCheck.evaluate(
             bundle: bundle,
             device: TestPKI.device,
-            anchors: ReceiptTrustAnchors([try TestPKI.ca.root.certificate]),
+            anchors: AppStoreTrustAnchors([try TestPKI.ca.root.certificate]),
             now: TestPKI.now
         )
         #expect(try verdict.get().failures == [])
@@ -43,7 +44,7 @@ struct LocatingTests {
         let verdict = await ReceiptStartupCheck.evaluate(
             bundle: try ApplicationBundle(path: path),
             device: TestPKI.device,
-            anchors: ReceiptTrustAnchors([try TestPKI.ca.root.certificate]),
+            anchors: AppStoreTrustAnchors([try TestPKI.ca.root.certificate]),
             now: TestPKI.now
         )
         #expect(try verdict.get().failures == [.appVersionMismatch])

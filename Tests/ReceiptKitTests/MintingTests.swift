@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import PropertyBased
 import ReceiptKit
@@ -40,7 +41,7 @@ struct MintingTests {
         let loaded = try TestCertificateAuthority(contentsOf: directory)
         #expect(loaded.root.certificate == ca.root.certificate)
         #expect(loaded.leaf.certificate == ca.leaf.certificate)
-        let rootFromPEM = try ReceiptTrustAnchors.certificates(
+        let rootFromPEM = try AppStoreTrustAnchors.certificates(
             fromDEROrPEM: Array(try Data(contentsOf: directory.appendingPathComponent("root.pem")))
         )
         #expect(rootFromPEM == [ca.root.certificate])

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ReceiptKit
+import _ReceiptKitShared
 
 /// The Pacific-time rules the verifyReceipt JSON dates use.
 @Suite struct PacificTimeTests {

@@ -1,3 +1,4 @@
+import AppStorePKI
 import SharedFixtures
 import Foundation
 import ReceiptKit
@@ -57,25 +58,25 @@ struct RealReceiptTests {
         let byApple = try #require(entry["trusted_by_apple_root_at_creation"] as? Bool)
         let byStoreKit = try #require(entry["trusted_by_storekit_cert_at_creation"] as? Bool)
 
-        let appleOnly = try await ReceiptValidator(cache: ReceiptTrustCache()).validate(bytes)
+        let appleOnly = try await ReceiptValidator(cache: AppStoreTrustCache()).validate(bytes)
         #expect(appleOnly.isValid == byApple, "\(name): \(appleOnly.failures)")
         if byStoreKit {
             // Xcode receipts are refused without opt-in, with exactly that reason.
             #expect(appleOnly.failures == [.xcodeReceiptNotAllowed])
         }
 
-        let storeKit = try ReceiptTrustAnchors.certificates(
+        let storeKit = try AppStoreTrustAnchors.certificates(
             fromDEROrPEM: RealReceipts.bytes("StoreKitTestCertificate.cer")
         )
         let anchored = try await ReceiptValidator(
-            policy: ReceiptValidationPolicy(anchors: ReceiptTrustAnchors(storeKit, trustsAppleRoot: false)),
-            cache: ReceiptTrustCache()
+            policy: ReceiptValidationPolicy(anchors: AppStoreTrustAnchors(storeKit, trustsAppleRoot: false)),
+            cache: AppStoreTrustCache()
         ).validate(bytes)
         #expect(anchored.isValid == byStoreKit, "\(name): \(anchored.failures)")
 
         let optedIn = try await ReceiptValidator(
             policy: ReceiptValidationPolicy(allowsXcodeReceipts: true),
-            cache: ReceiptTrustCache()
+            cache: AppStoreTrustCache()
         ).validate(bytes)
         #expect(optedIn.isValid == (byApple || byStoreKit), "\(name): \(optedIn.failures)")
     }
@@ -89,7 +90,7 @@ struct RealReceiptTests {
             let matches = try #require(deviceCase["hash_matches"] as? Bool)
             let result = try await ReceiptValidator(
                 policy: ReceiptValidationPolicy(device: try DeviceIdentifier(parsing: id)),
-                cache: ReceiptTrustCache()
+                cache: AppStoreTrustCache()
             ).validate(bytes)
             #expect(result.failures == (matches ? [] : [.deviceHashMismatch]), "\(name) \(id)")
         }
@@ -103,7 +104,7 @@ struct RealReceiptTests {
         guard byApple else { return }
         let result = try await ReceiptValidator(
             policy: ReceiptValidationPolicy(trustEvaluationTime: .now),
-            cache: ReceiptTrustCache()
+            cache: AppStoreTrustCache()
         ).validate(RealReceipts.bytes(name), now: now)
         #expect(result.failures == [.certificateExpired], "\(name)")
     }

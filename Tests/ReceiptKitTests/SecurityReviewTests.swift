@@ -1,3 +1,4 @@
+@testable import AppStorePKI
 import Foundation
 @testable import ReceiptKit
 import ReceiptKitTesting
@@ -31,7 +32,7 @@ struct SecurityReviewTests {
         let real = try signer.certificates.map(der)
         let hostile = try TestPKI.mint(options: .init(rawCertificates: real + Array(repeating: junk, count: 5_000)))
         #expect(hostile.count > 5_000 * junk.count)
-        let cache = ReceiptTrustCache()
+        let cache = AppStoreTrustCache()
         let clock = ContinuousClock()
         let start = clock.now
         await #expect(throws: ReceiptError(.malformedContainer, "")) {
@@ -52,7 +53,7 @@ struct SecurityReviewTests {
     // MARK: the cache admits only what validated
 
     @Test func forgedAndUntrustedReceiptsNeverEnterTheCache() async throws {
-        let cache = ReceiptTrustCache()
+        let cache = AppStoreTrustCache()
         let validator = try TestPKI.validator(cache: cache)
         let forged = try TestPKI.mint(options: .init(fault: .corruptSignature))
         #expect(try await validator.validate(forged, now: TestPKI.now).failures == [.signatureInvalid])

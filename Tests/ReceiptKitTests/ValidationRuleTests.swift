@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
@@ -62,7 +63,7 @@ struct ValidationRuleTests {
         let impostor = try TestCertificateAuthority(names: .appleLookalike)
         let bytes = try mint(signer: impostor.receiptSigner)
         // Default policy: only Apple's pinned root. The impostor root has Apple's names but not its fingerprint.
-        let result = try await ReceiptValidator(cache: ReceiptTrustCache()).validate(bytes, now: TestPKI.now)
+        let result = try await ReceiptValidator(cache: AppStoreTrustCache()).validate(bytes, now: TestPKI.now)
         #expect(result.failures == [.certificateUntrusted])
     }
 
@@ -119,7 +120,7 @@ struct ValidationRuleTests {
         var receipt = TestPKI.sampleReceipt
         receipt.environment = .xcode
         let bytes = try mint(receipt, signer: storeKit, options: .init(style: .xcode))
-        let refused = try await ReceiptValidator(cache: ReceiptTrustCache()).validate(bytes, now: TestPKI.now)
+        let refused = try await ReceiptValidator(cache: AppStoreTrustCache()).validate(bytes, now: TestPKI.now)
         #expect(refused.failures == [.xcodeReceiptNotAllowed])
         // Opting in by passing the signer as an anchor: the critical code-signing EKU must not fail the chain.
         let accepted = try await TestPKI.validator(anchors: [storeKit.identity.certificate])
@@ -128,7 +129,7 @@ struct ValidationRuleTests {
         // The flag alone trusts only Xcode's real StoreKit certificate, not any self-signed one.
         let flagOnly = try await ReceiptValidator(
             policy: ReceiptValidationPolicy(allowsXcodeReceipts: true),
-            cache: ReceiptTrustCache()
+            cache: AppStoreTrustCache()
         ).validate(bytes, now: TestPKI.now)
         #expect(flagOnly.failures == [.certificateUntrusted])
     }
@@ -171,7 +172,7 @@ struct ValidationRuleTests {
     }
 
     @Test func cachedChainIsStillCheckedAtEachReceiptsTime() async throws {
-        let cache = ReceiptTrustCache()
+        let cache = AppStoreTrustCache()
         let ca = try TestCertificateAuthority(
             leafValidity: DateInterval(start: Date(timeIntervalSince1970: 1_690_000_000), duration: 86_400 * 365)
         )

@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import Foundation
 import HTTPTypes
@@ -21,7 +22,7 @@ struct NotificationServiceTests {
 
     static func configuration(_ adjust: (inout VerifyReceiptConfiguration) -> Void = { _ in }) throws -> VerifyReceiptConfiguration {
         var configuration = VerifyReceiptConfiguration()
-        configuration.anchors = ReceiptTrustAnchors([try Self.authority.get().root.certificate])
+        configuration.anchors = AppStoreTrustAnchors([try Self.authority.get().root.certificate])
         adjust(&configuration)
         return configuration
     }

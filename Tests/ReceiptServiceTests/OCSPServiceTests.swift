@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import AppStoreJWSOCSP
 import Foundation
@@ -62,7 +63,7 @@ struct OCSPServiceTests {
         async throws -> JWSVerificationResult<JWSTransactionPayload>
     {
         let policy = JWSVerificationPolicy(
-            anchors: ReceiptTrustAnchors([authority.root.certificate]),
+            anchors: AppStoreTrustAnchors([authority.root.certificate]),
             revocationCheck: JWSRevocationCheck(transport: transport)
         )
         return try await JWSVerifier(policy: policy).verify(jws, as: JWSTransactionPayload.self, now: now)
@@ -127,7 +128,7 @@ struct OCSPServiceTests {
             try await withResponder { port, slot in
                 let authority = try JWSTestAuthority(leafOCSPURI: "http://127.0.0.1:\(port)/ocsp")
                 var configuration = VerifyReceiptConfiguration()
-                configuration.anchors = ReceiptTrustAnchors([authority.root.certificate])
+                configuration.anchors = AppStoreTrustAnchors([authority.root.certificate])
                 configuration.jwsRevocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport())
                 let verifier = ReceiptVerifier(configuration: configuration, ledger: ledger, now: { Date() })
                 let now = Date()

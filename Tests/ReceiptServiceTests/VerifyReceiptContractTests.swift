@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -143,7 +144,7 @@ struct VerifyReceiptContractTests {
         let storeKit = try #require(try ServiceTestPKI.storeKitSigner.certificates.first)
         let configuration = try H.configuration {
             $0.allowsXcodeReceipts = true
-            $0.anchors = ReceiptTrustAnchors([storeKit])
+            $0.anchors = AppStoreTrustAnchors([storeKit])
         }
         try await H.withMemoryLedger { ledger in
             try await H.withLiveService(configuration, ledger: ledger) { client, _ in

@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import Benchmark
 import Crypto
@@ -78,8 +79,8 @@ enum Fixtures {
             preconditionFailure("JWS minting")
         }
         let verifier = JWSVerifier(
-            policy: JWSVerificationPolicy(anchors: ReceiptTrustAnchors([authority.root.certificate])),
-            cache: ReceiptTrustCache()
+            policy: JWSVerificationPolicy(anchors: AppStoreTrustAnchors([authority.root.certificate])),
+            cache: AppStoreTrustCache()
         )
         return (transaction, verifier)
     }()
@@ -124,8 +125,8 @@ enum Fixtures {
     }
 
     static let validator = ReceiptValidator(
-        policy: ReceiptValidationPolicy(anchors: ReceiptTrustAnchors([authority.root.certificate])),
-        cache: ReceiptTrustCache()
+        policy: ReceiptValidationPolicy(anchors: AppStoreTrustAnchors([authority.root.certificate])),
+        cache: AppStoreTrustCache()
     )
 
     struct TLS: Sendable {

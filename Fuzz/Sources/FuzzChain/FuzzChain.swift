@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import FuzzSupport
 import ReceiptKit
@@ -12,7 +13,7 @@ public func fuzzChain(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parts = bytes.split(separator: Array("|||".utf8), maxSplits: 5, omittingEmptySubsequences: false).map(Array.init)
     guard let first = parts.first else { return 0 }
 
-    let anchors = (try? ReceiptTrustAnchors.certificates(fromDEROrPEM: first)) ?? []
+    let anchors = (try? AppStoreTrustAnchors.certificates(fromDEROrPEM: first)) ?? []
     let certificates = Array(parts.dropFirst())
     guard let receipt = try? ReceiptMinter.mint(
         FuzzSeeds.receipt,
@@ -21,7 +22,7 @@ public func fuzzChain(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     ) else { return 0 }
 
     let validator = ReceiptValidator(
-        policy: ReceiptValidationPolicy(anchors: ReceiptTrustAnchors(anchors), allowsXcodeReceipts: true),
+        policy: ReceiptValidationPolicy(anchors: AppStoreTrustAnchors(anchors), allowsXcodeReceipts: true),
         cache: FuzzSeeds.sharedCache
     )
     if case .success(let result)? = FuzzEnvironment.validateBlocking(receipt, with: validator), result.isValid {

@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import Dispatch
 import Foundation
@@ -45,11 +46,11 @@ enum FuzzJWSHarness {
     /// Trusts the fuzzing CA, accepts local data, expects the seeds' identity, caches chains across inputs.
     static let verifier = JWSVerifier(
         policy: JWSVerificationPolicy(
-            anchors: ReceiptTrustAnchors([authority.root.certificate]),
+            anchors: AppStoreTrustAnchors([authority.root.certificate]),
             allowsLocalEnvironments: true,
             bundleIdentifier: "com.example.fuzz"
         ),
-        cache: ReceiptTrustCache(capacity: 64)
+        cache: AppStoreTrustCache(capacity: 64)
     )
 
     static func verifyAsEveryKind(_ jws: [UInt8]) {

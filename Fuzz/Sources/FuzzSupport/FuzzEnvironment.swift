@@ -1,3 +1,4 @@
+import AppStorePKI
 import Dispatch
 import Foundation
 import ReceiptKit
@@ -37,13 +38,13 @@ public enum FuzzEnvironment {
     /// shared cache so chain outcomes are cached across inputs as on a server.
     public static let validator = ReceiptValidator(
         policy: ReceiptValidationPolicy(
-            anchors: ReceiptTrustAnchors([authority.root.certificate]),
+            anchors: AppStoreTrustAnchors([authority.root.certificate]),
             allowsXcodeReceipts: true,
             bundleIdentifier: "com.example.fuzz",
             appVersion: "1",
             device: device
         ),
-        cache: ReceiptTrustCache(capacity: 64)
+        cache: AppStoreTrustCache(capacity: 64)
     )
 
     /// Runs `validate` to completion on the calling thread (`nil` only if the task ended without a result).

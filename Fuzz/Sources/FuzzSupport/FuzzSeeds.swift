@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
@@ -16,5 +17,5 @@ public enum FuzzSeeds {
         for: FuzzEnvironment.device
     )
 
-    public static let sharedCache = ReceiptTrustCache(capacity: 64)
+    public static let sharedCache = AppStoreTrustCache(capacity: 64)
 }

@@ -23,7 +23,7 @@ public protocol AppStoreSignedPayload: Sendable, Hashable, Codable {
     /// Whether payloads of this kind name the app's Apple ID (`AppTransaction` and notifications do).
     static var namesAppAppleID: Bool { get }
 
-    /// The instant the chain is validated at by default (``JWSTrustEvaluationTime/signedDate``).
+    /// The instant the chain is validated at by default (`TrustEvaluationTime.signedDate`).
     var signingTime: Date? { get }
     /// The app's bundle identifier, when the payload names one.
     var bundleIdentifier: String? { get }

@@ -1,5 +1,6 @@
 public import struct Foundation.Date
-public import ReceiptKit
+public import AppStorePKI
+import _ReceiptKitShared
 
 /// The verdict on App Store signed data of any kind — and, for a notification, on the signed data nested in it — in
 /// one shape: what `receiptkit jws verify --json` prints and `POST /jws/verify` answers.
@@ -17,7 +18,7 @@ public struct JWSVerdict: Sendable {
     /// do not disagree).
     public let environment: AppStoreEnvironment?
     /// The anchor its path ended at, when trusted.
-    public let anchor: ReceiptTrustAnchor?
+    public let anchor: AppStoreTrustAnchor?
     /// The instant the chain was validated at.
     public let trustEvaluationTime: Date
     /// The payload's fields as signed.
@@ -76,7 +77,7 @@ public struct JWSVerdict: Sendable {
         if self.isRetryable { members["retryable"] = .bool(true) }
         if let environment { members["environment"] = .string(environment.rawValue) }
         if let anchor { members["anchor"] = .string(anchor.rawValue) }
-        if let time = RFC3339.string(self.trustEvaluationTime) { members["trust_evaluation_time"] = .string(time) }
+        if let time = RFC3339Format.string(self.trustEvaluationTime) { members["trust_evaluation_time"] = .string(time) }
         if !self.nested.isEmpty {
             members["nested"] = .object(Dictionary(self.nested.map { ($0.kind.rawValue, $0.json) }) { first, _ in first })
         }

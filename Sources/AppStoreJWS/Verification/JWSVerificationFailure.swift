@@ -1,3 +1,5 @@
+public import AppStorePKI
+
 /// Why a well-formed App Store JWS is not valid: a stable snake_case reason code.
 ///
 /// A struct with static members, not an enum, so new reasons can be added without breaking callers' `switch`es.
@@ -56,4 +58,13 @@ public struct JWSVerificationFailure: RawRepresentable, Sendable, Hashable, Coda
 
     /// Whether asking again later can succeed: only ``revocationCheckUnavailable``.
     public var isRetryable: Bool { self == .revocationCheckUnavailable }
+
+    /// The reason code of a chain failure, as App Store signed data names it.
+    public init(_ chain: ChainVerdict.Failure) {
+        switch chain {
+        case .untrusted, .intermediateLacksMarker: self = .certificateUntrusted
+        case .signerLacksMarker: self = .signerNotAppStore
+        case .outsideValidity: self = .certificateExpired
+        }
+    }
 }

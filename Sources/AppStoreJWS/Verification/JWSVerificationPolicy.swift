@@ -1,4 +1,4 @@
-public import ReceiptKit
+public import AppStorePKI
 
 /// What a ``JWSVerifier`` requires of App Store signed data.
 ///
@@ -7,10 +7,10 @@ public import ReceiptKit
 ///                                    environment: .production)
 /// ```
 public struct JWSVerificationPolicy: Sendable {
-    /// The trusted anchors. With `trustsAppleRoot` (the default, `ReceiptTrustAnchors.apple`) Apple Root
+    /// The trusted anchors. With `trustsAppleRoot` (the default, `AppStoreTrustAnchors.apple`) Apple Root
     /// CA - G3 is trusted through its pinned fingerprint (`PinnedCertificates.appleRootCAG3`): the copy
     /// in `x5c` is used only when its SHA-256 matches. Add your own test root for data minted by `ReceiptKitTesting`.
-    public var anchors: ReceiptTrustAnchors
+    public var anchors: AppStoreTrustAnchors
     /// Whether data signed on a developer's machine (environment `Xcode` or `LocalTesting`) is accepted: its `x5c`
     /// is one self-signed certificate, trusted as itself when it verifies its own signature and is a CA certificate
     /// (basic constraints `cA`, as Xcode's StoreKit certificates are; swift-certificates takes no other kind as a
@@ -28,18 +28,18 @@ public struct JWSVerificationPolicy: Sendable {
     /// unknown kind is checked on each of `environment` and `receiptType` it holds.
     public var environment: AppStoreEnvironment?
     /// When the certificate chain is validated; the payload's `signedDate` by default.
-    public var trustEvaluationTime: JWSTrustEvaluationTime
+    public var trustEvaluationTime: TrustEvaluationTime
     /// Online revocation checking (OCSP) of a trusted path, at the verification's `now`; `nil` (the default) for
     /// none.
     public var revocationCheck: JWSRevocationCheck?
 
     public init(
-        anchors: ReceiptTrustAnchors = .apple,
+        anchors: AppStoreTrustAnchors = .apple,
         allowsLocalEnvironments: Bool = false,
         bundleIdentifier: String? = nil,
         appAppleID: Int64? = nil,
         environment: AppStoreEnvironment? = nil,
-        trustEvaluationTime: JWSTrustEvaluationTime = .signedDate,
+        trustEvaluationTime: TrustEvaluationTime = .signedDate,
         revocationCheck: JWSRevocationCheck? = nil
     ) {
         self.anchors = anchors

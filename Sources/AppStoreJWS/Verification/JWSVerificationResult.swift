@@ -1,5 +1,5 @@
 public import struct Foundation.Date
-public import ReceiptKit
+public import AppStorePKI
 public import X509
 
 /// The verdict on one App Store JWS: the decoded payload and every check it failed.
@@ -12,8 +12,8 @@ public struct JWSVerificationResult<Payload: AppStoreSignedPayload>: Sendable {
     public let failures: [JWSVerificationFailure]
     /// The validated certificate path, leaf first, when the chain is trusted.
     public let certificatePath: [Certificate]
-    /// The anchor the path ended at, when trusted (`ReceiptTrustAnchor.appleRootCAG3` for App Store data).
-    public let anchor: ReceiptTrustAnchor?
+    /// The anchor the path ended at, when trusted (`AppStoreTrustAnchor.appleRootCAG3` for App Store data).
+    public let anchor: AppStoreTrustAnchor?
     /// The instant the chain was validated at.
     public let trustEvaluationTime: Date
 

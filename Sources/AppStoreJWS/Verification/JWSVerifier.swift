@@ -1,5 +1,5 @@
+public import AppStorePKI
 public import struct Foundation.Date
-public import ReceiptKit
 import Crypto
 import X509
 
@@ -14,7 +14,7 @@ import X509
 /// ```
 ///
 /// Malformed input throws a ``JWSError``; a well-formed JWS that fails a check returns a ``JWSVerificationResult``
-/// listing every failure. The chain shares `ReceiptTrustCache` with receipt validation: once Apple's
+/// listing every failure. The chain shares ``AppStorePKI/AppStoreTrustCache`` with receipt validation: once Apple's
 /// certificates formed a trusted path, a JWS costs one P-256 verification; the chain's validity windows are still
 /// checked at each payload's own trust-evaluation time. The chain is evaluated only for a signature that verified,
 /// so forged data never reaches path building or the cache.
@@ -22,13 +22,13 @@ public struct JWSVerifier: Sendable {
     /// What the verifier requires.
     public var policy: JWSVerificationPolicy
     /// The cache of parsed certificates and chain outcomes, or `nil` for none.
-    public var cache: ReceiptTrustCache?
+    public var cache: AppStoreTrustCache?
     /// Resource limits for decoding.
     public var decodingConfiguration: JWSDecodingConfiguration
 
     public init(
         policy: JWSVerificationPolicy = JWSVerificationPolicy(),
-        cache: ReceiptTrustCache? = .shared,
+        cache: AppStoreTrustCache? = .shared,
         decodingConfiguration: JWSDecodingConfiguration = .default
     ) {
         self.policy = policy
@@ -109,8 +109,8 @@ public struct JWSVerifier: Sendable {
         let policy = self.policy
         // 1. The caller's expectations: comparisons only (PayloadClaims says which the payload is held to).
         var failures = claims.expectationFailures
-        let trustTime = policy.trustEvaluationTime.resolve(signingTime: payload.signingTime, now: now)
-        func result(path: [Certificate] = [], anchor: ReceiptTrustAnchor? = nil) -> JWSVerificationResult<Payload> {
+        let trustTime = policy.trustEvaluationTime.resolve(signingDate: payload.signingTime, now: now)
+        func result(path: [Certificate] = [], anchor: AppStoreTrustAnchor? = nil) -> JWSVerificationResult<Payload> {
             JWSVerificationResult(
                 payload: payload,
                 header: compact.header,
@@ -133,20 +133,16 @@ public struct JWSVerifier: Sendable {
         }
 
         // 3. The certificates (parsed, or found among those that formed a trusted path before).
-        var certificates: [(der: ArraySlice<UInt8>, parsed: ParsedCertificate)] = []
-        certificates.reserveCapacity(chain.count)
-        for der in chain {
-            if let cached = self.cache?.certificate(der[...]) {
-                certificates.append((der[...], cached))
-            } else {
-                do {
-                    certificates.append((der[...], try ParsedCertificate(derEncoded: der[...])))
-                } catch {
-                    throw JWSError(.malformedCertificate, "an x5c certificate does not parse: \(error.reason)")
-                }
-            }
+        let certificates: AppStoreCertificates
+        do {
+            certificates = try AppStoreCertificates(derEncoded: chain.lazy.map { $0[...] }, cache: self.cache)
+        } catch {
+            throw JWSError(.malformedCertificate, "an x5c certificate does not parse: \(error.reason)")
         }
-        let leaf = certificates[0].parsed
+        guard let leaf = certificates[0] else {
+            failures.append(.certificateChainMissing)
+            return result()
+        }
 
         // 4. The signature: 64 bytes r ‖ s, ES256 over the exact text received, with the leaf's P-256 key.
         let signatureValid: Bool
@@ -176,7 +172,7 @@ public struct JWSVerifier: Sendable {
                 return result()
             }
             if certificates.count == 1 {
-                anchors = ReceiptTrustAnchors(policy.anchors.certificates + [leaf.certificate], trustsAppleRoot: false)
+                anchors = AppStoreTrustAnchors(policy.anchors.certificates + [leaf.certificate], trustsAppleRoot: false)
                 trustsItself = true
             }
         }
@@ -188,22 +184,10 @@ public struct JWSVerifier: Sendable {
             pinnedRoots: anchors.trustsAppleRoot ? [.appleRootCAG3] : [],
             cache: self.cache
         )
-        let evaluation = await evaluator.evaluate(certificates: certificates, signerIndex: 0, at: trustTime)
-        var path: [Certificate] = []
-        var anchor: ReceiptTrustAnchor?
-        switch evaluation.outcome {
-        case .untrusted:
-            failures.append(.certificateUntrusted)
-        case .trusted(let found, let markers, let kind):
-            switch markers {
-            case .satisfied:
-                path = found
-                anchor = trustsItself ? .selfSignedLocal : kind
-            case .leafNotReceiptSigning: failures.append(.signerNotAppStore)
-            case .intermediateNotWWDR: failures.append(.certificateUntrusted)
-            }
-            if !evaluation.isWithinValidity { failures.append(.certificateExpired) }
-        }
+        let verdict = await evaluator.evaluate(certificates, signer: 0, marker: .appStoreSigning, at: trustTime)
+        let path = verdict.path
+        let anchor = verdict.anchor.map { trustsItself ? .selfSignedLocal : $0 }
+        failures += verdict.failures.map { JWSVerificationFailure($0) }
 
         // 7. Revocation, online and never cached, for data that passed everything else.
         if let check = policy.revocationCheck, failures.isEmpty, !path.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SwiftASN1
 @_spi(FixedExpiryValidationTime) import X509
 
@@ -53,17 +54,16 @@ struct ValidatedPathPolicy: VerifierPolicy {
 /// swift-certificates' requester over the caller's ``OCSPTransport``: a transport that throws becomes a terminal
 /// error (swift-certificates lets a "non-terminal" one pass silently, even in hard-fail mode) and is remembered, so
 /// the outcome is reported as unavailable rather than as an answer.
-final class ReportingRequester: OCSPRequester, @unchecked Sendable {
+final class ReportingRequester: OCSPRequester, Sendable {
     private let transport: any OCSPTransport
-    private let lock = NSLock()
-    private var failed = false
+    private let failed = NIOLockedValueBox(false)
 
     init(transport: any OCSPTransport) {
         self.transport = transport
     }
 
     var reachedEveryResponder: Bool {
-        self.lock.withLock { !self.failed }
+        !self.failed.withLockedValue { $0 }
     }
 
     func query(request: [UInt8], uri: String) async -> OCSPRequesterQueryResult {
@@ -76,6 +76,6 @@ final class ReportingRequester: OCSPRequester, @unchecked Sendable {
     }
 
     private func markFailed() {
-        self.lock.withLock { self.failed = true }
+        self.failed.withLockedValue { $0 = true }
     }
 }

@@ -1,4 +1,5 @@
 public import struct Foundation.Date
+import _ReceiptKitShared
 
 /// Reads and writes RFC 3339 timestamps as receipts carry them (`2024-02-23T17:03:40Z`, `…+0100`, fractional
 /// seconds), in the proleptic Gregorian calendar for every year from 0000 to 9999 — unlike Foundation's ISO 8601
@@ -6,22 +7,12 @@ public import struct Foundation.Date
 public enum RFC3339 {
     /// The instant `text` names, or `nil` when it is not an RFC 3339 timestamp.
     public static func date(_ text: String) -> Date? {
-        ReceiptDateParser.epochMilliseconds(text).map(Date.init(epochMilliseconds:))
+        RFC3339Format.date(text)
     }
 
     /// `date` in UTC as `YYYY-MM-DDTHH:MM:SSZ`, with `.sss` milliseconds when they are not zero; `nil` when the
     /// year falls outside 0000–9999, which the format cannot carry.
     public static func string(_ date: Date) -> String? {
-        let f = CivilTime.fields(epochMilliseconds: date.epochMilliseconds)
-        guard (0...9999).contains(f.year) else { return nil }
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        var text = "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):\(pad(f.minute, 2)):\(pad(f.second, 2))"
-        if f.millisecond != 0 {
-            text += "." + pad(f.millisecond, 3)
-        }
-        return text + "Z"
+        RFC3339Format.string(date)
     }
 }

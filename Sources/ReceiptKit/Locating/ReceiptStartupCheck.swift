@@ -1,3 +1,4 @@
+public import AppStorePKI
 public import struct Foundation.Date
 
 /// The check a Mac App Store app runs at launch: validate the bundle's receipt against the bundle itself and this
@@ -15,7 +16,7 @@ public enum ReceiptStartupCheck {
     public static func policy(
         for bundle: ApplicationBundle,
         device: DeviceIdentifier?,
-        anchors: ReceiptTrustAnchors = .apple
+        anchors: AppStoreTrustAnchors = .apple
     ) -> ReceiptValidationPolicy {
         ReceiptValidationPolicy(
             anchors: anchors,
@@ -33,7 +34,7 @@ public enum ReceiptStartupCheck {
     public static func evaluate(
         bundle: ApplicationBundle,
         device: DeviceIdentifier?,
-        anchors: ReceiptTrustAnchors = .apple,
+        anchors: AppStoreTrustAnchors = .apple,
         now: Date
     ) async -> Result<ReceiptValidationResult, Failure> {
         await Self.evaluate(bundle: bundle, policy: Self.policy(for: bundle, device: device, anchors: anchors), now: now)

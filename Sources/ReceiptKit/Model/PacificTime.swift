@@ -1,5 +1,6 @@
 import struct Foundation.Date
 import struct Foundation.TimeZone
+import _ReceiptKitShared
 
 /// The UTC offset of `America/Los_Angeles`, as `verifyReceipt`'s `_pst` dates use it.
 ///

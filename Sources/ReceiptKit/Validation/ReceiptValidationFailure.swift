@@ -1,3 +1,5 @@
+public import AppStorePKI
+
 /// Why a well-formed receipt is not valid: a stable snake_case reason code.
 ///
 /// A struct with static members, not an enum, so new reasons can be added without breaking callers' `switch`es.
@@ -40,4 +42,13 @@ public struct ReceiptValidationFailure: Sendable, Hashable, Codable, CustomStrin
     public static let deviceHashMismatch = ReceiptValidationFailure("device_hash_mismatch")
     /// The receipt's Volume Purchase Program expiration date (attribute 21) has passed.
     public static let receiptExpired = ReceiptValidationFailure("receipt_expired")
+
+    /// The reason code of a chain failure, as receipts name it.
+    public init(_ chain: ChainVerdict.Failure) {
+        switch chain {
+        case .untrusted, .intermediateLacksMarker: self = .certificateUntrusted
+        case .signerLacksMarker: self = .signerNotReceiptSigning
+        case .outsideValidity: self = .certificateExpired
+        }
+    }
 }

@@ -1,3 +1,5 @@
+public import AppStorePKI
+
 /// What a ``ReceiptValidator`` requires of a receipt.
 ///
 /// Everything that varies between apps and calls is here, as an input: anchors, the expected app identity, the
@@ -11,7 +13,7 @@
 /// ```
 public struct ReceiptValidationPolicy: Sendable {
     /// The trusted anchors; Apple's pinned root by default.
-    public var anchors: ReceiptTrustAnchors
+    public var anchors: AppStoreTrustAnchors
     /// Whether receipts signed by Xcode's StoreKit test certificate are accepted. Never do this in production:
     /// the key of that certificate ships with Xcode. Default `false`.
     public var allowsXcodeReceipts: Bool
@@ -22,12 +24,12 @@ public struct ReceiptValidationPolicy: Sendable {
     public var appVersion: String?
     /// The device whose hash the receipt must carry, or `nil` to skip the check.
     public var device: DeviceIdentifier?
-    /// When the certificate chain is validated; the receipt's creation date by default.
+    /// When the certificate chain is validated; the receipt's creation date by default (`.receiptCreationDate`).
     public var trustEvaluationTime: TrustEvaluationTime
 
     /// Creates a policy; by default it checks signature and chain to Apple's root only.
     public init(
-        anchors: ReceiptTrustAnchors = .apple,
+        anchors: AppStoreTrustAnchors = .apple,
         allowsXcodeReceipts: Bool = false,
         bundleIdentifier: String? = nil,
         appVersion: String? = nil,

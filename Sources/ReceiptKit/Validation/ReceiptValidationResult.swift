@@ -1,3 +1,4 @@
+public import AppStorePKI
 public import struct Foundation.Date
 public import X509
 
@@ -11,7 +12,7 @@ public struct ReceiptValidationResult: Sendable {
     public let certificatePath: [Certificate]
     /// Which kind of anchor the validated path ended at; `nil` when no path was validated (untrusted chain, invalid
     /// signature, Xcode receipt not allowed).
-    public let anchor: ReceiptTrustAnchor?
+    public let anchor: AppStoreTrustAnchor?
     /// The instant at which the chain was validated.
     public let trustEvaluationTime: Date
 

@@ -1,3 +1,4 @@
+public import AppStorePKI
 public import struct Foundation.Date
 import Crypto
 import X509
@@ -13,15 +14,16 @@ import X509
 ///
 /// Malformed input throws a ``ReceiptError``; a well-formed receipt that fails checks returns a
 /// ``ReceiptValidationResult`` listing every failure. Checks run cheapest first — identity fields, expiration,
-/// device hash, content signature, then the chain (cached, see ``ReceiptTrustCache``) — and all of them run, so the
-/// result names every problem, not just the first; the chain is evaluated only once the signature has verified.
+/// device hash, content signature, then the chain (AppStorePKI's chain step, cached, see
+/// ``AppStorePKI/AppStoreTrustCache``) — and all of them run, so the result names every problem, not just the first;
+/// the chain is evaluated only once the signature has verified.
 public struct ReceiptValidator: Sendable {
     /// What the validator requires.
     public var policy: ReceiptValidationPolicy
     /// Resource limits for decoding.
     public var decodingConfiguration: ReceiptDecodingConfiguration
     /// The cache of parsed certificates and chain outcomes, or `nil` for none.
-    public var cache: ReceiptTrustCache?
+    public var cache: AppStoreTrustCache?
 
     /// Creates a validator.
     /// - Parameters:
@@ -30,7 +32,7 @@ public struct ReceiptValidator: Sendable {
     ///   - decodingConfiguration: Resource limits for hostile input.
     public init(
         policy: ReceiptValidationPolicy = ReceiptValidationPolicy(),
-        cache: ReceiptTrustCache? = .shared,
+        cache: AppStoreTrustCache? = .shared,
         decodingConfiguration: ReceiptDecodingConfiguration = .default
     ) {
         self.policy = policy
@@ -74,20 +76,18 @@ public struct ReceiptValidator: Sendable {
 
         // 3. Parse the certificates (or find them in the cache, which holds only certificates that formed a trusted
         //    path); malformed certificates make the container malformed. Their number is capped by decoding.
-        var certificates: [(der: ArraySlice<UInt8>, parsed: ParsedCertificate)] = []
-        certificates.reserveCapacity(container.certificates.count)
-        for der in container.certificates {
-            if let cached = self.cache?.certificate(der) {
-                certificates.append((der, cached))
-            } else {
-                certificates.append((der, try ParsedCertificate(derEncoded: der)))
-            }
+        let certificates: AppStoreCertificates
+        do {
+            certificates = try AppStoreCertificates(derEncoded: container.certificates, cache: self.cache)
+        } catch {
+            throw ReceiptError(.malformedCertificate, error.reason)
         }
-        let signerIndex = certificates.firstIndex { $0.parsed.matches(container.signer.signerIdentifier) }
+        let signerIndex = certificates.firstIndex { $0.matches(container.signer.signerIdentifier) }
+        let signer = signerIndex.flatMap { certificates[$0] }
 
         // 4. Content signature: one RSA verification.
         let signatureValid: Bool
-        if let signerIndex, let key = certificates[signerIndex].parsed.rsaKey {
+        if let key = signer?.rsaKey {
             signatureValid = ContentSignature.isValid(signer: container.signer, content: container.content, key: key)
         } else {
             signatureValid = false
@@ -98,43 +98,25 @@ public struct ReceiptValidator: Sendable {
 
         // 5. Chain: cached path, or one swift-certificates Verifier run — only for a signature that verified, so a
         //    forged receipt never reaches path building or the cache.
-        let trustTime = policy.trustEvaluationTime.resolve(receipt: receipt, now: now)
+        let trustTime = policy.trustEvaluationTime.resolve(signingDate: receipt.creationDate, now: now)
         let isXcodeReceipt =
-            receipt.environment == .xcode
-            || (signerIndex.map { certificates[$0].parsed.fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes }
-                ?? false)
+            receipt.environment == .xcode || signer?.fingerprint == PinnedCertificates.xcodeStoreKitTesting.bytes
         // Passing the (self-signed) signing certificate itself as an anchor is an explicit opt-in.
-        let xcodeAnchoredByCaller =
-            signerIndex.map { policy.anchors.fingerprints.contains(certificates[$0].parsed.fingerprint) } ?? false
+        let xcodeAnchoredByCaller = signer.map { policy.anchors.fingerprints.contains($0.fingerprint) } ?? false
         var path: [Certificate] = []
-        var anchor: ReceiptTrustAnchor?
+        var anchor: AppStoreTrustAnchor?
         if isXcodeReceipt, !policy.allowsXcodeReceipts, !xcodeAnchoredByCaller {
             failures.append(.xcodeReceiptNotAllowed)
         } else if let signerIndex, signatureValid {
-            var pinnedRoots: [ChainEvaluator.PinnedRoot] = []
+            var pinnedRoots: [PinnedRoot] = []
             if policy.anchors.trustsAppleRoot { pinnedRoots.append(.appleIncRootCA) }
             if policy.allowsXcodeReceipts { pinnedRoots.append(.xcodeStoreKitTesting) }
             let evaluator = ChainEvaluator(anchors: policy.anchors, pinnedRoots: pinnedRoots, cache: self.cache)
-            let evaluation = await evaluator.evaluate(
-                certificates: certificates,
-                signerIndex: signerIndex,
-                at: trustTime
+            let verdict = await evaluator.evaluate(
+                certificates, signer: signerIndex, marker: .receiptSigning, at: trustTime
             )
-            switch evaluation.outcome {
-            case .untrusted:
-                failures.append(.certificateUntrusted)
-            case .trusted(let found, let markers, let kind):
-                switch markers {
-                case .satisfied:
-                    path = found
-                    anchor = kind
-                case .leafNotReceiptSigning: failures.append(.signerNotReceiptSigning)
-                case .intermediateNotWWDR: failures.append(.certificateUntrusted)
-                }
-                if !evaluation.isWithinValidity {
-                    failures.append(.certificateExpired)
-                }
-            }
+            (path, anchor) = (verdict.path, verdict.anchor)
+            failures += verdict.failures.map { ReceiptValidationFailure($0) }
         }
 
         return ReceiptValidationResult(

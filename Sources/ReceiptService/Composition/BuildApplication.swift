@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import struct Foundation.URL
 public import Hummingbird
@@ -99,8 +100,8 @@ extension ServiceConfiguration {
     /// working directory) added; `anchors` itself when there are none.
     func anchors(
         adding settings: ServiceConfigurationFile?,
-        to anchors: ReceiptTrustAnchors
-    ) throws(ServiceStartupError) -> ReceiptTrustAnchors {
+        to anchors: AppStoreTrustAnchors
+    ) throws(ServiceStartupError) -> AppStoreTrustAnchors {
         let directory = self.settingsFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
         let paths =
             (settings?.anchors ?? []).map { anchor in
@@ -111,12 +112,12 @@ extension ServiceConfiguration {
         for path in paths {
             let bytes = try Self.contents(path, label: "anchor")
             do {
-                certificates += try ReceiptTrustAnchors.certificates(fromDEROrPEM: bytes)
+                certificates += try AppStoreTrustAnchors.certificates(fromDEROrPEM: bytes)
             } catch {
-                throw ServiceStartupError(.malformedFile, "anchor \(path): \(error.code): \(error.reason)")
+                throw ServiceStartupError(.malformedFile, "anchor \(path): malformed_certificate: \(error.reason)")
             }
         }
-        return ReceiptTrustAnchors(certificates, trustsAppleRoot: anchors.trustsAppleRoot)
+        return AppStoreTrustAnchors(certificates, trustsAppleRoot: anchors.trustsAppleRoot)
     }
 
     /// The bytes of a file the configuration names; an unreadable one is ``ServiceStartupError/Code/unreadableFile``.

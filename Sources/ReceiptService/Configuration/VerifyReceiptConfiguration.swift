@@ -1,3 +1,4 @@
+public import AppStorePKI
 public import AppStoreJWS
 import AppStoreJWSOCSP
 import class Foundation.ProcessInfo
@@ -12,7 +13,7 @@ public import ReceiptKit
 /// ```
 public struct VerifyReceiptConfiguration: Sendable {
     /// The trusted anchors; Apple's pinned root by default.
-    public var anchors: ReceiptTrustAnchors = .apple
+    public var anchors: AppStoreTrustAnchors = .apple
     /// Whether Xcode StoreKit-testing receipts (on the sandbox endpoint only) and locally signed JWS (environment
     /// `Xcode` or `LocalTesting`) are accepted. Never in production.
     public var allowsXcodeReceipts = false

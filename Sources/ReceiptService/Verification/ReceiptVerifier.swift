@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import Crypto
 public import struct Foundation.Date
@@ -47,7 +48,7 @@ public struct ReceiptVerifier: Sendable {
                 anchors: configuration.anchors,
                 allowsXcodeReceipts: configuration.allowsXcodeReceipts
             ),
-            cache: ReceiptTrustCache(),
+            cache: AppStoreTrustCache(),
             decodingConfiguration: configuration.decodingConfiguration
         )
         self.jwsVerifier = JWSVerifier(
@@ -56,7 +57,7 @@ public struct ReceiptVerifier: Sendable {
                 allowsLocalEnvironments: configuration.allowsXcodeReceipts,
                 revocationCheck: configuration.jwsRevocationCheck
             ),
-            cache: ReceiptTrustCache()
+            cache: AppStoreTrustCache()
         )
     }
 

@@ -1,8 +1,6 @@
 import ArgumentParser
-import Crypto
 import Foundation
 import ReceiptCodegen
-import SwiftASN1
 import X509
 import _ReceiptKitShared
 
@@ -127,9 +125,7 @@ struct CodegenCommand: ParsableCommand {
                 StandardError.write("receiptkit: --anchor-cert \(path): no certificate\n")
                 throw ExitStatus.malformed.exitCode
             }
-            var serializer = DER.Serializer()
-            try serializer.serialize(certificate)
-            options.rootFingerprint = Array(SHA256.hash(data: serializer.serializedBytes))
+            options.rootFingerprint = CertificateFingerprint.sha256(certificate)
         }
         do {
             if let directory = self.emitHarness {

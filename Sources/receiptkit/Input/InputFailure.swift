@@ -1,4 +1,5 @@
 import AppStoreJWS
+import AppStorePKI
 import ArgumentParser
 import ReceiptKit
 
@@ -19,6 +20,10 @@ struct InputFailure: Error, Sendable {
 
     init(_ error: ReceiptError) {
         self.init(code: error.code.rawValue, reason: error.reason, status: .malformed)
+    }
+
+    init(_ error: MalformedCertificateError) {
+        self.init(code: ReceiptError.Code.malformedCertificate.rawValue, reason: error.reason, status: .malformed)
     }
 
     init(_ error: JWSError) {

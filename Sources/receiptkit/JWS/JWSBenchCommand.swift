@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import ArgumentParser
 import Foundation
@@ -40,10 +41,10 @@ struct JWSBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let policy = JWSVerificationPolicy(
-            anchors: ReceiptTrustAnchors(try AnchorFiles.certificates(self.anchors)),
+            anchors: AppStoreTrustAnchors(try AnchorFiles.certificates(self.anchors)),
             allowsLocalEnvironments: self.allowXcode
         )
-        let cached = JWSVerifier(policy: policy, cache: ReceiptTrustCache())
+        let cached = JWSVerifier(policy: policy, cache: AppStoreTrustCache())
         let uncached = JWSVerifier(policy: policy, cache: nil)
         let now = Date(timeIntervalSince1970: 1_768_471_200)
         print("file\tdecode/s\tcached/s\tuncached/s\tverdict")

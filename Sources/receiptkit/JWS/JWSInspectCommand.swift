@@ -1,6 +1,5 @@
 import AppStoreJWS
 import ArgumentParser
-import Crypto
 import Foundation
 import ReceiptKit
 import SwiftASN1
@@ -80,7 +79,7 @@ struct JWSInspectCommand: ParsableCommand {
     /// A summary of each `x5c` certificate; a certificate that does not parse is reported, not fatal here.
     static func certificates(_ input: JWSInput) -> [[String: JSONValue]] {
         (input.compact.header.certificateChain ?? []).map { der in
-            var members: [String: JSONValue] = ["sha256": .string(HexDigits.string(SHA256.hash(data: der)))]
+            var members: [String: JSONValue] = ["sha256": .string(HexDigits.string(CertificateFingerprint.sha256(derEncoded: der)))]
             do {
                 let certificate = try Certificate(derEncoded: der)
                 members["subject"] = .string(certificate.subject.description)

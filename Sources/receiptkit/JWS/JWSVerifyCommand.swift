@@ -1,3 +1,4 @@
+import AppStorePKI
 import AppStoreJWS
 import AppStoreJWSOCSP
 import ArgumentParser
@@ -87,14 +88,14 @@ struct JWSVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let anchorCertificates = try AnchorFiles.certificates(self.anchors)
-        let trustTime: JWSTrustEvaluationTime
+        let trustTime: TrustEvaluationTime
         switch self.at {
         case "signed": trustTime = .signedDate
         case "now": trustTime = .now
         default: trustTime = .fixed(RFC3339.date(self.at) ?? Date())
         }
         let policy = JWSVerificationPolicy(
-            anchors: ReceiptTrustAnchors(anchorCertificates),
+            anchors: AppStoreTrustAnchors(anchorCertificates),
             allowsLocalEnvironments: self.allowXcode,
             bundleIdentifier: self.bundleID,
             appAppleID: self.appAppleID,

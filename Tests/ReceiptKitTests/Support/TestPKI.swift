@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
@@ -65,11 +66,11 @@ enum TestPKI {
         device: DeviceIdentifier? = nil,
         allowsXcode: Bool = false,
         trustEvaluationTime: TrustEvaluationTime = .receiptCreationDate,
-        cache: ReceiptTrustCache? = ReceiptTrustCache()
+        cache: AppStoreTrustCache? = AppStoreTrustCache()
     ) throws -> ReceiptValidator {
         ReceiptValidator(
             policy: ReceiptValidationPolicy(
-                anchors: ReceiptTrustAnchors(try anchors ?? [ca.root.certificate]),
+                anchors: AppStoreTrustAnchors(try anchors ?? [ca.root.certificate]),
                 allowsXcodeReceipts: allowsXcode,
                 bundleIdentifier: bundleIdentifier,
                 appVersion: appVersion,

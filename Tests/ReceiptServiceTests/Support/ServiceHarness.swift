@@ -1,3 +1,4 @@
+import AppStorePKI
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -14,7 +15,7 @@ enum ServiceHarness {
         -> VerifyReceiptConfiguration
     {
         var configuration = VerifyReceiptConfiguration()
-        configuration.anchors = ReceiptTrustAnchors([try ServiceTestPKI.ca.root.certificate])
+        configuration.anchors = AppStoreTrustAnchors([try ServiceTestPKI.ca.root.certificate])
         // Limits far above what a request takes: the whole suite runs at once on a 2-core CI machine, where the
         // defaults (10 s a request, 3 s a health check) were missed while the codegen suite compiled. Tests of
         // the limits themselves set their own.

@@ -4,15 +4,15 @@
 /// milliseconds), then `Z`, `±HH:MM` or `±HHMM` (Xcode writes `+0100`). Fields are range-checked: month 1–12, day
 /// within the month, hour 0–23, minute 0–59, second 0–60. A leap second (`:60`) is read as the first instant of
 /// the next minute, as POSIX time does. Anything else is not a date.
-enum ReceiptDateParser {
+public enum ReceiptDateParser {
     /// Parses `text`, or returns `nil` when it is not a timestamp of the form above.
-    static func epochMilliseconds(_ text: String) -> Int64? {
+    public static func epochMilliseconds(_ text: String) -> Int64? {
         Array(text.utf8).withUnsafeBytes { Self.epochMilliseconds($0) }
     }
 
     /// Parses `bytes`, or returns `nil` when they are not a timestamp of the form above. Every read is preceded
     /// by a check against `bytes.count`.
-    static func epochMilliseconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+    public static func epochMilliseconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         var cursor = bytes.startIndex
         let end = bytes.endIndex
 

@@ -2,15 +2,15 @@ public import X509
 import Crypto
 import _ReceiptKitShared
 
-/// The certificates a ``ReceiptValidator`` trusts as chain anchors, besides Apple's pinned root.
+/// The certificates a verifier (receipts or signed JWS) trusts as chain anchors, besides Apple's pinned roots.
 ///
-/// Apple's root is always trusted through its pinned fingerprint (``PinnedCertificates/appleIncRootCA``): the copy
-/// every receipt carries is used only when its SHA-256 matches. Add anchors for receipts from your own test CA
-/// (see `ReceiptKitTesting`) or pass Xcode's `StoreKitTestCertificate.cer` to accept local StoreKit receipts.
-public struct ReceiptTrustAnchors: Sendable {
+/// Apple's roots are trusted through their pinned fingerprints (``PinnedCertificates``): the copy the signed data
+/// carries is used only when its SHA-256 matches. Add anchors for data from your own test CA (see
+/// `ReceiptKitTesting`) or pass Xcode's `StoreKitTestCertificate.cer` to accept local StoreKit receipts.
+public struct AppStoreTrustAnchors: Sendable {
     /// The caller-supplied anchor certificates.
     public let certificates: [Certificate]
-    /// Whether Apple's pinned root is trusted (default `true`).
+    /// Whether Apple's pinned roots are trusted (default `true`).
     public let trustsAppleRoot: Bool
     package let fingerprints: [[UInt8]]
     /// Identifies this anchor set in cache keys.
@@ -27,7 +27,7 @@ public struct ReceiptTrustAnchors: Sendable {
         var hasher = SHA256()
         hasher.update(data: [trustsAppleRoot ? 1 : 0])
         for certificate in certificates {
-            let fingerprint = certificate.sha256Fingerprint
+            let fingerprint = CertificateFingerprint.sha256(certificate)
             fingerprints.append(fingerprint)
             hasher.update(data: fingerprint)
         }
@@ -36,14 +36,14 @@ public struct ReceiptTrustAnchors: Sendable {
     }
 
     /// Apple's pinned root only.
-    public static let apple = ReceiptTrustAnchors()
+    public static let apple = AppStoreTrustAnchors()
 
     /// Parses anchors from DER or PEM data (a PEM file may hold several certificates).
-    /// - Throws: ``ReceiptError`` with ``ReceiptError/Code/malformedCertificate`` when nothing parses.
-    public static func certificates(fromDEROrPEM bytes: [UInt8]) throws(ReceiptError) -> [Certificate] {
+    /// - Throws: ``MalformedCertificateError`` when nothing parses.
+    public static func certificates(fromDEROrPEM bytes: [UInt8]) throws(MalformedCertificateError) -> [Certificate] {
         switch CertificateInput.certificates(fromDEROrPEM: bytes) {
         case .success(let certificates): return certificates
-        case .failure(let failure): throw ReceiptError(.malformedCertificate, failure.description)
+        case .failure(let failure): throw MalformedCertificateError(failure.description)
         }
     }
 }

@@ -2,23 +2,23 @@
 ///
 /// Receipts carry a dozen dates per purchase; `DateFormatter` in that path would dominate decoding time. These
 /// conversions are exact for years 0 through 9999 (all a four-digit receipt date can express).
-enum CivilTime {
+public enum CivilTime {
     /// The broken-down fields of a UTC instant.
-    struct Fields: Equatable {
-        var year: Int
-        var month: Int
-        var day: Int
-        var hour: Int
-        var minute: Int
-        var second: Int
-        var millisecond: Int
+    public struct Fields: Equatable {
+        public var year: Int
+        public var month: Int
+        public var day: Int
+        public var hour: Int
+        public var minute: Int
+        public var second: Int
+        public var millisecond: Int
     }
 
-    static func isLeapYear(_ year: Int) -> Bool {
+    public static func isLeapYear(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
+    public static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -27,7 +27,7 @@ enum CivilTime {
     }
 
     /// Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`). Inputs are range-checked by callers.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -38,7 +38,7 @@ enum CivilTime {
     }
 
     /// The civil date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -51,7 +51,7 @@ enum CivilTime {
     }
 
     /// Splits epoch milliseconds into UTC fields.
-    static func fields(epochMilliseconds ms: Int64) -> Fields {
+    public static func fields(epochMilliseconds ms: Int64) -> Fields {
         let msPerDay: Int64 = 86_400_000
         var days = ms / msPerDay
         var rest = ms % msPerDay

@@ -1,9 +1,10 @@
 import _ReceiptKitShared
 
-/// SHA-256 fingerprints of the certificates ReceiptKit can trust without being handed them.
+/// SHA-256 fingerprints of the certificates App Store verification can trust without being handed them.
 ///
-/// Every App Store receipt carries Apple's root certificate itself. ReceiptKit never ships or loads a copy: it
-/// accepts the receipt's own copy as a trust anchor only when its SHA-256 equals the pinned fingerprint below.
+/// Every App Store receipt and signed JWS carries its root certificate itself. Nothing here ships or loads a copy:
+/// the signed data's own copy is accepted as a trust anchor only when its SHA-256 equals a pinned fingerprint below
+/// (see ``PinnedRoot``).
 public enum PinnedCertificates {
     /// Apple Inc. Root CA (2006–2035), which anchors every App Store receipt chain.
     public static let appleIncRootCA = Fingerprint(
@@ -15,7 +16,7 @@ public enum PinnedCertificates {
         hex: "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179"
     )
     /// The self-signed "StoreKit" certificate with which Xcode's StoreKit testing signs local receipts (2020–2040).
-    /// Trusted only when a policy opts in with ``ReceiptValidationPolicy/allowsXcodeReceipts``.
+    /// Trusted only when a verifier's policy opts in (receipts: `ReceiptValidationPolicy.allowsXcodeReceipts`).
     public static let xcodeStoreKitTesting = Fingerprint(
         hex: "ff0ba36e721d2db741d2aa11e6112ef78bf7131b46c7f035b00891d045c864fe"
     )

@@ -1,0 +1,15 @@
+public import AppStorePKI
+
+// The trust types moved to AppStorePKI under neutral names, shared with App Store JWS verification.
+
+/// Renamed ``AppStorePKI/AppStoreTrustAnchors``.
+@available(*, deprecated, renamed: "AppStoreTrustAnchors")
+public typealias ReceiptTrustAnchors = AppStoreTrustAnchors
+
+/// Renamed ``AppStorePKI/AppStoreTrustAnchor``.
+@available(*, deprecated, renamed: "AppStoreTrustAnchor")
+public typealias ReceiptTrustAnchor = AppStoreTrustAnchor
+
+/// Renamed ``AppStorePKI/AppStoreTrustCache``.
+@available(*, deprecated, renamed: "AppStoreTrustCache")
+public typealias ReceiptTrustCache = AppStoreTrustCache
