@@ -40,8 +40,6 @@ import Testing
 
     /// Sets every row of a table to a value of its own, derived from its type number.
     struct Filler: ReceiptFieldVisitor {
-        typealias Failure = Never
-
         mutating func integer(_ type: Int64, _ key: StaticString, _ value: inout Int64?, quoted: Bool) {
             value = (quoted ? 2000 : 1000) + type
         }

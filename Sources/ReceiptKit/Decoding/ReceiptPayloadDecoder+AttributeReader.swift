@@ -1,36 +1,42 @@
 import struct Foundation.Date
-import _ReceiptKitShared
 
 extension ReceiptPayloadDecoder {
-    /// Reads one attribute into the row of a record's table that has its type: the decoder's side of the tables.
+    /// Reads each attribute of one record into the row of the record's table that has its type: the decoder's side
+    /// of the tables. One reader serves a whole record; ``begin(_:)`` hands it the next attribute.
     ///
-    /// A documented attribute must hold its documented ASN.1 type (UTF8String / IA5String / INTEGER), exactly one
-    /// value filling the OCTET STRING; strings must be valid UTF-8; an empty date string means "absent". Every row
-    /// compares its type with the attribute's, and the tables are inlined: the walk compiles to direct stores.
+    /// Every row compares its type with the attribute's, and the tables are inlined: the walk compiles to direct
+    /// stores. A row that fails keeps its error for ``end()``.
     struct AttributeReader: ReceiptFieldVisitor {
-        typealias Failure = ReceiptError
-
         private let input: Input
-        private let attribute: RawAttribute
-        /// The SET content of the record being decoded: text spans are relative to its start.
+        /// The SET content of the record being decoded.
         private let record: Range<Int>
         private let configuration: ReceiptDecodingConfiguration
+        private var attribute = RawAttribute(type: -1, version: 0, value: 0..<0)
         /// Whether a row read the attribute (otherwise it is undocumented).
         private(set) var matched = false
+        /// What the row that claimed an attribute found wrong with it (attribute type, problem), or the error
+        /// decoding a purchase record met.
+        private var failure: ReceiptError?
 
-        @inline(__always)
-        init(
-            _ input: Input,
-            _ attribute: RawAttribute,
-            record: Range<Int>,
-            _ configuration: ReceiptDecodingConfiguration
-        ) {
+        init(_ input: Input, record: Range<Int>, _ configuration: ReceiptDecodingConfiguration) {
             self.input = input
-            self.attribute = attribute
             self.record = record
             self.configuration = configuration
         }
 
+        @inline(__always)
+        mutating func begin(_ attribute: RawAttribute) {
+            self.attribute = attribute
+            self.matched = false
+        }
+
+        /// Throws what the row that read the attribute met.
+        @inline(__always)
+        func end() throws(ReceiptError) {
+            if let failure = self.failure { throw failure }
+        }
+
+        /// Whether the row of `type` reads the attribute.
         @inline(__always)
         private mutating func claims(_ type: Int64) -> Bool {
             guard type == self.attribute.type else { return false }
@@ -38,41 +44,94 @@ extension ReceiptPayloadDecoder {
             return true
         }
 
-        @inline(__always)
-        mutating func integer(_ type: Int64, _ key: StaticString, _ value: inout Int64?, quoted: Bool) throws(Failure) {
-            if self.claims(type) { value = try self.integer() }
+        /// The value of the attribute, for the row that claimed it.
+        private var value: AttributeValue {
+            AttributeValue(buffer: self.input.buffer, range: self.attribute.value, record: self.record)
         }
 
         @inline(__always)
-        mutating func flag(_ type: Int64, _ key: StaticString, _ value: inout Bool?) throws(Failure) {
-            if self.claims(type) { value = try self.integer() != 0 }
+        private mutating func store<T>(_ result: Result<T, AttributeValue.Problem>, into value: inout T?) {
+            switch result {
+            case .success(let read): value = read
+            case .failure(let problem): self.fail(problem)
+            }
         }
 
         @inline(__always)
-        mutating func date(_ type: Int64, _ key: StaticString, _ value: inout Date?) throws(Failure) {
-            if self.claims(type) { value = try self.date() }
+        private mutating func store<T>(_ result: Result<T, AttributeValue.Problem>, into value: inout T) {
+            switch result {
+            case .success(let read): value = read
+            case .failure(let problem): self.fail(problem)
+            }
+        }
+
+        @inline(never)
+        private mutating func fail(_ problem: AttributeValue.Problem) {
+            self.failure = ReceiptError(.malformedPayload, "attribute \(self.attribute.type) \(problem.reason)")
+        }
+
+        // Each row compares inline and reads out of line, so the table stays small enough to inline into the walk.
+
+        @inline(__always)
+        mutating func integer(_ type: Int64, _ key: StaticString, _ value: inout Int64?, quoted: Bool) {
+            if type == self.attribute.type { self.readInteger(&value) }
         }
 
         @inline(__always)
-        mutating func string(_ type: Int64, _ key: StaticString, _ value: inout String?) throws(Failure) {
-            if self.claims(type) { value = try self.string() }
+        mutating func flag(_ type: Int64, _ key: StaticString, _ value: inout Bool?) {
+            if type == self.attribute.type { self.readFlag(&value) }
         }
 
         @inline(__always)
-        mutating func string(
-            _ type: Int64,
-            _ key: StaticString,
-            _ value: inout String?,
-            der: inout [UInt8]?
-        ) throws(Failure) {
-            guard self.claims(type) else { return }
-            value = try self.string()
+        mutating func date(_ type: Int64, _ key: StaticString, _ value: inout Date?) {
+            if type == self.attribute.type { self.readDate(&value) }
+        }
+
+        @inline(__always)
+        mutating func string(_ type: Int64, _ key: StaticString, _ value: inout String?) {
+            if type == self.attribute.type { self.readString(&value) }
+        }
+
+        @inline(__always)
+        mutating func string(_ type: Int64, _ key: StaticString, _ value: inout String?, der: inout [UInt8]?) {
+            guard type == self.attribute.type else { return }
+            self.readString(&value)
             der = Array(self.input.slice(self.attribute.value))
         }
 
         @inline(__always)
-        mutating func text(_ type: Int64, _ key: StaticString, _ value: inout DeferredText) throws(Failure) {
-            if self.claims(type) { value = try self.deferredText() }
+        mutating func text(_ type: Int64, _ key: StaticString, _ value: inout DeferredText) {
+            if type == self.attribute.type { self.readText(&value) }
+        }
+
+        @inline(never)
+        private mutating func readInteger(_ value: inout Int64?) {
+            self.matched = true
+            self.store(self.value.integer(), into: &value)
+        }
+
+        @inline(never)
+        private mutating func readFlag(_ value: inout Bool?) {
+            self.matched = true
+            self.store(self.value.integer().map { $0 != 0 }, into: &value)
+        }
+
+        @inline(never)
+        private mutating func readDate(_ value: inout Date?) {
+            self.matched = true
+            self.store(self.value.date(), into: &value)
+        }
+
+        @inline(never)
+        private mutating func readString(_ value: inout String?) {
+            self.matched = true
+            self.store(self.value.string(), into: &value)
+        }
+
+        @inline(never)
+        private mutating func readText(_ value: inout DeferredText) {
+            self.matched = true
+            self.store(self.value.deferredText(), into: &value)
         }
 
         @inline(__always)
@@ -82,19 +141,21 @@ extension ReceiptPayloadDecoder {
 
         /// Decodes the record in place: an InAppPurchase is a large value, not worth copying into the array.
         @inline(__always)
-        mutating func purchases(_ type: Int64, _ key: StaticString, _ value: inout [InAppPurchase]) throws(Failure) {
+        mutating func purchases(_ type: Int64, _ key: StaticString, _ value: inout [InAppPurchase]) {
             guard self.claims(type) else { return }
             let maximum = self.configuration.maximumPurchaseCount
             guard value.count < maximum else {
-                throw ReceiptError(.tooManyPurchases, "more than \(maximum) in-app purchases")
+                self.failure = ReceiptError(.tooManyPurchases, "more than \(maximum) in-app purchases")
+                return
             }
             value.append(InAppPurchase(raw: []))
-            try ReceiptPayloadDecoder.decodePurchase(
+            let result = ReceiptPayloadDecoder.decodePurchase(
                 self.input,
                 self.attribute.value,
                 into: &value[value.count - 1],
                 configuration: self.configuration
             )
+            if case .failure(let error) = result { self.failure = error }
         }
 
         @inline(__always)
@@ -102,69 +163,5 @@ extension ReceiptPayloadDecoder {
 
         @inline(__always)
         mutating func requestDate(_ key: StaticString) {}
-
-        // MARK: The attribute's value
-
-        private var buffer: UnsafeRawBufferPointer { self.input.buffer }
-        private var range: Range<Int> { self.attribute.value }
-
-        private func malformed(_ what: StaticString) -> ReceiptError {
-            ReceiptError(.malformedPayload, "attribute \(self.attribute.type) \(what)")
-        }
-
-        @inline(__always)
-        private func integer() throws(ReceiptError) -> Int64 {
-            var cursor = self.range.lowerBound
-            let end = self.range.upperBound
-            let integer = try ReceiptPayloadDecoder.smallInteger(self.buffer, &cursor, end, "INTEGER value")
-            guard cursor == end else { throw self.malformed("does not hold exactly one INTEGER") }
-            return integer
-        }
-
-        /// The content of the one string value that must fill the OCTET STRING.
-        @inline(__always)
-        private func stringRange() throws(ReceiptError) -> Range<Int> {
-            let header = try ReceiptPayloadDecoder.header(self.buffer, self.range.lowerBound, self.range.upperBound)
-            guard let length = header.length, header.contentStart + length == self.range.upperBound else {
-                throw self.malformed("does not hold exactly one ASN.1 value")
-            }
-            switch header.tag {
-            case 0x0C, 0x16, 0x13:  // UTF8String, IA5String, PrintableString
-                return header.contentStart..<self.range.upperBound
-            default:
-                throw self.malformed("is not a string")
-            }
-        }
-
-        @inline(__always)
-        private func string() throws(ReceiptError) -> String {
-            let content = UnsafeRawBufferPointer(rebasing: self.buffer[try self.stringRange()])
-            guard let string = UTF8Validation.string(content) else { throw self.malformed("is not valid UTF-8") }
-            return string
-        }
-
-        /// Validates a string attribute and records where it is, relative to the start of the record.
-        @inline(__always)
-        private func deferredText() throws(ReceiptError) -> DeferredText {
-            let range = try self.stringRange()
-            let bytes = UnsafeRawBufferPointer(rebasing: self.buffer[range])
-            guard UTF8Validation.isValid(bytes) else { throw self.malformed("is not valid UTF-8") }
-            guard let offset = UInt32(exactly: range.lowerBound - self.record.lowerBound),
-                let count = UInt32(exactly: range.count)
-            else {
-                return .text(String(decoding: bytes, as: UTF8.self))
-            }
-            return .span(offset: offset, count: count)
-        }
-
-        @inline(__always)
-        private func date() throws(ReceiptError) -> Date? {
-            let content = UnsafeRawBufferPointer(rebasing: self.buffer[try self.stringRange()])
-            if content.isEmpty { return nil }
-            guard let milliseconds = ReceiptDateParser.epochMilliseconds(content) else {
-                throw self.malformed("is not an RFC 3339 date")
-            }
-            return Date(epochMilliseconds: milliseconds)
-        }
     }
 }

@@ -15,8 +15,8 @@ import _ReceiptKitShared
 /// same walk one level down, never recursively. Rules, each covered by tests:
 /// - every attribute must have exactly the three fields above, DER encoded; trailing bytes anywhere are malformed;
 /// - a documented attribute — one with a row in the table of ``AppReceipt`` or ``InAppPurchase``, which
-///   ``AttributeReader`` reads each attribute into — must hold its documented ASN.1 type (UTF8String / IA5String / INTEGER), and strings
-///   must be valid UTF-8; an empty date string means "absent";
+///   ``AttributeReader`` reads each attribute into — must hold its documented ASN.1 type (UTF8String / IA5String /
+///   INTEGER), and strings must be valid UTF-8; an empty date string means "absent";
 /// - a documented attribute that appears twice is malformed (Apple never repeats one, and a second bundle
 ///   identifier is exactly what a confused-deputy attack would add); undocumented attributes may repeat and are kept
 ///   raw, in order, as slices of the input.
@@ -69,10 +69,12 @@ enum ReceiptPayloadDecoder {
         receipt.inAppPurchases.reserveCapacity(
             min(Self.countPurchases(input.buffer, set), configuration.maximumPurchaseCount)
         )
+        var reader = AttributeReader(input, record: set, configuration)
         try Self.walk(input.buffer, set, documented: Self.appAttributeTypes, base: 0, configuration) {
             (attribute) throws(ReceiptError) in
-            var reader = AttributeReader(input, attribute, record: set, configuration)
-            try AppReceipt.visitFields(of: &receipt, with: &reader)
+            reader.begin(attribute)
+            AppReceipt.visitFields(of: &receipt, with: &reader)
+            try reader.end()
             if !reader.matched {
                 let (type, version, value) = (attribute.type, attribute.version, input.slice(attribute.value))
                 receipt.otherAttributes.append(ReceiptAttribute(type: type, version: version, value: value))
@@ -112,8 +114,8 @@ enum ReceiptPayloadDecoder {
         }
     }
 
-    /// Counts the in-app purchase attributes (type 17) with a header-only pass, so the purchase array is allocated once. Stops
-    /// quietly at the first malformed attribute: the full walk that follows reports it.
+    /// Counts the in-app purchase attributes (type 17) with a header-only pass, so the purchase array is allocated
+    /// once. Stops quietly at the first malformed attribute: the full walk that follows reports it.
     private static func countPurchases(_ b: UnsafeRawBufferPointer, _ set: Range<Int>) -> Int {
         let purchaseType = Self.purchaseType
         var count = 0
@@ -125,7 +127,21 @@ enum ReceiptPayloadDecoder {
         return count
     }
 
+    /// Decodes one in-app purchase record into `purchase`; the `Result` keeps typed throws out of the visitor
+    /// method that calls it (see ``AttributeValue``).
+    @inline(never)
     static func decodePurchase(
+        _ input: Input,
+        _ range: Range<Int>,
+        into purchase: inout InAppPurchase,
+        configuration: ReceiptDecodingConfiguration
+    ) -> Result<Void, ReceiptError> {
+        Result { () throws(ReceiptError) in
+            try Self.decodePurchaseRecord(input, range, into: &purchase, configuration: configuration)
+        }
+    }
+
+    private static func decodePurchaseRecord(
         _ input: Input,
         _ range: Range<Int>,
         into purchase: inout InAppPurchase,
@@ -133,11 +149,13 @@ enum ReceiptPayloadDecoder {
     ) throws(ReceiptError) {
         let set = try Self.payloadSet(input.buffer, range, "in-app purchase")
         purchase.raw = input.slice(set)
+        var reader = AttributeReader(input, record: set, configuration)
         try Self.walk(input.buffer, set, documented: Self.purchaseAttributeTypes, base: 1700, configuration) {
             (attribute) throws(ReceiptError) in
             // An attribute no row reads stays in `raw`; InAppPurchase.otherAttributes lists them on demand.
-            var reader = AttributeReader(input, attribute, record: set, configuration)
-            try InAppPurchase.visitFields(of: &purchase, with: &reader)
+            reader.begin(attribute)
+            InAppPurchase.visitFields(of: &purchase, with: &reader)
+            try reader.end()
         }
     }
 

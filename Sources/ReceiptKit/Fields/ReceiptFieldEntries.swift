@@ -2,8 +2,6 @@ import struct Foundation.Date
 
 /// Lists the rows of a record's table with their values, in table order.
 struct ReceiptFieldEntries: ReceiptFieldVisitor {
-    typealias Failure = Never
-
     private(set) var entries: [ReceiptFieldEntry] = []
     /// The record's decoded bytes, where its ``DeferredText`` spans point (empty for a receipt).
     private let raw: ArraySlice<UInt8>

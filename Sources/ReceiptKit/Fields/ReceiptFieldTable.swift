@@ -1,7 +1,7 @@
 /// A record with a table of documented fields (``AppReceipt``, ``InAppPurchase``), which every visitor reads.
 protocol ReceiptFieldTable {
     /// Calls `visitor` once per row of the table, in its order, with the row's stored value `inout`.
-    static func visitFields<V: ReceiptFieldVisitor>(of record: inout Self, with visitor: inout V) throws(V.Failure)
+    static func visitFields<V: ReceiptFieldVisitor>(of record: inout Self, with visitor: inout V)
 }
 
 extension ReceiptFieldTable {

@@ -10,35 +10,34 @@ import struct Foundation.Date
 /// mirror and the minter) are the conformances: a new field is one row in a table and its stored property.
 ///
 /// The tables are `@inline(__always)` and every conformance is a concrete type, so each caller compiles to direct
-/// property accesses: no key paths, closures or existentials per row.
+/// property accesses: no key paths, closures or existentials per row. The methods do not throw — a visitor that
+/// can fail keeps its first failure for its caller — because calls through a requirement with typed throws are
+/// not devirtualized, and every row would become a witness-table call.
 protocol ReceiptFieldVisitor {
-    /// What visiting a row may throw (`Never` for visitors that cannot fail).
-    associatedtype Failure: Error
-
     /// An INTEGER, written in JSON as a number or, `quoted`, as a string of digits (`"quantity":"1"`).
-    mutating func integer(_ type: Int64, _ key: StaticString, _ value: inout Int64?, quoted: Bool) throws(Failure)
+    mutating func integer(_ type: Int64, _ key: StaticString, _ value: inout Int64?, quoted: Bool)
     /// An INTEGER that is 0 or not, written in JSON as `"true"` / `"false"`.
-    mutating func flag(_ type: Int64, _ key: StaticString, _ value: inout Bool?) throws(Failure)
+    mutating func flag(_ type: Int64, _ key: StaticString, _ value: inout Bool?)
     /// An RFC 3339 IA5String, written in JSON as `key`, `key_ms` and `key_pst`; an empty string means absent.
-    mutating func date(_ type: Int64, _ key: StaticString, _ value: inout Date?) throws(Failure)
+    mutating func date(_ type: Int64, _ key: StaticString, _ value: inout Date?)
     /// A UTF8String.
-    mutating func string(_ type: Int64, _ key: StaticString, _ value: inout String?) throws(Failure)
+    mutating func string(_ type: Int64, _ key: StaticString, _ value: inout String?)
     /// A UTF8String whose DER bytes are kept too (the bundle identifier's, which the device hash covers).
     mutating func string(
         _ type: Int64,
         _ key: StaticString,
         _ value: inout String?,
         der: inout [UInt8]?
-    ) throws(Failure)
+    )
     /// A UTF8String of an in-app purchase, kept as a span of the record's bytes until read.
-    mutating func text(_ type: Int64, _ key: StaticString, _ value: inout DeferredText) throws(Failure)
+    mutating func text(_ type: Int64, _ key: StaticString, _ value: inout DeferredText)
     /// OCTET STRING content kept as it is, written in JSON as base64.
-    mutating func octets(_ type: Int64, _ key: StaticString, _ value: inout [UInt8]?) throws(Failure)
+    mutating func octets(_ type: Int64, _ key: StaticString, _ value: inout [UInt8]?)
     /// The in-app purchase records: an attribute that repeats, each a nested SET; a JSON array.
-    mutating func purchases(_ type: Int64, _ key: StaticString, _ value: inout [InAppPurchase]) throws(Failure)
+    mutating func purchases(_ type: Int64, _ key: StaticString, _ value: inout [InAppPurchase])
     /// A second JSON key for the integer of the row keyed `primary` (`adam_id` for `app_item_id`): written like
     /// it, read only when `primary` is absent.
-    mutating func alias(_ key: StaticString, of primary: StaticString, _ value: inout Int64?) throws(Failure)
+    mutating func alias(_ key: StaticString, of primary: StaticString, _ value: inout Int64?)
     /// A JSON-only date whose value the writer supplies (`request_date`).
-    mutating func requestDate(_ key: StaticString) throws(Failure)
+    mutating func requestDate(_ key: StaticString)
 }

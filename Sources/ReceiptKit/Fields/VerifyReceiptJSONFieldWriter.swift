@@ -5,8 +5,6 @@ import _ReceiptKitShared
 /// Writes each row of a record's table as members of a verifyReceipt JSON object, in the table's (byte-sorted key)
 /// order: what `JSONEncoder` with `.sortedKeys` makes of the `Codable` form.
 struct VerifyReceiptJSONFieldWriter: ReceiptFieldVisitor {
-    typealias Failure = Never
-
     private var json = JSONWriter(capacity: 0)
     /// The record's decoded bytes, where its ``DeferredText`` spans point (empty for a receipt).
     private let raw: ArraySlice<UInt8>
