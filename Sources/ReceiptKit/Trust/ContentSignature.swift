@@ -1,3 +1,4 @@
+import _ReceiptKitShared
 import Crypto
 import SwiftASN1
 import _CryptoExtras
@@ -63,7 +64,7 @@ enum ContentSignature {
                 guard digestCount == 1, attribute.values.count == 1, let value = attribute.values.first,
                     let expected = try? ASN1OctetString(berEncoded: value).bytes
                 else { return false }
-                digestMatches = constantTimeEquals(expected, Self.digest(content, algorithm))
+                digestMatches = ConstantTime.equals(expected, Self.digest(content, algorithm))
             case CMSObjectIdentifiers.contentTypeAttribute:
                 contentTypeCount += 1
                 guard contentTypeCount == 1, attribute.values.count == 1, let value = attribute.values.first,
@@ -105,12 +106,3 @@ enum ContentSignature {
     }
 }
 
-/// Compares two byte sequences in time that depends only on their lengths.
-func constantTimeEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    var difference: UInt8 = 0
-    for (a, b) in zip(lhs, rhs) {
-        difference |= a ^ b
-    }
-    return difference == 0
-}

@@ -1,27 +1,14 @@
+public import _ReceiptKitShared
 public import AppStorePKI
 
 /// Why a well-formed receipt is not valid: a stable snake_case reason code.
 ///
 /// A struct with static members, not an enum, so new reasons can be added without breaking callers' `switch`es.
 /// Compare with `==` against the static members, or use ``code`` in logs and JSON.
-public struct ReceiptValidationFailure: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The reason code, e.g. `bundle_id_mismatch`.
+public struct ReceiptValidationFailure: ReasonCode {
     public let code: String
-
-    init(_ code: String) {
-        self.code = code
-    }
-
-    public var description: String { self.code }
-
-    public init(from decoder: any Decoder) throws {
-        self.code = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(self.code)
-    }
+    public init(reasonCode code: String) { self.code = code }
+    init(_ code: String) { self.code = code }
 
     /// The content signature does not verify with the signer's key, the digest algorithms are unsupported or
     /// inconsistent, or the signer's certificate is missing.

@@ -1,3 +1,4 @@
+import _ReceiptKitShared
 public import AppStorePKI
 public import struct Foundation.Date
 import Crypto
@@ -142,6 +143,6 @@ public struct ReceiptValidator: Sendable {
         hasher.update(data: device.bytes)
         hasher.update(data: opaque)
         hasher.update(data: bundle)
-        return constantTimeEquals(Array(hasher.finalize()), expected)
+        return ConstantTime.equals(Array(hasher.finalize()), expected)
     }
 }
