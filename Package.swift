@@ -124,6 +124,7 @@ let package = Package(
         .target(
             name: "ReceiptLedger",
             dependencies: [
+                "AppStorePKI",
                 "ReceiptKit",
                 "_ReceiptKitShared",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -9,7 +9,7 @@ struct LedgerContractTests {
     static let seen = Date(timeIntervalSince1970: 1_750_000_000)
 
     static func entry(
-        _ receipt: AppReceipt, tag: String, environment: LedgerEnvironment = .production
+        _ receipt: AppReceipt, tag: String, environment: AppStoreEnvironment = .production
     ) -> LedgerReceipt {
         LedgerReceipt(receipt, bytes: Array("receipt \(tag)".utf8), environment: environment, seenAt: Self.seen)
     }

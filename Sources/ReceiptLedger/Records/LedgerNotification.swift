@@ -1,3 +1,4 @@
+public import AppStorePKI
 /// A verified App Store Server Notification V2 ready to be recorded, with what it changes: the transaction it
 /// carries (a purchase, a renewal, a refund's revocation) and the subscription's renewal information.
 ///
@@ -8,7 +9,7 @@ public struct LedgerNotification: Sendable, Hashable {
     /// `notificationUUID`: the key.
     public var notificationUUID: String
     /// The environment it came from.
-    public var environment: LedgerEnvironment
+    public var environment: AppStoreEnvironment
     /// `data.bundleId`.
     public var bundleIdentifier: String
     /// `notificationType`.
@@ -29,7 +30,7 @@ public struct LedgerNotification: Sendable, Hashable {
     /// Creates a notification record.
     public init(
         notificationUUID: String,
-        environment: LedgerEnvironment,
+        environment: AppStoreEnvironment,
         bundleIdentifier: String,
         notificationType: String,
         subtype: String?,

@@ -1,14 +1,15 @@
+public import AppStorePKI
 /// Which transactions to look up: one app in one environment, by original transaction ids.
 public struct LedgerQuery: Sendable, Hashable {
     /// The environment.
-    public var environment: LedgerEnvironment
+    public var environment: AppStoreEnvironment
     /// The app's bundle identifier (empty for receipts without one).
     public var bundleIdentifier: String
     /// The original transaction ids to look up; duplicates are ignored.
     public var originalTransactionIdentifiers: [String]
 
     /// Creates a query.
-    public init(environment: LedgerEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String]) {
+    public init(environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String]) {
         self.environment = environment
         self.bundleIdentifier = bundleIdentifier
         var seen = Set<String>()

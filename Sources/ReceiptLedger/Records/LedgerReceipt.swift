@@ -1,3 +1,4 @@
+public import AppStorePKI
 import Crypto
 public import struct Foundation.Date
 public import ReceiptKit
@@ -13,7 +14,7 @@ public struct LedgerReceipt: Sendable {
     /// The receipt as it was posted (DER/BER, not base64).
     public let bytes: [UInt8]
     /// The environment it belongs to.
-    public let environment: LedgerEnvironment
+    public let environment: AppStoreEnvironment
     /// Its bundle identifier (empty when absent).
     public let bundleIdentifier: String
     /// Its creation date in milliseconds (0 when absent).
@@ -26,7 +27,7 @@ public struct LedgerReceipt: Sendable {
 
     /// Prepares `receipt` (decoded from `bytes`) for the ledger. Cheap: the transaction rows, which write each
     /// purchase's JSON, are made only when the receipt is actually written (see ``transactions``).
-    public init(_ receipt: AppReceipt, bytes: [UInt8], environment: LedgerEnvironment, seenAt: Date) {
+    public init(_ receipt: AppReceipt, bytes: [UInt8], environment: AppStoreEnvironment, seenAt: Date) {
         self.hash = HexDigits.string(SHA256.hash(data: bytes))
         self.bytes = bytes
         self.environment = environment

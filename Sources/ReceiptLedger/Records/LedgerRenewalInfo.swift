@@ -1,8 +1,9 @@
+public import AppStorePKI
 /// What is known about a subscription's next renewal (verifyReceipt's `pending_renewal_info` element), recorded by
 /// whatever learns it — App Store Server Notifications or signed renewal information.
 public struct LedgerRenewalInfo: Sendable, Hashable {
     /// The environment.
-    public var environment: LedgerEnvironment
+    public var environment: AppStoreEnvironment
     /// The app's bundle identifier.
     public var bundleIdentifier: String
     /// The subscription's original transaction id (the key: one renewal state per subscription).
@@ -16,7 +17,7 @@ public struct LedgerRenewalInfo: Sendable, Hashable {
 
     /// Creates renewal information.
     public init(
-        environment: LedgerEnvironment,
+        environment: AppStoreEnvironment,
         bundleIdentifier: String,
         originalTransactionIdentifier: String,
         productIdentifier: String,

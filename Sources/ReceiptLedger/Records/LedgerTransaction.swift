@@ -1,8 +1,9 @@
+public import AppStorePKI
 /// One in-app purchase transaction as the ledger holds it: the columns it is found and ordered by, and the
 /// verifyReceipt `in_app` object of the newest receipt that carried it.
 public struct LedgerTransaction: Sendable, Hashable {
     /// The environment the transaction belongs to.
-    public var environment: LedgerEnvironment
+    public var environment: AppStoreEnvironment
     /// The app's bundle identifier (empty when the receipt carried none).
     public var bundleIdentifier: String
     /// `transaction_id`; the ledger keys rows by environment, app and transaction id.
@@ -26,7 +27,7 @@ public struct LedgerTransaction: Sendable, Hashable {
 
     /// Creates a transaction row.
     public init(
-        environment: LedgerEnvironment,
+        environment: AppStoreEnvironment,
         bundleIdentifier: String,
         transactionIdentifier: String,
         originalTransactionIdentifier: String,

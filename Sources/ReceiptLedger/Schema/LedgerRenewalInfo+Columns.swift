@@ -1,3 +1,4 @@
+import AppStorePKI
 extension LedgerRenewalInfo {
     /// The `receiptkit_renewal_info` columns renewal information fills, in the order they are written.
     static let columns: [LedgerColumn<LedgerRenewalInfo>] = [

@@ -1,3 +1,4 @@
+import AppStorePKI
 /// The ledger's statements, built once per dialect. Both backends run exactly these, so the shared test suite
 /// exercises the same SQL on each.
 struct LedgerStatements: Sendable {

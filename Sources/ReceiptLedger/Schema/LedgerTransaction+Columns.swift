@@ -1,3 +1,4 @@
+import AppStorePKI
 extension LedgerTransaction {
     /// The `receiptkit_transactions` columns a transaction fills, in the order they are written.
     static let columns: [LedgerColumn<LedgerTransaction>] = [

@@ -18,7 +18,7 @@ enum JWSLedgerRows {
     static func transaction(
         _ payload: JWSTransactionPayload,
         jws: String,
-        environment: LedgerEnvironment
+        environment: AppStoreEnvironment
     ) -> LedgerTransaction? {
         guard let transactionID = payload.transactionID, !transactionID.isEmpty else { return nil }
         let isSubscription = payload.expiresDate != nil
@@ -62,7 +62,7 @@ enum JWSLedgerRows {
     static func renewalInfo(
         _ payload: JWSRenewalInfoPayload,
         bundleIdentifier: String,
-        environment: LedgerEnvironment
+        environment: AppStoreEnvironment
     ) -> LedgerRenewalInfo? {
         guard let original = payload.originalTransactionID, !original.isEmpty else { return nil }
         var info = PendingRenewalInfo()

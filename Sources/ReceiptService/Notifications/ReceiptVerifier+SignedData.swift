@@ -154,11 +154,12 @@ extension ReceiptVerifier {
         }
     }
 
-    static func ledgerEnvironment(_ environment: AppStoreEnvironment?) -> LedgerEnvironment? {
+    /// The environment signed data is kept under: local StoreKit testing is kept with Xcode's; an environment this
+    /// version does not know is not kept.
+    static func ledgerEnvironment(_ environment: AppStoreEnvironment?) -> AppStoreEnvironment? {
         switch environment {
-        case .production?: return .production
-        case .sandbox?: return .sandbox
-        case .xcode?, .localTesting?: return .xcode
+        case .production?, .sandbox?, .xcode?: return environment
+        case .localTesting?: return .xcode
         default: return nil
         }
     }

@@ -1,3 +1,4 @@
+import AppStorePKI
 import struct Foundation.Data
 import struct Foundation.Date
 import ReceiptKit
@@ -12,7 +13,7 @@ import _ReceiptKitShared
 enum VerifyReceiptResponseWriter {
     static func valid(
         receipt: AppReceipt,
-        environment: LedgerEnvironment,
+        environment: AppStoreEnvironment,
         requestDate: Date,
         history: LedgerHistory,
         excludeOldTransactions: Bool

@@ -154,10 +154,8 @@ public struct ReceiptVerifier: Sendable {
 
     /// The ledger environment of a validated receipt: Xcode when the chain ended at Xcode's certificate, sandbox
     /// for the sandbox types, production otherwise (old production receipts carry no type).
-    static func environment(of result: ReceiptValidationResult) -> LedgerEnvironment {
-        guard let environment = result.environment else { return .production }
-        if environment == .xcode { return .xcode }
-        return environment.rawValue.hasSuffix("Sandbox") ? .sandbox : .production
+    static func environment(of result: ReceiptValidationResult) -> AppStoreEnvironment {
+        result.environment?.appStoreEnvironment ?? .production
     }
 
     /// Compares the SHA-256 digests of both secrets in constant time: neither the content nor the length of the

@@ -1,5 +1,8 @@
-/// The server environment that signed the data: `Production`, `Sandbox`, `Xcode` or `LocalTesting`, spelled as the
-/// App Store spells it.
+/// The App Store environment data belongs to — `Production`, `Sandbox`, `Xcode` or `LocalTesting` — spelled as the
+/// App Store Server API, signed data and verifyReceipt's `environment` spell it. A receipt's own attribute has more
+/// spellings (`ProductionSandbox`, `ProductionVPP`…): ReceiptKit's `ReceiptEnvironment` maps them to this one.
+///
+/// Transaction ids are unique within one environment only, so a ledger keys its rows by environment too.
 public struct AppStoreEnvironment: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: String
 
