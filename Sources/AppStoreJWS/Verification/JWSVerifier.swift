@@ -14,7 +14,7 @@ import X509
 /// ```
 ///
 /// Malformed input throws a ``JWSError``; a well-formed JWS that fails a check returns a ``JWSVerificationResult``
-/// listing every failure. The chain shares ``AppStorePKI/AppStoreTrustCache`` with receipt validation: once Apple's
+/// listing every failure. The chain shares `AppStoreTrustCache` with receipt validation: once Apple's
 /// certificates formed a trusted path, a JWS costs one P-256 verification; the chain's validity windows are still
 /// checked at each payload's own trust-evaluation time. The chain is evaluated only for a signature that verified,
 /// so forged data never reaches path building or the cache.

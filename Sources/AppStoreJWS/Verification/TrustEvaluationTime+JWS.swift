@@ -6,10 +6,10 @@ extension TrustEvaluationTime {
     ///
     /// App Store signing certificates are short-lived, and a transaction stays signed by the certificate that was
     /// current when it was signed: the data was valid if its chain was valid when Apple signed it. The same instant
-    /// as ``AppStorePKI/TrustEvaluationTime/signingDate``, named for signed data.
+    /// as `TrustEvaluationTime.signingDate`, named for signed data.
     public static var signedDate: TrustEvaluationTime { .signingDate }
 }
 
-/// Renamed ``AppStorePKI/TrustEvaluationTime``, the evaluation time shared with receipt validation.
+/// Renamed `TrustEvaluationTime`, the evaluation time shared with receipt validation.
 @available(*, deprecated, renamed: "TrustEvaluationTime")
 public typealias JWSTrustEvaluationTime = TrustEvaluationTime

@@ -2,8 +2,8 @@ public import AppStorePKI
 
 extension ReceiptEnvironment {
     /// The App Store environment this receipt environment belongs to, as verifyReceipt's `environment` and signed
-    /// data name it: `Production` and `ProductionVPP` are ``AppStoreEnvironment/production``, `ProductionSandbox` and
-    /// `ProductionVPPSandbox` ``AppStoreEnvironment/sandbox``, `Xcode` ``AppStoreEnvironment/xcode``. A value this
+    /// data name it: `Production` and `ProductionVPP` are `.production`, `ProductionSandbox` and
+    /// `ProductionVPPSandbox` `.sandbox`, `Xcode` `.xcode`. A value this
     /// version does not know is the sandbox when it ends in `Sandbox`, as Apple's sandbox spellings do, and
     /// production otherwise.
     public var appStoreEnvironment: AppStoreEnvironment {

@@ -2,14 +2,14 @@ public import AppStorePKI
 
 // The trust types moved to AppStorePKI under neutral names, shared with App Store JWS verification.
 
-/// Renamed ``AppStorePKI/AppStoreTrustAnchors``.
+/// Renamed `AppStoreTrustAnchors`.
 @available(*, deprecated, renamed: "AppStoreTrustAnchors")
 public typealias ReceiptTrustAnchors = AppStoreTrustAnchors
 
-/// Renamed ``AppStorePKI/AppStoreTrustAnchor``.
+/// Renamed `AppStoreTrustAnchor`.
 @available(*, deprecated, renamed: "AppStoreTrustAnchor")
 public typealias ReceiptTrustAnchor = AppStoreTrustAnchor
 
-/// Renamed ``AppStorePKI/AppStoreTrustCache``.
+/// Renamed `AppStoreTrustCache`.
 @available(*, deprecated, renamed: "AppStoreTrustCache")
 public typealias ReceiptTrustCache = AppStoreTrustCache

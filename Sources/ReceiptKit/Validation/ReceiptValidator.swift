@@ -16,7 +16,7 @@ import X509
 /// Malformed input throws a ``ReceiptError``; a well-formed receipt that fails checks returns a
 /// ``ReceiptValidationResult`` listing every failure. Checks run cheapest first — identity fields, expiration,
 /// device hash, content signature, then the chain (AppStorePKI's chain step, cached, see
-/// ``AppStorePKI/AppStoreTrustCache``) — and all of them run, so the result names every problem, not just the first;
+/// `AppStoreTrustCache`) — and all of them run, so the result names every problem, not just the first;
 /// the chain is evaluated only once the signature has verified.
 public struct ReceiptValidator: Sendable {
     /// What the validator requires.
