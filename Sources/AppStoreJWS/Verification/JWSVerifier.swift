@@ -135,7 +135,7 @@ public struct JWSVerifier: Sendable {
         // 3. The certificates (parsed, or found among those that formed a trusted path before).
         let certificates: AppStoreCertificates
         do {
-            certificates = try AppStoreCertificates(derEncoded: chain.lazy.map { $0[...] }, cache: self.cache)
+            certificates = try AppStoreCertificates(derEncoded: chain, cache: self.cache)
         } catch {
             throw JWSError(.malformedCertificate, "an x5c certificate does not parse: \(error.reason)")
         }

@@ -9,20 +9,31 @@ public struct AppStoreCertificates: Sendable {
 
     /// Parses `certificates` (DER), taking from `cache` those it holds.
     /// - Throws: ``MalformedCertificateError`` when one does not parse.
-    public init(
-        derEncoded certificates: some Collection<ArraySlice<UInt8>>,
-        cache: AppStoreTrustCache?
-    ) throws(MalformedCertificateError) {
+    public init(derEncoded certificates: [ArraySlice<UInt8>], cache: AppStoreTrustCache?) throws(MalformedCertificateError) {
         var entries: [(der: ArraySlice<UInt8>, parsed: ParsedCertificate)] = []
         entries.reserveCapacity(certificates.count)
         for der in certificates {
-            if let cached = cache?.certificate(der) {
-                entries.append((der, cached))
-            } else {
-                entries.append((der, try ParsedCertificate(derEncoded: der)))
-            }
+            entries.append((der, try Self.parse(der, cache)))
         }
         self.entries = entries
+    }
+
+    /// Parses `certificates` (DER, each a whole array, as a JWS's `x5c` decodes), taking from `cache` those it holds.
+    /// - Throws: ``MalformedCertificateError`` when one does not parse.
+    public init(derEncoded certificates: [[UInt8]], cache: AppStoreTrustCache?) throws(MalformedCertificateError) {
+        var entries: [(der: ArraySlice<UInt8>, parsed: ParsedCertificate)] = []
+        entries.reserveCapacity(certificates.count)
+        for certificate in certificates {
+            entries.append((certificate[...], try Self.parse(certificate[...], cache)))
+        }
+        self.entries = entries
+    }
+
+    // Concrete collections on purpose: a generic initializer called from another module runs unspecialized and
+    // allocates per certificate on the hot, cached path.
+    private static func parse(_ der: ArraySlice<UInt8>, _ cache: AppStoreTrustCache?) throws(MalformedCertificateError) -> ParsedCertificate {
+        if let cached = cache?.certificate(der) { return cached }
+        return try ParsedCertificate(derEncoded: der)
     }
 
     /// The parsed certificates, in the order carried.

@@ -64,7 +64,7 @@ enum ContentSignature {
                 guard digestCount == 1, attribute.values.count == 1, let value = attribute.values.first,
                     let expected = try? ASN1OctetString(berEncoded: value).bytes
                 else { return false }
-                digestMatches = ConstantTime.equals(expected, Self.digest(content, algorithm))
+                digestMatches = ConstantTime.equals(expected, Self.digest(content, algorithm)[...])
             case CMSObjectIdentifiers.contentTypeAttribute:
                 contentTypeCount += 1
                 guard contentTypeCount == 1, attribute.values.count == 1, let value = attribute.values.first,
