@@ -5,24 +5,14 @@ public import _ReceiptKitShared
 ///
 /// Equality compares the code only; ``reason`` is for people (`--config serve.json: unknown setting "x" (…)`).
 public struct ServiceStartupError: CodedError {
-    /// The stable, machine-readable kind of the error.
-    public let code: Code
-    /// What, where and why, in words. Never branch on this text.
-    public let reason: String
+    public let code: Code, reason: String
 
-    init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
+    init(_ code: Code, _ reason: String) { (self.code, self.reason) = (code, reason) }
 
     /// The kind of a ``ServiceStartupError``. New codes may be added in minor releases, so switch with a `default`.
     public struct Code: ErrorCode {
-        /// The snake_case identifier, e.g. `unreadable_file`.
         public let rawValue: String
-
-        init(_ rawValue: String) {
-            self.rawValue = rawValue
-        }
+        init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// A settings or anchor file is missing, a folder, unreadable or too large.
         public static let unreadableFile = Code("unreadable_file")
