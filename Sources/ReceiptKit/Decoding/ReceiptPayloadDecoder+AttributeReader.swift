@@ -2,7 +2,7 @@ import struct Foundation.Date
 
 extension ReceiptPayloadDecoder {
     /// Reads each attribute of one record into the row of the record's table that has its type: the decoder's side
-    /// of the tables. One reader serves a whole record; ``begin(_:)`` hands it the next attribute.
+    /// of the tables. One reader serves a whole record; ``begin(_:)`` hands it the next attribute that has a row.
     ///
     /// Every row compares its type with the attribute's, and the tables are inlined: the walk compiles to direct
     /// stores. A row that fails keeps its error for ``end()``.
@@ -12,8 +12,6 @@ extension ReceiptPayloadDecoder {
         private let record: Range<Int>
         private let configuration: ReceiptDecodingConfiguration
         private var attribute = RawAttribute(type: -1, version: 0, value: 0..<0)
-        /// Whether a row read the attribute (otherwise it is undocumented).
-        private(set) var matched = false
         /// What the row that claimed an attribute found wrong with it (attribute type, problem), or the error
         /// decoding a purchase record met.
         private var failure: ReceiptError?
@@ -27,7 +25,6 @@ extension ReceiptPayloadDecoder {
         @inline(__always)
         mutating func begin(_ attribute: RawAttribute) {
             self.attribute = attribute
-            self.matched = false
         }
 
         /// Throws what the row that read the attribute met.
@@ -38,10 +35,8 @@ extension ReceiptPayloadDecoder {
 
         /// Whether the row of `type` reads the attribute.
         @inline(__always)
-        private mutating func claims(_ type: Int64) -> Bool {
-            guard type == self.attribute.type else { return false }
-            self.matched = true
-            return true
+        private func claims(_ type: Int64) -> Bool {
+            type == self.attribute.type
         }
 
         /// The value of the attribute, for the row that claimed it.
@@ -106,31 +101,26 @@ extension ReceiptPayloadDecoder {
 
         @inline(never)
         private mutating func readInteger(_ value: inout Int64?) {
-            self.matched = true
             self.store(self.value.integer(), into: &value)
         }
 
         @inline(never)
         private mutating func readFlag(_ value: inout Bool?) {
-            self.matched = true
             self.store(self.value.integer().map { $0 != 0 }, into: &value)
         }
 
         @inline(never)
         private mutating func readDate(_ value: inout Date?) {
-            self.matched = true
             self.store(self.value.date(), into: &value)
         }
 
         @inline(never)
         private mutating func readString(_ value: inout String?) {
-            self.matched = true
             self.store(self.value.string(), into: &value)
         }
 
         @inline(never)
         private mutating func readText(_ value: inout DeferredText) {
-            self.matched = true
             self.store(self.value.deferredText(), into: &value)
         }
 

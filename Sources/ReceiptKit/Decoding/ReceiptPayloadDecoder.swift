@@ -70,21 +70,24 @@ enum ReceiptPayloadDecoder {
             min(Self.countPurchases(input.buffer, set), configuration.maximumPurchaseCount)
         )
         var reader = AttributeReader(input, record: set, configuration)
+        let purchaseType = Self.purchaseType
         try Self.walk(input.buffer, set, documented: Self.appAttributeTypes, base: 0, configuration) {
-            (attribute) throws(ReceiptError) in
+            (attribute, documented) throws(ReceiptError) in
+            // A documented attribute or a purchase has a row; the others skip the table and are kept raw.
+            guard documented || attribute.type == purchaseType else {
+                let (type, version, value) = (attribute.type, attribute.version, input.slice(attribute.value))
+                receipt.otherAttributes.append(ReceiptAttribute(type: type, version: version, value: value))
+                return
+            }
             reader.begin(attribute)
             AppReceipt.visitFields(of: &receipt, with: &reader)
             try reader.end()
-            if !reader.matched {
-                let (type, version, value) = (attribute.type, attribute.version, input.slice(attribute.value))
-                receipt.otherAttributes.append(ReceiptAttribute(type: type, version: version, value: value))
-            }
         }
         return receipt
     }
 
     /// Reads every attribute of the SET content `set`, enforcing the attribute cap and that documented types —
-    /// bit `type - base` of `documented` — appear at most once, and hands each to `body`.
+    /// bit `type - base` of `documented` — appear at most once, and hands each to `body` with whether it is one.
     @inline(__always)
     private static func walk(
         _ b: UnsafeRawBufferPointer,
@@ -92,7 +95,7 @@ enum ReceiptPayloadDecoder {
         documented: UInt64,
         base: Int64,
         _ configuration: ReceiptDecodingConfiguration,
-        _ body: (RawAttribute) throws(ReceiptError) -> Void
+        _ body: (RawAttribute, Bool) throws(ReceiptError) -> Void
     ) throws(ReceiptError) {
         var seen: UInt64 = 0
         var attributeCount = 0
@@ -104,13 +107,14 @@ enum ReceiptPayloadDecoder {
                 throw ReceiptError(.tooManyAttributes, "more than \(configuration.maximumAttributeCount) attributes")
             }
             let bit = attribute.type &- base
-            if bit >= 0, bit < 64, documented & (1 << bit) != 0 {
+            let isDocumented = bit >= 0 && bit < 64 && documented & (1 << bit) != 0
+            if isDocumented {
                 guard seen & (1 << bit) == 0 else {
                     throw ReceiptError(.malformedPayload, "attribute \(attribute.type) appears more than once")
                 }
                 seen |= 1 << bit
             }
-            try body(attribute)
+            try body(attribute, isDocumented)
         }
     }
 
@@ -151,8 +155,9 @@ enum ReceiptPayloadDecoder {
         purchase.raw = input.slice(set)
         var reader = AttributeReader(input, record: set, configuration)
         try Self.walk(input.buffer, set, documented: Self.purchaseAttributeTypes, base: 1700, configuration) {
-            (attribute) throws(ReceiptError) in
-            // An attribute no row reads stays in `raw`; InAppPurchase.otherAttributes lists them on demand.
+            (attribute, documented) throws(ReceiptError) in
+            // An attribute without a row stays in `raw`; InAppPurchase.otherAttributes lists them on demand.
+            guard documented else { return }
             reader.begin(attribute)
             InAppPurchase.visitFields(of: &purchase, with: &reader)
             try reader.end()
