@@ -26,6 +26,12 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(help: "The inputs are base64 text (detected automatically otherwise).")
     var base64 = false
 
+    @Option(
+        name: .customLong("app"),
+        help: "A macOS .app bundle: the startup check (its receipt against its Info.plist); no other inputs."
+    )
+    var app: String?
+
     @Option(name: .customLong("bundle-id"), help: "The bundle identifier the receipt must carry.")
     var bundleID: String?
 
@@ -50,77 +56,15 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(name: .customLong("now"), help: "The current time (RFC 3339), for the VPP expiration check.")
     var now: String?
 
-    @Option(name: .customLong("jobs"), help: "Receipts validated in parallel, 1–1024 (default: all cores).")
-    var jobs: Int?
-
-    @Option(
-        name: .customLong("app"),
-        help: "A macOS .app bundle: the startup check (its receipt against its Info.plist); no other inputs."
-    )
-    var app: String?
-
-    @Option(
-        name: .customLong("files-from"),
-        help: ArgumentHelp("Read receipt paths from FILE, one per line (- for standard input; repeatable).", valueName: "FILE")
-    )
-    var filesFrom: [String] = []
-
-    @Flag(name: .customLong("null"), help: "Paths in --files-from are separated by NUL bytes (find -print0).")
-    var nullSeparated = false
-
-    @Flag(help: "Each line of the inputs (standard input when none) is one base64 receipt.")
-    var lines = false
-
-    @Flag(help: "In a batch, print lines in input order instead of completion order.")
-    var ordered = false
-
-    @Flag(name: .customLong("all-files"), help: "In directories, read every regular file, whatever its extension.")
-    var allFiles = false
-
-    @Argument(help: "Receipt files or directories, or - for standard input.")
-    var inputs: [String] = []
-
-    /// The batch inputs, in order: arguments (as line files with --lines), then --files-from lists.
-    var batchInputs: [ReceiptBatchSource.Input] {
-        let named: [ReceiptBatchSource.Input]
-        if self.lines {
-            named = (self.inputs.isEmpty ? ["-"] : self.inputs).map { .base64Lines($0) }
-        } else {
-            named = self.inputs.map { .path($0) }
-        }
-        return named + self.filesFrom.map { .pathList($0) }
-    }
-
-    /// One plain input file: validated alone, with text output.
-    var singleInput: String? {
-        guard !self.lines, self.filesFrom.isEmpty, self.inputs.count == 1, let path = self.inputs.first else { return nil }
-        var isDirectory: ObjCBool = false
-        if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return nil
-        }
-        return path
-    }
+    @OptionGroup
+    var batch: BatchInputOptions
 
     func validate() throws {
-        if self.app == nil, self.inputs.isEmpty, self.filesFrom.isEmpty, !self.lines {
+        if self.app == nil, self.batch.isEmpty {
             throw ValidationError("give at least one receipt file or directory, --files-from, --lines, or --app")
         }
-        if self.app != nil, !self.inputs.isEmpty || !self.filesFrom.isEmpty || self.lines {
+        if self.app != nil, !self.batch.isEmpty {
             throw ValidationError("--app validates the bundle's own receipt: give no other inputs")
-        }
-        let stdinReaders = self.batchInputs.filter { input in
-            switch input {
-            case .path(let path), .pathList(let path), .base64Lines(let path): return path == "-"
-            }
-        }
-        if stdinReaders.count > 1 {
-            throw ValidationError("standard input (-) can be read once: as a receipt, a --files-from list or --lines")
-        }
-        if self.nullSeparated, self.filesFrom.isEmpty {
-            throw ValidationError("--null applies to --files-from lists: give --files-from")
-        }
-        if let jobs, !(1...1024).contains(jobs) {
-            throw ValidationError("--jobs takes a whole number from 1 to 1024, not \(jobs)")
         }
         if self.at != "creation", self.at != "now", RFC3339.date(self.at) == nil {
             throw ValidationError("--at takes creation, now or an RFC 3339 time, not '\(self.at)'")
@@ -163,20 +107,17 @@ struct ValidateCommand: AsyncParsableCommand {
         self.apply(to: &policy)
         let validator = ReceiptValidator(policy: policy)
 
-        if let path = self.singleInput {
+        if let path = self.batch.singleInput {
             let outcome = await Self.validate(path, validator: validator, now: now, base64: base64)
             self.print(outcome, path: path)
             throw outcome.status.exitCode
         }
 
-        var options = ReceiptBatchSource.Options()
-        if self.allFiles { options.directoryExtensions = nil }
-        if self.nullSeparated { options.pathSeparator = 0 }
         let worst = await BatchValidation(
-            inputs: self.batchInputs,
-            options: options,
-            jobs: self.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            ordered: self.ordered,
+            inputs: self.batch.batchInputs,
+            options: self.batch.sourceOptions,
+            jobs: self.batch.jobCount,
+            ordered: self.batch.ordered,
             makeWorker: {
                 // Each worker validates with its own trust cache: workers sharing cached certificates would contend
                 // on their reference counts on every receipt (a few milliseconds per worker to fill it once).
