@@ -24,28 +24,37 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
     }
 
     /// A fresh, migrated ledger of this kind for the duration of `body`: a new temporary file, or a new PostgreSQL
-    /// schema (so tests never see each other's rows).
-    func withLedger<T: Sendable>(_ body: @Sendable (any Ledger) async throws -> T) async throws -> T {
+    /// schema (so tests never see each other's rows). `migrated: false` leaves it empty (migration tests).
+    func withLedger<T: Sendable>(
+        migrated: Bool = true, _ body: @Sendable (any Ledger) async throws -> T
+    ) async throws -> T {
         switch self {
         case .sqliteMemory:
             let ledger = try await SQLiteLedger(path: nil)
             defer { Task { await ledger.shutdown() } }
-            try await ledger.migrate()
+            if migrated { try await ledger.migrate() }
             return try await body(ledger)
         case .sqliteFile:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-ledger-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let ledger = try await SQLiteLedger(path: directory.appendingPathComponent("ledger.sqlite").path)
-            try await ledger.migrate()
-            let result = try await body(ledger)
-            await ledger.shutdown()
-            return result
+            // Shut down whatever happens: a connection dropped open traps in SQLiteNIO's deinit, taking every
+            // other test down with a failing one.
+            do {
+                if migrated { try await ledger.migrate() }
+                let result = try await body(ledger)
+                await ledger.shutdown()
+                return result
+            } catch {
+                await ledger.shutdown()
+                throw error
+            }
         case .postgres:
             return try await Self.withPostgresSchema { configuration in
                 let ledger = PostgresLedger(configuration: configuration, logger: Self.quiet)
                 return try await Self.running(ledger) {
-                    try await ledger.migrate()
+                    if migrated { try await ledger.migrate() }
                     return try await body(ledger)
                 }
             }
