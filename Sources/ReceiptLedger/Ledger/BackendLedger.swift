@@ -22,6 +22,9 @@ extension BackendLedger {
     public func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
         try await self.operations.recordNotification(notification)
     }
+    public func apply(_ update: LedgerUpdate) async throws(LedgerError) {
+        try await self.operations.apply(update)
+    }
     public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
         try await self.operations.snapshot(matching: query)
     }

@@ -1,5 +1,6 @@
 /// Where a verifyReceipt service remembers what it has seen: receipts, the transactions they carry, and renewal
-/// information — the state Apple's endpoint kept and a stateless validator cannot.
+/// information — the state Apple's endpoint kept and a stateless validator cannot — whatever taught it: receipts,
+/// server notifications, the App Store Server API (``LedgerSource``).
 ///
 /// Two implementations share one schema and one test suite: ``SQLiteLedger`` (embedded, one process) and
 /// ``PostgresLedger`` (several service instances sharing one database).
@@ -7,7 +8,8 @@
 /// Every write is idempotent: recording the same receipt twice changes nothing, and concurrent writes of receipts
 /// that share transactions never lose or duplicate one. A transaction seen in several receipts keeps the version
 /// from the newest receipt (by creation date, then by receipt hash, so the outcome does not depend on the order in
-/// which the receipts arrive).
+/// which the receipts arrive); signed data competes by its signing date. Which receipt is the newest for each
+/// original transaction id is kept apart (``LedgerOriginalTransaction``), so signed data never hides it.
 ///
 /// ```swift
 /// let ledger = try await SQLiteLedger(path: "receiptkit.sqlite")
@@ -39,8 +41,14 @@ public protocol Ledger: Sendable {
     @discardableResult
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool
 
-    /// Every stored transaction of the query's app, environment and original transaction ids (newest first) and
-    /// their renewal information, read together (one statement in the built-in ledgers).
+    /// Applies transactions and renewal information learnt from App Store signed data — the App Store Server API,
+    /// or anything else that is not a notification — atomically, and records a refresh time when the update says
+    /// so. The same statements as ``recordNotification(_:)``'s, without its replay protection.
+    func apply(_ update: LedgerUpdate) async throws(LedgerError)
+
+    /// Every stored transaction of the query's app, environment and original transaction ids (newest first), their
+    /// renewal information and original-transaction records (newest receipt, API refresh time), read together
+    /// (one statement in the built-in ledgers).
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot
 
     /// Whether the database answers (a trivial query).

@@ -11,6 +11,11 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     }
 
     func migrate() async throws(LedgerError) {
+        try await self.migrate(upTo: LedgerMigration.latestVersion)
+    }
+
+    /// Applies the migrations up to `target` (tests build the ledgers of older versions with it).
+    func migrate(upTo target: Int) async throws(LedgerError) {
         let dialect = self.backend.dialect
         try await self.guarded {
             try await self.backend.transaction(exclusive: true) { session in
@@ -22,7 +27,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                         "the database is at schema version \(current); this build knows up to \(LedgerMigration.latestVersion)"
                     )
                 }
-                for migration in LedgerMigration.all where migration.version > current {
+                for migration in LedgerMigration.all where migration.version > current && migration.version <= target {
                     for sql in migration.statements(dialect) {
                         _ = try await session.run(SQLStatement(sql: sql, binds: []))
                     }
@@ -46,12 +51,9 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         if self.known.contains(receipt.hash) {
             return LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0)
         }
-        let statements = self.statements
-        // One lock order for every writer: rows sorted by transaction id.
-        let rows = receipt.transactions.sorted { $0.transactionIdentifier < $1.transactionIdentifier }
-        let insert = statements.insertReceipt(receipt)
-        let upserts = LedgerStatements.chunks(rows).map { statements.upsertTransactions($0) }
-        try Self.refuseNUL([insert] + upserts)
+        let insert = self.statements.insertReceipt(receipt)
+        let (upserts, originals) = self.statements.recordReceipt(receipt)
+        try Self.refuseNUL([insert] + upserts + originals)
         let summary = try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
                 let inserted = try await session.run(insert)
@@ -60,6 +62,9 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                 var written = 0
                 for upsert in upserts {
                     written += try await session.run(upsert).count
+                }
+                for original in originals {
+                    _ = try await session.run(original)
                 }
                 return LedgerWriteSummary(receiptInserted: true, transactionsWritten: written)
             }
@@ -108,20 +113,29 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     }
 
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
-        let statements = self.statements
-        let insert = statements.insertNotification(notification)
-        let transaction = notification.transaction.map { statements.upsertTransactions([$0][...]) }
-        let renewalInfo = notification.renewalInfo.map { statements.upsertRenewalInfo($0) }
-        try Self.refuseNUL([insert] + [transaction, renewalInfo].compactMap { $0 })
+        let insert = self.statements.insertNotification(notification)
+        let writes = self.statements.apply(notification.update)
+        try Self.refuseNUL([insert] + writes)
         return try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
                 // The UUID first: a notification recorded before (Apple's retry, or a replay) applies nothing.
                 guard !(try await session.run(insert)).isEmpty else { return false }
-                if let transaction {
-                    _ = try await session.run(transaction)
+                for write in writes {
+                    _ = try await session.run(write)
                 }
-                if let renewalInfo {
-                    _ = try await session.run(renewalInfo)
+                return true
+            }
+        }
+    }
+
+    func apply(_ update: LedgerUpdate) async throws(LedgerError) {
+        let writes = self.statements.apply(update)
+        try Self.refuseNUL(writes)
+        guard !writes.isEmpty else { return }
+        try await self.guarded {
+            _ = try await self.backend.transaction(exclusive: false) { session in
+                for write in writes {
+                    _ = try await session.run(write)
                 }
                 return true
             }

@@ -52,3 +52,15 @@ public struct LedgerNotification: Sendable, Hashable {
         self.renewalInfo = renewalInfo
     }
 }
+
+extension LedgerNotification {
+    /// What the notification teaches the ledger, applied as ``Ledger/apply(_:)`` applies an update from the App
+    /// Store Server API: the same statements, tagged ``LedgerSource/notification``.
+    public var update: LedgerUpdate {
+        LedgerUpdate(
+            source: .notification,
+            transactions: self.transaction.map { [$0] } ?? [],
+            renewalInfo: self.renewalInfo.map { [$0] } ?? []
+        )
+    }
+}

@@ -14,6 +14,8 @@ public struct LedgerRenewalInfo: Sendable, Hashable {
     public var updatedMilliseconds: Int64
     /// The `pending_renewal_info` JSON object (UTF-8), as it will be served.
     public var json: [UInt8]
+    /// What taught the ledger this version.
+    public var source: LedgerSource
 
     /// Creates renewal information.
     public init(
@@ -22,7 +24,8 @@ public struct LedgerRenewalInfo: Sendable, Hashable {
         originalTransactionIdentifier: String,
         productIdentifier: String,
         updatedMilliseconds: Int64,
-        json: [UInt8]
+        json: [UInt8],
+        source: LedgerSource = .notification
     ) {
         self.environment = environment
         self.bundleIdentifier = bundleIdentifier
@@ -30,5 +33,6 @@ public struct LedgerRenewalInfo: Sendable, Hashable {
         self.productIdentifier = productIdentifier
         self.updatedMilliseconds = updatedMilliseconds
         self.json = json
+        self.source = source
     }
 }

@@ -1,6 +1,6 @@
 public import AppStorePKI
 /// One in-app purchase transaction as the ledger holds it: the columns it is found and ordered by, and the
-/// verifyReceipt `in_app` object of the newest receipt that carried it.
+/// verifyReceipt `in_app` object of the newest receipt (or signed data) that carried it.
 public struct LedgerTransaction: Sendable, Hashable {
     /// The environment the transaction belongs to.
     public var environment: AppStoreEnvironment
@@ -18,12 +18,15 @@ public struct LedgerTransaction: Sendable, Hashable {
     public var expiresDateMilliseconds: Int64?
     /// `cancellation_date_ms` for refunded or cancelled purchases.
     public var cancellationDateMilliseconds: Int64?
-    /// The hash of the newest receipt this transaction was seen in.
+    /// The hash of the newest receipt this transaction was seen in; for a row learnt from signed data, `jws:` and
+    /// the SHA-256 of the JWS.
     public var receiptHash: String
-    /// That receipt's creation date in milliseconds.
+    /// That receipt's creation date (or the signed data's `signedDate`) in milliseconds: the newer version wins.
     public var receiptCreationMilliseconds: Int64
-    /// The transaction's verifyReceipt JSON object (UTF-8), as that receipt carried it.
+    /// The transaction's verifyReceipt JSON object (UTF-8), as that receipt (or signed data) carried it.
     public var json: [UInt8]
+    /// What taught the ledger this version of the row.
+    public var source: LedgerSource
 
     /// Creates a transaction row.
     public init(
@@ -37,7 +40,8 @@ public struct LedgerTransaction: Sendable, Hashable {
         cancellationDateMilliseconds: Int64?,
         receiptHash: String,
         receiptCreationMilliseconds: Int64,
-        json: [UInt8]
+        json: [UInt8],
+        source: LedgerSource = .receipt
     ) {
         self.environment = environment
         self.bundleIdentifier = bundleIdentifier
@@ -50,6 +54,7 @@ public struct LedgerTransaction: Sendable, Hashable {
         self.receiptHash = receiptHash
         self.receiptCreationMilliseconds = receiptCreationMilliseconds
         self.json = json
+        self.source = source
     }
 
     /// Whether this row should replace `stored` (the same transaction from another receipt): the newer receipt

@@ -72,6 +72,42 @@ struct LedgerMigration: Sendable {
                 """,
             ]
         },
+        LedgerMigration(
+            version: 3, description: "row sources; newest receipt and API refresh per original transaction"
+        ) { _ in
+            [
+                "ALTER TABLE receiptkit_transactions ADD COLUMN source TEXT NOT NULL DEFAULT 'receipt'",
+                // Rows learnt from notifications were marked by their `jws:` hash until now.
+                "UPDATE receiptkit_transactions SET source = 'notification' WHERE receipt_hash LIKE 'jws:%'",
+                "ALTER TABLE receiptkit_renewal_info ADD COLUMN source TEXT NOT NULL DEFAULT 'notification'",
+                """
+                CREATE TABLE receiptkit_original_transactions (
+                    environment TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    original_transaction_id TEXT NOT NULL,
+                    latest_receipt_hash TEXT,
+                    latest_receipt_created_ms BIGINT,
+                    api_refreshed_ms BIGINT,
+                    PRIMARY KEY (environment, bundle_id, original_transaction_id)
+                )
+                """,
+                // The newest receipt per original transaction id, from the rows receipts still hold (a row a
+                // notification replaced no longer says which receipt carried it: such a subscription answers with
+                // the posted receipt until a receipt carrying it is recorded again).
+                """
+                INSERT INTO receiptkit_original_transactions
+                    (environment, bundle_id, original_transaction_id, latest_receipt_hash, latest_receipt_created_ms)
+                SELECT DISTINCT t.environment, t.bundle_id, t.original_transaction_id, t.receipt_hash, t.receipt_created_ms
+                FROM receiptkit_transactions t
+                WHERE t.source = 'receipt' AND NOT EXISTS (
+                    SELECT 1 FROM receiptkit_transactions n
+                    WHERE n.environment = t.environment AND n.bundle_id = t.bundle_id
+                        AND n.original_transaction_id = t.original_transaction_id AND n.source = 'receipt'
+                        AND (n.receipt_created_ms, n.receipt_hash) > (t.receipt_created_ms, t.receipt_hash)
+                )
+                """,
+            ]
+        },
     ]
 
     /// The newest version this build knows.

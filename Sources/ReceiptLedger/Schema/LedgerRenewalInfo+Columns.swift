@@ -8,6 +8,7 @@ extension LedgerRenewalInfo {
         LedgerColumn("product_id") { .text($0.productIdentifier) },
         LedgerColumn("updated_ms") { .integer($0.updatedMilliseconds) },
         LedgerColumn("renewal_json") { .text(String(decoding: $0.json, as: UTF8.self)) },
+        LedgerColumn("source") { .text($0.source.rawValue) },
     ]
 
     /// The columns that identify renewal information (one per subscription).

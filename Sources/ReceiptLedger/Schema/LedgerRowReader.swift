@@ -1,18 +1,17 @@
 /// Reads the rows of the snapshot `SELECT` back into records; a row of unexpected shape is an
 /// ``LedgerError/Code/incompatibleSchema`` error, never a crash.
 enum LedgerRowReader {
-    /// Columns: kind, transaction_id, original_transaction_id, product_id, purchase_ms (or updated_ms),
-    /// expires_ms, cancellation_ms, receipt_hash, receipt_created_ms, JSON.
+    /// Columns: kind, transaction_id, original_transaction_id, product_id, purchase_ms (or updated_ms, or the newest
+    /// receipt's creation), expires_ms (or the API refresh time), cancellation_ms, receipt_hash, receipt_created_ms,
+    /// JSON, source.
     static func snapshot(_ rows: [[SQLValue]], query: LedgerQuery) throws(LedgerError) -> LedgerSnapshot {
         var transactions: [LedgerTransaction] = []
         var infos: [LedgerRenewalInfo] = []
+        var originals: [LedgerOriginalTransaction] = []
         transactions.reserveCapacity(rows.count)
         for row in rows {
-            guard row.count == 10 else { throw Self.shape("snapshot row") }
-            // The columns both kinds share: original transaction id, product, a date in milliseconds, JSON.
+            guard row.count == 11 else { throw Self.shape("snapshot row") }
             let original = try Self.text(row[2])
-            let product = try Self.text(row[3])
-            let json = Array(try Self.text(row[9]).utf8)
             switch row[0] {
             case .text("t"):
                 transactions.append(
@@ -21,24 +20,35 @@ enum LedgerRowReader {
                         bundleIdentifier: query.bundleIdentifier,
                         transactionIdentifier: try Self.text(row[1]),
                         originalTransactionIdentifier: original,
-                        productIdentifier: product,
+                        productIdentifier: try Self.text(row[3]),
                         purchaseDateMilliseconds: try Self.optionalInteger(row[4]),
                         expiresDateMilliseconds: try Self.optionalInteger(row[5]),
                         cancellationDateMilliseconds: try Self.optionalInteger(row[6]),
                         receiptHash: try Self.text(row[7]),
                         receiptCreationMilliseconds: try Self.integer(row[8]),
-                        json: json
+                        json: Array(try Self.text(row[9]).utf8),
+                        source: LedgerSource(rawValue: try Self.text(row[10]))
                     ))
             case .text("r"):
-                let updated = try Self.integer(row[4])
                 infos.append(
                     LedgerRenewalInfo(
                         environment: query.environment,
                         bundleIdentifier: query.bundleIdentifier,
                         originalTransactionIdentifier: original,
-                        productIdentifier: product,
-                        updatedMilliseconds: updated,
-                        json: json
+                        productIdentifier: try Self.text(row[3]),
+                        updatedMilliseconds: try Self.integer(row[4]),
+                        json: Array(try Self.text(row[9]).utf8),
+                        source: LedgerSource(rawValue: try Self.text(row[10]))
+                    ))
+            case .text("o"):
+                originals.append(
+                    LedgerOriginalTransaction(
+                        environment: query.environment,
+                        bundleIdentifier: query.bundleIdentifier,
+                        originalTransactionIdentifier: original,
+                        latestReceiptHash: try Self.optionalText(row[7]),
+                        latestReceiptCreationMilliseconds: try Self.optionalInteger(row[4]),
+                        apiRefreshedMilliseconds: try Self.optionalInteger(row[5])
                     ))
             default:
                 throw Self.shape("snapshot row kind")
@@ -46,7 +56,13 @@ enum LedgerRowReader {
         }
         transactions.sort(by: LedgerTransaction.isNewer)
         infos.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
-        return LedgerSnapshot(transactions: transactions, renewalInfo: infos)
+        originals.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
+        return LedgerSnapshot(transactions: transactions, renewalInfo: infos, originalTransactions: originals)
+    }
+
+    private static func optionalText(_ value: SQLValue) throws(LedgerError) -> String? {
+        if case .null = value { return nil }
+        return try Self.text(value)
     }
 
     private static func text(_ value: SQLValue) throws(LedgerError) -> String {

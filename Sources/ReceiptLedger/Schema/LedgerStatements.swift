@@ -23,10 +23,29 @@ struct LedgerStatements: Sendable {
         )
     }
 
-    /// Upserts `rows` (at most ``chunkSize``, sorted by transaction id so that concurrent writers lock rows in one
-    /// order): a stored row is replaced only by a row from a newer receipt (creation date, then hash).
+    /// Upserts `rows` (at most ``chunkSize``, distinct and sorted by transaction id so that concurrent writers lock
+    /// rows in one order): a stored row is replaced only by a newer version (receipt creation or signing date, then
+    /// hash).
     func upsertTransactions(_ rows: ArraySlice<LedgerTransaction>) -> SQLStatement {
         let columns = LedgerTransaction.columns
+        let (tuples, binds) = self.values(rows, columns)
+        return SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_transactions (\(Self.names(columns)))
+                VALUES \(tuples)
+                ON CONFLICT \(Self.upsert(columns, key: LedgerTransaction.keyColumns))
+                WHERE (excluded.receipt_created_ms, excluded.receipt_hash)
+                    > (receiptkit_transactions.receipt_created_ms, receiptkit_transactions.receipt_hash)
+                RETURNING transaction_id
+                """,
+            binds: binds
+        )
+    }
+
+    /// The `VALUES` tuples of a multi-row `INSERT` of `rows` into `columns`, and their bound values.
+    private func values<Record>(
+        _ rows: ArraySlice<Record>, _ columns: [LedgerColumn<Record>]
+    ) -> (tuples: String, binds: [SQLValue]) {
         var binds: [SQLValue] = []
         binds.reserveCapacity(rows.count * columns.count)
         var tuples: [String] = []
@@ -37,17 +56,7 @@ struct LedgerStatements: Sendable {
             tuples.append("(" + placeholders.joined(separator: ", ") + ")")
             binds.append(contentsOf: columns.map { $0.value(row) })
         }
-        return SQLStatement(
-            sql: """
-                INSERT INTO receiptkit_transactions (\(Self.names(columns)))
-                VALUES \(tuples.joined(separator: ", "))
-                ON CONFLICT \(Self.upsert(columns, key: LedgerTransaction.keyColumns))
-                WHERE (excluded.receipt_created_ms, excluded.receipt_hash)
-                    > (receiptkit_transactions.receipt_created_ms, receiptkit_transactions.receipt_hash)
-                RETURNING transaction_id
-                """,
-            binds: binds
-        )
+        return (tuples.joined(separator: ", "), binds)
     }
 
     func selectReceipt(hash: String) -> SQLStatement {
@@ -102,9 +111,11 @@ struct LedgerStatements: Sendable {
         )
     }
 
-    /// Transactions and renewal information in one statement. Rows tagged `t` are transactions; rows tagged `r`
-    /// are renewal information in the columns of the same meaning (original transaction id, product, a date in
-    /// milliseconds, JSON), NULL elsewhere — so each column keeps one type, as PostgreSQL's UNION requires.
+    /// Transactions, renewal information and original-transaction records in one statement. Rows tagged `t` are
+    /// transactions; `r` renewal information and `o` original-transaction records use the columns of the same
+    /// meaning (original transaction id, product, a date in milliseconds, JSON, source), NULL elsewhere — so each
+    /// column keeps one type, as PostgreSQL's UNION requires. An `o` row puts its newest receipt's creation date,
+    /// its API refresh time and that receipt's hash in the date, expiry and receipt-hash columns.
     func selectSnapshot(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
         let p = self.dialect.placeholder
         let list = (3..<3 + ids.count).map(p).joined(separator: ", ")
@@ -112,14 +123,92 @@ struct LedgerStatements: Sendable {
         return SQLStatement(
             sql: """
                 SELECT 't' AS kind, transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms,
-                       cancellation_ms, receipt_hash, receipt_created_ms, purchase_json
+                       cancellation_ms, receipt_hash, receipt_created_ms, purchase_json, source
                 FROM receiptkit_transactions WHERE \(scope)
                 UNION ALL
-                SELECT 'r', NULL, original_transaction_id, product_id, updated_ms, NULL, NULL, NULL, NULL, renewal_json
+                SELECT 'r', NULL, original_transaction_id, product_id, updated_ms, NULL, NULL, NULL, NULL, renewal_json,
+                       source
                 FROM receiptkit_renewal_info WHERE \(scope)
+                UNION ALL
+                SELECT 'o', NULL, original_transaction_id, NULL, latest_receipt_created_ms, api_refreshed_ms, NULL,
+                       latest_receipt_hash, NULL, NULL, NULL
+                FROM receiptkit_original_transactions WHERE \(scope)
                 """,
             binds: [.text(query.environment.rawValue), .text(query.bundleIdentifier)] + ids.map { .text($0) }
         )
+    }
+
+    /// Upserts original-transaction records (at most ``chunkSize``, distinct and sorted by id), replacing only
+    /// `upsert`'s columns and only when its condition holds.
+    func upsertOriginalTransactions(
+        _ rows: ArraySlice<LedgerOriginalTransaction>,
+        _ upsert: LedgerOriginalTransaction.OriginalTransactionUpsert
+    ) -> SQLStatement {
+        let columns = LedgerOriginalTransaction.columns
+        let (tuples, binds) = self.values(rows, columns)
+        let updates = upsert.columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_original_transactions (\(Self.names(columns)))
+                VALUES \(tuples)
+                ON CONFLICT (\(LedgerOriginalTransaction.keyColumns.joined(separator: ", "))) DO UPDATE SET \(updates)
+                WHERE \(upsert.condition)
+                """,
+            binds: binds
+        )
+    }
+
+    /// The statements recording a receipt's transactions and, for each of its original transaction ids, that it
+    /// may be the newest receipt: transactions first, then records, each sorted by id (one lock order for every
+    /// writer).
+    func recordReceipt(_ receipt: LedgerReceipt) -> (transactions: [SQLStatement], originals: [SQLStatement]) {
+        let rows = receipt.transactions.sorted { $0.transactionIdentifier < $1.transactionIdentifier }
+        let originals = LedgerQuery(receipt: receipt).originalTransactionIdentifiers.sorted().map {
+            LedgerOriginalTransaction(
+                environment: receipt.environment, bundleIdentifier: receipt.bundleIdentifier,
+                originalTransactionIdentifier: $0, latestReceiptHash: receipt.hash,
+                latestReceiptCreationMilliseconds: receipt.creationMilliseconds, apiRefreshedMilliseconds: nil)
+        }
+        return (
+            Self.chunks(rows).map { self.upsertTransactions($0) },
+            Self.chunks(originals).map { self.upsertOriginalTransactions($0, LedgerOriginalTransaction.receiptUpdate) }
+        )
+    }
+
+    /// The statements applying signed data: its transactions (one version per transaction, the one signed last),
+    /// its renewal information (one per subscription, the newest), then the refresh time of the ids it covered —
+    /// each sorted by id, in the order ``recordReceipt(_:)`` writes tables.
+    func apply(_ update: LedgerUpdate) -> [SQLStatement] {
+        var transactions: [[String]: LedgerTransaction] = [:]
+        for var row in update.transactions {
+            row.source = update.source
+            let key = [row.environment.rawValue, row.bundleIdentifier, row.transactionIdentifier]
+            if let kept = transactions[key], !row.supersedes(kept) { continue }
+            transactions[key] = row
+        }
+        var infos: [[String]: LedgerRenewalInfo] = [:]
+        for var info in update.renewalInfo {
+            info.source = update.source
+            let key = [info.environment.rawValue, info.bundleIdentifier, info.originalTransactionIdentifier]
+            if let kept = infos[key], kept.updatedMilliseconds > info.updatedMilliseconds { continue }
+            infos[key] = info
+        }
+        let rows = transactions.values.sorted { $0.transactionIdentifier < $1.transactionIdentifier }
+        var statements = Self.chunks(rows).map { self.upsertTransactions($0) }
+        statements += infos.values.sorted { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
+            .map { self.upsertRenewalInfo($0) }
+        if let query = update.refreshed, let refreshed = update.refreshedMilliseconds {
+            let records = query.originalTransactionIdentifiers.sorted().map {
+                LedgerOriginalTransaction(
+                    environment: query.environment, bundleIdentifier: query.bundleIdentifier,
+                    originalTransactionIdentifier: $0, latestReceiptHash: nil, latestReceiptCreationMilliseconds: nil,
+                    apiRefreshedMilliseconds: refreshed)
+            }
+            statements += Self.chunks(records).map {
+                self.upsertOriginalTransactions($0, LedgerOriginalTransaction.refreshUpdate)
+            }
+        }
+        return statements
     }
 
     /// Splits `items` into consecutive chunks of at most ``chunkSize``.

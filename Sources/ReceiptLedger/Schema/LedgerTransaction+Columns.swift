@@ -13,6 +13,7 @@ extension LedgerTransaction {
         LedgerColumn("receipt_hash") { .text($0.receiptHash) },
         LedgerColumn("receipt_created_ms") { .integer($0.receiptCreationMilliseconds) },
         LedgerColumn("purchase_json") { .text(String(decoding: $0.json, as: UTF8.self)) },
+        LedgerColumn("source") { .text($0.source.rawValue) },
     ]
 
     /// The columns that identify a transaction (the upsert's conflict target, never updated).

@@ -86,6 +86,7 @@ struct FailingLedger: Ledger {
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]? { throw self.error }
     func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) { throw self.error }
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool { throw self.error }
+    func apply(_ update: LedgerUpdate) async throws(LedgerError) { throw self.error }
     func ping() async throws(LedgerError) { throw self.error }
     func shutdown() async {}
 }

@@ -20,6 +20,7 @@ struct StalledLedger: Ledger {
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
         try await self.stall()
     }
+    func apply(_ update: LedgerUpdate) async throws(LedgerError) { try await self.stall() as Void }
     func ping() async throws(LedgerError) { try await self.stall() as Void }
     func shutdown() async {}
 }

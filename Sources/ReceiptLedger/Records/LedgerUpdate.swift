@@ -1,0 +1,37 @@
+/// Transactions and renewal information learnt from App Store signed data — a server notification or the App Store
+/// Server API — applied to the ledger in one database transaction by ``Ledger/apply(_:)`` (and, with its
+/// replay protection, by ``Ledger/recordNotification(_:)``).
+///
+/// Rows compete with what is stored: a transaction is replaced only by a version signed later (its
+/// ``LedgerTransaction/receiptCreationMilliseconds``), renewal information only by one updated as late or later.
+/// Nothing here touches which receipts carried the transactions, so `latest_receipt` stays a receipt.
+/// Build it only from signed data that verified: the ledger believes what it is given.
+public struct LedgerUpdate: Sendable, Hashable {
+    /// What taught it (``LedgerSource/notification``, ``LedgerSource/api``); stored with every row.
+    public var source: LedgerSource
+    /// Transaction rows (their ``LedgerTransaction/source`` is set to ``source`` when applied).
+    public var transactions: [LedgerTransaction]
+    /// Renewal information (their ``LedgerRenewalInfo/source`` is set to ``source`` when applied).
+    public var renewalInfo: [LedgerRenewalInfo]
+    /// For a refresh from the App Store Server API: when it was fetched, in milliseconds (from the caller's clock),
+    /// recorded as ``LedgerOriginalTransaction/apiRefreshedMilliseconds`` of every id in ``refreshed`` (a later
+    /// time only replaces an earlier one). `nil` for anything else.
+    public var refreshedMilliseconds: Int64?
+    /// The original transaction ids the refresh covered, with the app and environment they belong to.
+    public var refreshed: LedgerQuery?
+
+    /// Creates an update.
+    public init(
+        source: LedgerSource,
+        transactions: [LedgerTransaction] = [],
+        renewalInfo: [LedgerRenewalInfo] = [],
+        refreshed: LedgerQuery? = nil,
+        refreshedMilliseconds: Int64? = nil
+    ) {
+        self.source = source
+        self.transactions = transactions
+        self.renewalInfo = renewalInfo
+        self.refreshed = refreshed
+        self.refreshedMilliseconds = refreshedMilliseconds
+    }
+}
