@@ -136,10 +136,13 @@ extension ReceiptVerifier {
             receivedMilliseconds: now.epochMilliseconds,
             payloadJSON: JSONValue.object(notification.fields).serialized,
             transaction: result.transaction.flatMap { verified in
-                transactionJWS.flatMap { JWSLedgerRows.transaction(verified.payload, jws: $0, environment: environment) }
+                transactionJWS.flatMap {
+                    JWSLedgerRows.transaction(verified.payload, jws: $0, environment: environment, source: .notification)
+                }
             },
             renewalInfo: result.renewalInfo.flatMap {
-                JWSLedgerRows.renewalInfo($0.payload, bundleIdentifier: bundle, environment: environment)
+                JWSLedgerRows.renewalInfo(
+                    $0.payload, bundleIdentifier: bundle, environment: environment, source: .notification)
             }
         )
         do {

@@ -8,7 +8,7 @@ import _ReceiptKitShared
 /// Writes verifyReceipt response bodies, keys in byte order like the rest of ReceiptKit's JSON.
 ///
 /// A valid receipt: `environment`, `latest_receipt` and `latest_receipt_info` (when the ledger holds transactions
-/// for it), `pending_renewal_info` (when known), `receipt` (the verifyReceipt `receipt` object with
+/// for it, whatever taught it), `pending_renewal_info` (when known), `receipt` (the verifyReceipt `receipt` object with
 /// `request_date*`), `status` 0. Anything else: `status`, `reasons`, and `is-retryable` with 21009.
 enum VerifyReceiptResponseWriter {
     static func valid(
@@ -21,13 +21,13 @@ enum VerifyReceiptResponseWriter {
         let transactions = history.latestReceiptInfo(excludingOld: excludeOldTransactions)
         var json = JSONWriter(
             capacity: 1024 + 700 * (receipt.inAppPurchases.count + transactions.count)
-                + (history.latestReceipt?.count ?? 0) * 4 / 3)
+                + (transactions.isEmpty ? 0 : history.latestReceipt.count * 4 / 3))
         json.beginObject()
         json.key("environment")
         json.string(environment.rawValue)
-        if let latest = history.latestReceipt, !transactions.isEmpty {
+        if !transactions.isEmpty {
             json.key("latest_receipt")
-            json.string(Data(latest).base64EncodedString())
+            json.string(Data(history.latestReceipt).base64EncodedString())
             json.key("latest_receipt_info")
             json.beginArray()
             for transaction in transactions {

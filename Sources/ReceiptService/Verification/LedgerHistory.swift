@@ -1,10 +1,11 @@
 import ReceiptLedger
 
 /// What the ledger knows around one receipt once it has been recorded: the snapshot of its original transaction
-/// ids and the newest receipt that carried them.
+/// ids (whatever taught the ledger about them: receipts, notifications, the App Store Server API) and the newest
+/// receipt that carried them.
 struct LedgerHistory: Sendable {
     var snapshot: LedgerSnapshot
-    var latestReceipt: [UInt8]?
+    var latestReceipt: [UInt8]
 
     /// Records `entry` and reads its history; any ledger failure is counted and rethrown (a string refused for
     /// holding U+0000 is rethrown uncounted: the database did not fail).
@@ -14,15 +15,14 @@ struct LedgerHistory: Sendable {
         do {
             metrics.countLedgerWrite(try await ledger.record(entry))
             let snapshot = try await ledger.snapshot(matching: LedgerQuery(receipt: entry))
-            // `latest_receipt` is the newest receipt that carried these transactions; rows learnt from signed data
-            // (notifications) have no receipt to send.
-            let newest = snapshot.transactions.filter { !$0.receiptHash.hasPrefix(JWSLedgerRows.hashPrefix) }.max {
-                ($0.receiptCreationMilliseconds, $0.receiptHash) < ($1.receiptCreationMilliseconds, $1.receiptHash)
-            }
-            var latestReceipt: [UInt8]?
-            if let newest {
-                latestReceipt =
-                    newest.receiptHash == entry.hash ? entry.bytes : try await ledger.receipt(hash: newest.receiptHash)
+            // `latest_receipt` is the newest receipt that carried these transactions (kept per original transaction
+            // id, apart from the rows signed data replaces), else the one posted. Only a newer receipt than the
+            // posted one costs a read.
+            var latestReceipt = entry.bytes
+            if let newest = snapshot.latestReceiptHash, newest != entry.hash,
+                let stored = try await ledger.receipt(hash: newest)
+            {
+                latestReceipt = stored
             }
             return LedgerHistory(snapshot: snapshot, latestReceipt: latestReceipt)
         } catch {
