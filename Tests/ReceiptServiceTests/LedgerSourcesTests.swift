@@ -26,6 +26,10 @@ struct LedgerSourcesTests {
             json: Array(#"{"original_transaction_id":"1000"}"#.utf8))
     }
 
+    static func refresh(_ query: LedgerQuery, _ milliseconds: Int64) -> LedgerRefresh {
+        LedgerRefresh(query, at: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
     @Test("signed data replaces a receipt's row but never which receipt is the newest", arguments: LedgerBackend.available)
     func signedDataKeepsTheLatestReceipt(backend: LedgerBackend) async throws {
         let older = LedgerContractTests.entry(
@@ -64,7 +68,7 @@ struct LedgerSourcesTests {
                 source: .api,
                 transactions: [Self.signed("1000", signed: 2_000), Self.signed("1000", signed: 1_000)],
                 renewalInfo: [Self.renewal(5), Self.renewal(3)],
-                refreshed: query, refreshedMilliseconds: 50_000))
+                refresh: Self.refresh(query, 50_000)))
             var snapshot = try await ledger.snapshot(matching: query)
             #expect(snapshot.transactions.map(\.receiptHash) == ["jws:1000-2000"])
             #expect(snapshot.transactions.map(\.source) == [.api])
@@ -74,7 +78,7 @@ struct LedgerSourcesTests {
             #expect(snapshot.apiRefreshedMilliseconds(originalTransactionIdentifier: "2000") == 50_000)
             #expect(snapshot.latestReceiptHash == nil)
 
-            try await ledger.apply(LedgerUpdate(source: .api, refreshed: query, refreshedMilliseconds: 40_000))
+            try await ledger.apply(LedgerUpdate(source: .api, refresh: Self.refresh(query, 40_000)))
             let receipt = LedgerContractTests.entry(
                 ServiceTestPKI.receipt(purchases: [ServiceTestPKI.purchase("2001", original: "2000", day: 1)]), tag: "api")
             try await ledger.record(receipt)
@@ -85,7 +89,7 @@ struct LedgerSourcesTests {
             #expect(snapshot.latestReceiptHash == receipt.hash)
             #expect(snapshot.transactions.first { $0.transactionIdentifier == "2001" }?.source == .receipt)
 
-            try await ledger.apply(LedgerUpdate(source: .api, refreshed: query, refreshedMilliseconds: 60_000))
+            try await ledger.apply(LedgerUpdate(source: .api, refresh: Self.refresh(query, 60_000)))
             snapshot = try await ledger.snapshot(matching: query)
             #expect(snapshot.apiRefreshedMilliseconds(originalTransactionIdentifier: "1000") == 60_000)
         }

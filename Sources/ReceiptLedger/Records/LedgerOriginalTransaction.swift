@@ -16,7 +16,7 @@ public struct LedgerOriginalTransaction: Sendable, Hashable {
     /// That receipt's creation date in milliseconds.
     public var latestReceiptCreationMilliseconds: Int64?
     /// When its transactions and renewal information were last fetched from the App Store Server API, in
-    /// milliseconds (``LedgerUpdate/refreshedMilliseconds``); `nil` when never.
+    /// milliseconds (``LedgerUpdate/refresh``); `nil` when never.
     public var apiRefreshedMilliseconds: Int64?
 
     /// Creates a record.

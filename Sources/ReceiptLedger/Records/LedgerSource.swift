@@ -12,8 +12,7 @@ public struct LedgerSource: RawRepresentable, Sendable, Hashable, CustomStringCo
     public static let receipt = LedgerSource(rawValue: "receipt")
     /// A verified App Store Server Notification (``LedgerNotification``).
     public static let notification = LedgerSource(rawValue: "notification")
-    /// Signed data fetched from the App Store Server API (a ``LedgerUpdate`` with
-    /// ``LedgerUpdate/refreshedMilliseconds``).
+    /// Signed data fetched from the App Store Server API (a ``LedgerUpdate`` with a ``LedgerUpdate/refresh``).
     public static let api = LedgerSource(rawValue: "api")
 
     public var description: String { self.rawValue }

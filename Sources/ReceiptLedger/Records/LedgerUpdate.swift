@@ -13,25 +13,20 @@ public struct LedgerUpdate: Sendable, Hashable {
     public var transactions: [LedgerTransaction]
     /// Renewal information (their ``LedgerRenewalInfo/source`` is set to ``source`` when applied).
     public var renewalInfo: [LedgerRenewalInfo]
-    /// For a refresh from the App Store Server API: when it was fetched, in milliseconds (from the caller's clock),
-    /// recorded as ``LedgerOriginalTransaction/apiRefreshedMilliseconds`` of every id in ``refreshed`` (a later
-    /// time only replaces an earlier one). `nil` for anything else.
-    public var refreshedMilliseconds: Int64?
-    /// The original transaction ids the refresh covered, with the app and environment they belong to.
-    public var refreshed: LedgerQuery?
+    /// For a refresh from the App Store Server API: the original transaction ids it fetched and when. `nil` for
+    /// anything else.
+    public var refresh: LedgerRefresh?
 
     /// Creates an update.
     public init(
         source: LedgerSource,
         transactions: [LedgerTransaction] = [],
         renewalInfo: [LedgerRenewalInfo] = [],
-        refreshed: LedgerQuery? = nil,
-        refreshedMilliseconds: Int64? = nil
+        refresh: LedgerRefresh? = nil
     ) {
         self.source = source
         self.transactions = transactions
         self.renewalInfo = renewalInfo
-        self.refreshed = refreshed
-        self.refreshedMilliseconds = refreshedMilliseconds
+        self.refresh = refresh
     }
 }

@@ -197,12 +197,13 @@ struct LedgerStatements: Sendable {
         var statements = Self.chunks(rows).map { self.upsertTransactions($0) }
         statements += infos.values.sorted { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
             .map { self.upsertRenewalInfo($0) }
-        if let query = update.refreshed, let refreshed = update.refreshedMilliseconds {
+        if let refresh = update.refresh {
+            let query = refresh.query
             let records = query.originalTransactionIdentifiers.sorted().map {
                 LedgerOriginalTransaction(
                     environment: query.environment, bundleIdentifier: query.bundleIdentifier,
                     originalTransactionIdentifier: $0, latestReceiptHash: nil, latestReceiptCreationMilliseconds: nil,
-                    apiRefreshedMilliseconds: refreshed)
+                    apiRefreshedMilliseconds: refresh.milliseconds)
             }
             statements += Self.chunks(records).map {
                 self.upsertOriginalTransactions($0, LedgerOriginalTransaction.refreshUpdate)
