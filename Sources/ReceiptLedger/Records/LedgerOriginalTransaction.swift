@@ -19,20 +19,4 @@ public struct LedgerOriginalTransaction: Sendable, Hashable {
     /// milliseconds (``LedgerUpdate/refresh``); `nil` when never.
     public var apiRefreshedMilliseconds: Int64?
 
-    /// Creates a record.
-    public init(
-        environment: AppStoreEnvironment,
-        bundleIdentifier: String,
-        originalTransactionIdentifier: String,
-        latestReceiptHash: String?,
-        latestReceiptCreationMilliseconds: Int64?,
-        apiRefreshedMilliseconds: Int64?
-    ) {
-        self.environment = environment
-        self.bundleIdentifier = bundleIdentifier
-        self.originalTransactionIdentifier = originalTransactionIdentifier
-        self.latestReceiptHash = latestReceiptHash
-        self.latestReceiptCreationMilliseconds = latestReceiptCreationMilliseconds
-        self.apiRefreshedMilliseconds = apiRefreshedMilliseconds
-    }
 }
