@@ -31,6 +31,11 @@ struct AgreementTests {
         }
     }
 
+    /// The seeds of the real-receipt generations, and of the minted-receipt ones: each list alone draws every dialect
+    /// feature (``DialectTests``), found by a greedy search over seeds 0–2999 — seven builds each rather than ten.
+    static let realSeeds = [42, 71, 80, 135, 5, 37, 0]
+    static let mintedSeeds = [68, 89, 50, 65, 138, 33, 7]
+
     static func seed(_ n: Int) -> [UInt8] {
         (0..<16).map { UInt8(truncatingIfNeeded: n &* 37 &+ $0 &* 11) }
     }
@@ -43,10 +48,11 @@ struct AgreementTests {
         ("org.getpure.pure-iphone", "15741"), ("com.tikhop.tpinappreceipt", "1"), ("net.zachariadis.cyclemaps", "32.3.1"),
     ]
 
-    @Test("real receipts: every seed and entry point agrees with ReceiptValidator", .enabled(if: RealReceipts.available, Comment(rawValue: RealReceipts.skipMessage)), arguments: 0..<10)
+    @Test("real receipts: every seed and entry point agrees with ReceiptValidator", .enabled(if: RealReceipts.available, Comment(rawValue: RealReceipts.skipMessage)), arguments: Self.realSeeds.indices)
     func realReceiptsAgree(index: Int) async throws {
         let app = Self.realApps[index % Self.realApps.count]
-        var options = CodegenOptions(bundleIdentifier: app.bundle, appVersion: app.version, seed: Self.seed(index))
+        let seed = Self.realSeeds[index]
+        var options = CodegenOptions(bundleIdentifier: app.bundle, appVersion: app.version, seed: Self.seed(seed))
         options.entryPoints = 3
         let build = try await HarnessBuild(options)
         var valid = 0
@@ -58,7 +64,7 @@ struct AgreementTests {
                 let expected = await Self.expected(receipt, policy)
                 for entry in 1...options.entryPoints {
                     let status = try await build.status(receipt, device: device, now: Self.now, entry: entry)
-                    #expect(status == (expected ? 0 : 1), "seed \(index) entry \(entry): \(name) for \(device)")
+                    #expect(status == (expected ? 0 : 1), "seed \(seed) entry \(entry): \(name) for \(device)")
                 }
                 if expected { valid += 1 }
             }
@@ -97,10 +103,10 @@ struct AgreementTests {
         return Array(SHA256.hash(data: serializer.serializedBytes))
     }
 
-    @Test("minted and tampered receipts: every entry point agrees with ReceiptValidator", arguments: 10..<20)
-    func mintedReceiptsAgree(index: Int) async throws {
+    @Test("minted and tampered receipts: every entry point agrees with ReceiptValidator", arguments: Self.mintedSeeds)
+    func mintedReceiptsAgree(seed: Int) async throws {
         let ca = try TestCertificateAuthority()
-        var options = CodegenOptions(bundleIdentifier: "com.example.app", appVersion: "42", seed: Self.seed(index))
+        var options = CodegenOptions(bundleIdentifier: "com.example.app", appVersion: "42", seed: Self.seed(seed))
         options.rootFingerprint = try Self.fingerprint(ca.root.certificate)
         options.requiredProducts = ["com.example.app.pro"]
         let build = try await HarnessBuild(options)
@@ -156,7 +162,7 @@ struct AgreementTests {
             #expect(expected == intended, "\(name): ReceiptValidator says \(expected)")
             for entry in 1...options.entryPoints {
                 let status = try await build.status(receipt, device: Self.device, now: Self.now, entry: entry)
-                #expect(status == (expected ? 0 : 1), "seed \(index) entry \(entry): \(name)")
+                #expect(status == (expected ? 0 : 1), "seed \(seed) entry \(entry): \(name)")
             }
         }
     }
