@@ -32,9 +32,10 @@ enum PayloadField: Sendable {
 }
 
 extension [String: JSONValue] {
-    func string(_ name: String) -> String? { self[name]?.stringValue }
+    // `package`: ReceiptKitTesting's App Store Server API simulator and the tests read payloads with these too.
+    package func string(_ name: String) -> String? { self[name]?.stringValue }
 
-    func integer(_ name: String) -> Int64? {
+    package func integer(_ name: String) -> Int64? {
         if case .number(let number)? = self[name] { return number.int64 }
         return nil
     }
