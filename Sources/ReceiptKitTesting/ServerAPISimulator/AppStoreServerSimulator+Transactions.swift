@@ -1,0 +1,71 @@
+import AppStoreJWS
+import struct Foundation.UUID
+import NIOConcurrencyHelpers
+
+extension AppStoreServerSimulator {
+    /// Get Transaction Info: `{"signedTransactionInfo":…}`.
+    func transactionInfo(_ id: String?, _ caller: SimulatedCaller) -> SimulatorAnswer {
+        guard let id, Self.isValidIdentifier(id) else { return .error(.invalidTransactionId) }
+        let fields = self.store.state.withLockedValue { state in
+            state.transactions[id].flatMap { self.visible($0, to: caller) ? $0.fields : nil }
+        }
+        guard let fields else { return .error(.transactionIdNotFound) }
+        guard let jws = self.sign(fields) else { return .error(.generalInternal) }
+        return .json(["signedTransactionInfo": .string(jws)])
+    }
+
+    /// Look Up Order ID: status 0 and the order's transactions, or status 1 (invalid) and none.
+    func lookUpOrder(_ orderID: String?, _ caller: SimulatedCaller) -> SimulatorAnswer {
+        let payloads = self.store.state.withLockedValue { state -> [[String: JSONValue]] in
+            guard let orderID, let ids = state.orders[orderID] else { return [] }
+            return ids.compactMap { state.transactions[$0] }.filter { self.visible($0, to: caller) }.map(\.fields)
+        }
+        guard let signed = self.signAll(payloads) else { return .error(.generalInternal) }
+        return .json([
+            "status": .number(JSONNumber(payloads.isEmpty ? 1 : 0)),
+            "signedTransactions": .array(signed),
+        ])
+    }
+
+    /// Send Consumption Information: 202 with no body once the body (a JSON object with
+    /// `"customerConsented": true`) is kept for the test to read.
+    func consumption(_ id: String?, _ body: [UInt8], _ caller: SimulatedCaller) -> SimulatorAnswer {
+        guard let id, Self.isValidIdentifier(id) else { return .error(.invalidTransactionId) }
+        guard let request = (try? JSONValue(jsonEncoded: body))?.objectValue else { return .error(.generalBadRequest) }
+        guard request["customerConsented"]?.boolValue == true else { return .error(.invalidCustomerConsented) }
+        let found = self.store.state.withLockedValue { state in
+            guard self.visible(state.transactions[id], to: caller) else { return false }
+            state.consumption[id] = request
+            return true
+        }
+        return found ? .empty(202) : .error(.transactionIdNotFound)
+    }
+
+    /// Set App Account Token: sets `appAccountToken` (a UUID, or `""` to clear it) on every transaction of the
+    /// original transaction; 200 with no body.
+    func setAppAccountToken(_ id: String?, _ body: [UInt8], _ caller: SimulatedCaller) -> SimulatorAnswer {
+        guard let id, Self.isValidIdentifier(id) else { return .error(.invalidOriginalTransactionId) }
+        guard let request = (try? JSONValue(jsonEncoded: body))?.objectValue,
+            let token = request.string("appAccountToken")
+        else { return .error(.invalidAppAccountTokenUUID) }
+        guard token.isEmpty || UUID(uuidString: token) != nil else { return .error(.invalidAppAccountTokenUUID) }
+        return self.store.state.withLockedValue { state -> SimulatorAnswer in
+            guard let stored = state.transactions[id], self.visible(stored, to: caller) else {
+                return .error(.transactionIdNotFound)
+            }
+            guard stored.fields.string("originalTransactionId") == id else {
+                return .error(.transactionIdNotOriginalTransactionId)
+            }
+            guard stored.fields.string("inAppOwnershipType") != "FAMILY_SHARED" else {
+                return .error(.familyTransactionNotSupported)
+            }
+            for (key, transaction) in state.transactions where transaction.fields.string("originalTransactionId") == id {
+                var changed = transaction
+                changed.fields["appAccountToken"] = token.isEmpty ? nil : .string(token.lowercased())
+                changed.sequence = state.nextSequence()
+                state.transactions[key] = changed
+            }
+            return .empty(200)
+        }
+    }
+}
