@@ -52,10 +52,12 @@ struct AppStoreServerSimulatorTests {
 
     static func withSimulator<T: Sendable>(
         _ store: SimulatedAppStore? = nil,
+        environment: AppStoreEnvironment = .production,
         _ body: @Sendable (SimulatedAppStore, APIClient) async throws -> T
     ) async throws -> T {
         let store = try store ?? Self.store()
-        let simulator = AppStoreServerSimulator(store: store, authority: try Self.authority.get(), now: { Self.now })
+        let simulator = AppStoreServerSimulator(
+            store: store, authority: try Self.authority.get(), environment: environment, now: { Self.now })
         return try await simulator.run { baseURL in
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             do {
@@ -660,6 +662,33 @@ struct AppStoreServerSimulatorTests {
             store.resetRequests()
             #expect(store.requestCount(.transactionInfo) == 0)
             #expect(store.requests.isEmpty)
+        }
+    }
+
+    @Test func bodyOverSixtyFourKiBIsABadRequest() async throws {
+        try await Self.withSimulator { store, client in
+            var large: [String: JSONValue] = ["customerConsented": .bool(true)]
+            large["padding"] = .string(String(repeating: "x", count: 64 * 1024))
+            let refused = try await client.send(
+                .PUT, "/inApps/v1/transactions/consumption/\(Self.original)", body: JSONValue.object(large).serialized)
+            #expect(refused.status == 400)
+            #expect(try refused.object()["errorCode"] == .number(JSONNumber(4_000_000)))
+            #expect(store.consumptionInformation(transactionID: Self.original) == nil)
+        }
+    }
+
+    @Test func sandboxHostServesSandboxTransactionsOnly() async throws {
+        let store = try Self.store()
+        try store.add(
+            transaction: JWSSamplePayload.transaction(
+                bundleID: Self.bundle, productID: Self.product, transactionID: "5000000000000001",
+                environment: .sandbox, purchaseDate: Self.now, signedDate: Self.now))
+        try await Self.withSimulator(store, environment: .sandbox) { _, api in
+            let history = try await api.send(.GET, "/inApps/v2/history/5000000000000001").object()
+            #expect(history["environment"] == .string("Sandbox"))
+            #expect(history["signedTransactions"]?.arrayValue?.count == 1)
+            let production = try await api.send(.GET, "/inApps/v1/transactions/\(Self.original)")
+            #expect(production.status == 404)
         }
     }
 

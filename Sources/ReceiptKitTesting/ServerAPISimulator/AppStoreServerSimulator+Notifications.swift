@@ -18,7 +18,9 @@ extension AppStoreServerSimulator {
 
     /// The body read, or refused with Apple's error.
     func notificationQuery(_ body: [UInt8]) -> SimulatorChecked<NotificationQuery> {
-        guard let request = (try? JSONValue(jsonEncoded: body))?.objectValue else { return .refused(.generalBadRequest) }
+        guard let request = (try? JSONValue(jsonEncoded: body))?.objectValue else {
+            return .refused(.generalBadRequest)
+        }
         guard let start = request.integer("startDate"), start >= 0 else { return .refused(.invalidStartDate) }
         guard let end = request.integer("endDate"), end >= 0 else { return .refused(.invalidEndDate) }
         guard start < end else { return .refused(.startDateAfterEndDate) }
@@ -101,8 +103,8 @@ extension AppStoreServerSimulator {
             })
     }
 
-    /// Request a Test Notification: a `TEST` notification "sent" now (with ``SimulatedAppStore/testNotificationResult``),
-    /// kept under a new token and added to the history.
+    /// Request a Test Notification: a `TEST` notification "sent" now (with
+    /// ``SimulatedAppStore/testNotificationResult``), kept under a new token and added to the history.
     func requestTestNotification(_ caller: SimulatedCaller) -> SimulatorAnswer {
         let now = self.now()
         let token = UUID().uuidString.lowercased()

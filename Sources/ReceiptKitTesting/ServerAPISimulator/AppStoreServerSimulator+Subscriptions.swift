@@ -66,7 +66,9 @@ extension AppStoreServerSimulator {
         var members = self.appMembers(caller)
         members["data"] = .array(
             groups.keys.sorted().map { group in
-                .object(["subscriptionGroupIdentifier": .string(group), "lastTransactions": .array(groups[group] ?? [])])
+                .object([
+                    "subscriptionGroupIdentifier": .string(group), "lastTransactions": .array(groups[group] ?? []),
+                ])
             })
         return .json(members)
     }
@@ -116,7 +118,8 @@ extension AppStoreServerSimulator {
                 return .error(.invalidOriginalTransactionId)
             }
             var latest: (key: String, value: SimulatedAppStore.StoredTransaction)?
-            for (key, transaction) in state.transactions where transaction.fields.string("originalTransactionId") == id {
+            for (key, transaction) in state.transactions
+            where transaction.fields.string("originalTransactionId") == id {
                 if let current = latest, Self.isLater(current.value, than: transaction) { continue }
                 latest = (key, transaction)
             }

@@ -59,7 +59,8 @@ extension AppStoreServerSimulator {
             guard stored.fields.string("inAppOwnershipType") != "FAMILY_SHARED" else {
                 return .error(.familyTransactionNotSupported)
             }
-            for (key, transaction) in state.transactions where transaction.fields.string("originalTransactionId") == id {
+            for (key, transaction) in state.transactions
+            where transaction.fields.string("originalTransactionId") == id {
                 var changed = transaction
                 changed.fields["appAccountToken"] = token.isEmpty ? nil : .string(token.lowercased())
                 changed.sequence = state.nextSequence()

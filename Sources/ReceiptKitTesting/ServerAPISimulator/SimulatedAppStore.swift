@@ -83,7 +83,7 @@ public final class SimulatedAppStore: Sendable {
 
     /// Adds a transaction, or replaces the one with the same `transactionId`.
     /// - Parameters:
-    ///   - fields: A transaction payload (``JWSSamplePayload/transaction(bundleID:productID:transactionID:originalTransactionID:type:environment:purchaseDate:signedDate:)``).
+    ///   - fields: A transaction payload, as ``JWSSamplePayload`` makes them.
     ///   - customer: The App Store account it belongs to; its `originalTransactionId` when `nil`.
     /// - Throws: ``MintingError`` with ``MintingError/Code/incompletePayload`` when `transactionId` or
     ///   `originalTransactionId` is missing.
@@ -151,8 +151,8 @@ public final class SimulatedAppStore: Sendable {
 
     // MARK: Notifications
 
-    /// Adds a notification to the history: a payload (``JWSSamplePayload/notification(type:subtype:notificationUUID:bundleID:appAppleID:environment:signedDate:signedTransactionInfo:signedRenewalInfo:)``),
-    /// signed when answered, and the delivery attempts; it is found by the first attempt's date.
+    /// Adds a notification to the history: a payload (as ``JWSSamplePayload`` makes them), signed when answered, and
+    /// the delivery attempts; it is found by the first attempt's date.
     public func addNotification(_ fields: [String: JSONValue], attempts: [SimulatedSendAttempt]) {
         self.state.withLockedValue { $0.notifications.append(StoredNotification(fields: fields, attempts: attempts)) }
     }
@@ -195,7 +195,10 @@ public final class SimulatedAppStore: Sendable {
     /// The fault for the next request to `endpoint`, used up by one.
     func takeFault(for endpoint: SimulatedEndpoint) -> SimulatedFault? {
         self.state.withLockedValue { state in
-            guard let index = state.faults.firstIndex(where: { ($0.endpoint ?? endpoint) == endpoint && $0.remaining != 0 })
+            guard
+                let index = state.faults.firstIndex(where: {
+                    ($0.endpoint ?? endpoint) == endpoint && $0.remaining != 0
+                })
             else { return nil }
             let fault = state.faults[index].fault
             if let remaining = state.faults[index].remaining {
