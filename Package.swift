@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ReceiptKitTesting", targets: ["ReceiptKitTesting"]),
         .library(name: "AppStoreJWS", targets: ["AppStoreJWS"]),
         .library(name: "AppStoreJWSOCSP", targets: ["AppStoreJWSOCSP"]),
+        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
         .library(name: "ServerTrust", targets: ["ServerTrust"]),
         .library(name: "ServerTrustNIO", targets: ["ServerTrustNIO"]),
         .library(name: "ReceiptLedger", targets: ["ReceiptLedger"]),
@@ -85,6 +86,22 @@ let package = Package(
             dependencies: [
                 "AppStoreJWS",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A client for Apple's App Store Server API: ES256 bearer tokens, Apple's endpoints, retries, and every signed
+        // value verified with AppStoreJWS before it is returned.
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: [
+                "AppStoreJWS",
+                "AppStorePKI",
+                "_ReceiptKitShared",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

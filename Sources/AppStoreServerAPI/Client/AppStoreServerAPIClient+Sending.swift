@@ -1,0 +1,133 @@
+import Foundation
+import AppStoreJWS
+
+extension AppStoreServerAPIClient {
+    static let userAgent = "ReceiptKit-AppStoreServerAPI/1"
+
+    /// Sends `endpoint` and decodes a success's JSON body as `T`.
+    func decoded<T: Decodable>(_ endpoint: Endpoint) async throws(AppStoreServerAPIError) -> T {
+        let response = try await self.perform(endpoint)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(response.body))
+        } catch {
+            throw AppStoreServerAPIError(
+                .malformedResponse, "the answer to \(endpoint.method) \(endpoint.path) is not the documented JSON",
+                httpStatus: response.status
+            )
+        }
+    }
+
+    /// Sends `endpoint` until a success or an answer not to retry, as the retry policy says.
+    /// - Returns: The 2xx answer.
+    func perform(_ endpoint: Endpoint) async throws(AppStoreServerAPIError) -> HTTPTransportResponse {
+        let policy = self.configuration.retryPolicy
+        let attempts = max(1, policy.maximumAttempts)
+        var waited: Duration = .zero
+        var attempt = 0
+        while true {
+            attempt += 1
+            if Task.isCancelled { throw AppStoreServerAPIError(.cancelled, "the task was cancelled") }
+            let outcome = try await self.attempt(endpoint)
+            let wait: Duration
+            switch outcome {
+            case .success(let response):
+                return response
+            case .final(let error):
+                throw error
+            case .retryable(let error, let retryAfter):
+                guard attempt < attempts else { throw error }
+                wait = retryAfter ?? policy.backoff(retry: attempt, unit: self.runtime.random())
+                guard waited + wait <= policy.maximumTotalDelay else { throw error }
+            }
+            do {
+                try await self.runtime.sleep(wait)
+            } catch {
+                throw AppStoreServerAPIError(.cancelled, "the task was cancelled while waiting to retry")
+            }
+            waited += wait
+        }
+    }
+
+    enum Outcome {
+        case success(HTTPTransportResponse)
+        /// Worth another attempt; `retryAfter` is Apple's ask on a 429.
+        case retryable(AppStoreServerAPIError, retryAfter: Duration?)
+        case final(AppStoreServerAPIError)
+    }
+
+    /// One exchange, classified.
+    func attempt(_ endpoint: Endpoint) async throws(AppStoreServerAPIError) -> Outcome {
+        let token = try self.tokens.token(now: self.runtime.now())
+        var headers: [(name: String, value: String)] = [
+            ("Authorization", "Bearer \(token.compact)"),
+            ("Accept", "application/json"),
+            ("User-Agent", Self.userAgent),
+        ]
+        let body = endpoint.body.map(\.serialized)
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let request = HTTPTransportRequest(
+            method: endpoint.method, url: self.configuration.baseURL + endpoint.target, headers: headers, body: body
+        )
+        let transport = self.transport
+        let timeout = self.configuration.timeout
+        let limit = self.configuration.maximumResponseSize
+        let sent = await self.limiter.withPermit { () async -> Result<HTTPTransportResponse, HTTPTransportFailure> in
+            do throws(HTTPTransportFailure) {
+                return .success(try await transport.send(request, timeout: timeout, maximumResponseSize: limit))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let sent else { throw AppStoreServerAPIError(.cancelled, "the task was cancelled waiting for a turn") }
+        switch sent {
+        case .success(let response):
+            return self.classify(response, endpoint: endpoint)
+        case .failure(let failure):
+            switch failure.kind {
+            case .connection, .timeout:
+                return .retryable(
+                    AppStoreServerAPIError(.unreachable, "\(endpoint.method) \(endpoint.path): \(failure.description)"),
+                    retryAfter: nil
+                )
+            case .responseTooLarge:
+                return .final(
+                    AppStoreServerAPIError(
+                        .responseTooLarge, "the answer to \(endpoint.method) \(endpoint.path) is over \(limit) bytes"
+                    )
+                )
+            case .cancelled:
+                return .final(AppStoreServerAPIError(.cancelled, "the request was cancelled"))
+            default:
+                return .final(AppStoreServerAPIError(.invalidConfiguration, "the request could not be sent: \(failure.description)"))
+            }
+        }
+    }
+
+    func classify(_ response: HTTPTransportResponse, endpoint: Endpoint) -> Outcome {
+        let status = response.status
+        if (200..<300).contains(status) { return .success(response) }
+        let apple = try? JSONDecoder().decode(APIErrorResponse.self, from: Data(response.body))
+        let what = "\(endpoint.method) \(endpoint.path) answered HTTP \(status)"
+        let detail = [apple?.errorCode.map { "errorCode \($0)" }, apple?.errorMessage].compactMap { $0 }.joined(separator: ": ")
+        let reason = detail.isEmpty ? what : "\(what) (\(detail))"
+        func error(_ code: AppStoreServerAPIError.Code, retryAfter: Duration? = nil) -> AppStoreServerAPIError {
+            AppStoreServerAPIError(
+                code, reason, httpStatus: status, apiErrorCode: apple?.errorCode, errorMessage: apple?.errorMessage,
+                retryAfter: retryAfter
+            )
+        }
+        switch status {
+        case 401:
+            return .final(error(.unauthorized))
+        case 403:
+            return .final(error(.forbidden))
+        case 429:
+            let retryAfter = response.header("Retry-After").flatMap { RetryAfter.delay($0, now: self.runtime.now()) }
+            return .retryable(error(.rateLimited, retryAfter: retryAfter), retryAfter: retryAfter)
+        case 500..<600:
+            return .retryable(error(.serverError), retryAfter: nil)
+        default:
+            return .final(error(.apiError))
+        }
+    }
+}

@@ -1,0 +1,378 @@
+public import AppStoreJWS
+import _ReceiptKitShared
+
+/// A client for Apple's App Store Server API: each endpoint a method, on Apple's paths, authenticated with an ES256
+/// bearer token reused until 5 minutes before it expires.
+///
+/// ```swift
+/// let key = try AppStoreServerAPIKey(issuerID: issuerID, keyID: keyID, pemRepresentation: p8)
+/// let client = try AppStoreServerAPIClient(
+///     configuration: AppStoreServerAPIConfiguration(key: key, bundleID: "com.example.app", environment: .production))
+/// let history = try await client.transactionHistory(transactionID: "2000000123456789")
+/// for transaction in history.transactions { print(transaction.productID ?? "?") }
+/// ```
+///
+/// Every signed value in an answer is verified with AppStoreJWS (``AppStoreServerAPIConfiguration/verificationPolicy``)
+/// before it is returned; only the calls whose name ends in `Unverified` hand back signed values as sent. 429 and 5xx
+/// answers and failed connections are retried as ``AppStoreServerAPIConfiguration/retryPolicy`` says; any other
+/// answer that is not a success is an ``AppStoreServerAPIError`` at once.
+public struct AppStoreServerAPIClient: Sendable {
+    /// The configuration.
+    public let configuration: AppStoreServerAPIConfiguration
+    let transport: any HTTPTransport
+    let runtime: APIClientRuntime
+    let tokens: BearerTokenProvider
+    let limiter: AsyncSemaphore
+    let verifier: JWSVerifier
+
+    /// A client.
+    /// - Parameters:
+    ///   - configuration: The key, the app, the environment and the limits.
+    ///   - transport: How requests travel; AsyncHTTPClient by default.
+    ///   - runtime: The clock, the sleep and the jitter; the system's by default.
+    /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` when the token
+    ///   lifetime is out of range.
+    public init(
+        configuration: AppStoreServerAPIConfiguration,
+        transport: any HTTPTransport = AsyncHTTPTransport(),
+        runtime: APIClientRuntime = .live
+    ) throws(AppStoreServerAPIError) {
+        self.configuration = configuration
+        self.transport = transport
+        self.runtime = runtime
+        self.tokens = try BearerTokenProvider(
+            key: configuration.key, bundleID: configuration.bundleID, lifetime: configuration.tokenLifetime
+        )
+        self.limiter = KeyConcurrencyLimits.semaphore(
+            for: configuration.key, permits: configuration.maximumConcurrentRequests
+        )
+        self.verifier = JWSVerifier(policy: configuration.verificationPolicy)
+    }
+
+    // MARK: Transaction history
+
+    /// Get Transaction History v2, every page (`revision` / `hasMore`), each transaction verified.
+    /// - Parameters:
+    ///   - transactionID: Any transaction id of the customer.
+    ///   - filter: The documented filters, sent with every page.
+    ///   - progress: Called after each page with the pages and the transactions read so far.
+    /// - Returns: The last page's fields with the transactions of every page, in Apple's order.
+    public func transactionHistory(
+        transactionID: String,
+        filter: TransactionHistoryFilter = TransactionHistoryFilter(),
+        progress: (@Sendable (_ pages: Int, _ transactions: Int) -> Void)? = nil
+    ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<JWSTransactionPayload> {
+        var all: [JWSTransactionPayload] = []
+        var revision: String? = nil
+        var pages = 0
+        while true {
+            let page = try await self.transactionHistoryPage(transactionID: transactionID, filter: filter, revision: revision)
+            pages += 1
+            all += page.transactions
+            progress?(pages, all.count)
+            guard page.hasMore, let next = page.revision else { return page.replacing(all) }
+            guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
+            revision = next
+        }
+    }
+
+    /// One page of Get Transaction History v2, each transaction verified.
+    public func transactionHistoryPage(
+        transactionID: String,
+        filter: TransactionHistoryFilter = TransactionHistoryFilter(),
+        revision: String? = nil
+    ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<JWSTransactionPayload> {
+        let page = try await self.transactionHistoryPageUnverified(transactionID: transactionID, filter: filter, revision: revision)
+        return page.replacing(try await self.verifyAll(page.transactions, as: JWSTransactionPayload.self))
+    }
+
+    /// One page of Get Transaction History v2 as sent: the signed transactions are not verified.
+    public func transactionHistoryPageUnverified(
+        transactionID: String,
+        filter: TransactionHistoryFilter = TransactionHistoryFilter(),
+        revision: String? = nil
+    ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<String> {
+        try await self.decoded(.transactionHistory(transactionID, filter: filter, revision: revision))
+    }
+
+    // MARK: Transaction info
+
+    /// Get Transaction Info, the transaction verified.
+    public func transactionInfo(transactionID: String) async throws(AppStoreServerAPIError) -> JWSTransactionPayload {
+        let response = try await self.transactionInfoUnverified(transactionID: transactionID)
+        guard let signed = response.signedTransactionInfo else {
+            throw AppStoreServerAPIError(.malformedResponse, "the answer has no signedTransactionInfo")
+        }
+        return try await self.verify(signed, as: JWSTransactionPayload.self)
+    }
+
+    /// Get Transaction Info as sent: the signed transaction is not verified.
+    public func transactionInfoUnverified(transactionID: String) async throws(AppStoreServerAPIError) -> TransactionInfoResponse {
+        try await self.decoded(.transactionInfo(transactionID))
+    }
+
+    // MARK: Subscription statuses
+
+    /// Get All Subscription Statuses, each transaction and renewal info verified.
+    /// - Parameters:
+    ///   - transactionID: Any transaction id of the customer.
+    ///   - status: Only subscriptions in these statuses (`status`, repeated); all when empty.
+    public func allSubscriptionStatuses(
+        transactionID: String,
+        status: [SubscriptionStatus] = []
+    ) async throws(AppStoreServerAPIError) -> StatusResponse<JWSTransactionPayload, JWSRenewalInfoPayload> {
+        let response = try await self.allSubscriptionStatusesUnverified(transactionID: transactionID, status: status)
+        var groups: [SubscriptionGroupStatus<JWSTransactionPayload, JWSRenewalInfoPayload>] = []
+        for group in response.data {
+            var items: [LastTransaction<JWSTransactionPayload, JWSRenewalInfoPayload>] = []
+            for item in group.lastTransactions {
+                items.append(
+                    LastTransaction(
+                        status: item.status,
+                        originalTransactionID: item.originalTransactionID,
+                        transaction: try await self.verifyIfPresent(item.transaction, as: JWSTransactionPayload.self),
+                        renewalInfo: try await self.verifyIfPresent(item.renewalInfo, as: JWSRenewalInfoPayload.self)
+                    )
+                )
+            }
+            groups.append(SubscriptionGroupStatus(subscriptionGroupIdentifier: group.subscriptionGroupIdentifier, lastTransactions: items))
+        }
+        return StatusResponse(
+            environment: response.environment, bundleID: response.bundleID, appAppleID: response.appAppleID, data: groups
+        )
+    }
+
+    /// Get All Subscription Statuses as sent: the signed values are not verified.
+    public func allSubscriptionStatusesUnverified(
+        transactionID: String,
+        status: [SubscriptionStatus] = []
+    ) async throws(AppStoreServerAPIError) -> StatusResponse<String, String> {
+        try await self.decoded(.allSubscriptionStatuses(transactionID, status: status))
+    }
+
+    // MARK: Order lookup
+
+    /// Look Up Order ID, each transaction verified.
+    public func lookUpOrderID(_ orderID: String) async throws(AppStoreServerAPIError) -> OrderLookupResponse<JWSTransactionPayload> {
+        let response = try await self.lookUpOrderIDUnverified(orderID)
+        return OrderLookupResponse(
+            status: response.status,
+            transactions: try await self.verifyAll(response.transactions, as: JWSTransactionPayload.self)
+        )
+    }
+
+    /// Look Up Order ID as sent: the signed transactions are not verified.
+    public func lookUpOrderIDUnverified(_ orderID: String) async throws(AppStoreServerAPIError) -> OrderLookupResponse<String> {
+        try await self.decoded(.lookUpOrderID(orderID))
+    }
+
+    // MARK: Refund history
+
+    /// Get Refund History v2, every page (`revision` / `hasMore`), each transaction verified.
+    public func refundHistory(transactionID: String) async throws(AppStoreServerAPIError) -> RefundHistoryResponse<JWSTransactionPayload> {
+        var all: [JWSTransactionPayload] = []
+        var revision: String? = nil
+        var pages = 0
+        while true {
+            let page = try await self.refundHistoryPage(transactionID: transactionID, revision: revision)
+            pages += 1
+            all += page.transactions
+            guard page.hasMore, let next = page.revision else {
+                return RefundHistoryResponse(transactions: all, revision: page.revision, hasMore: false)
+            }
+            guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
+            revision = next
+        }
+    }
+
+    /// One page of Get Refund History v2, each transaction verified.
+    public func refundHistoryPage(
+        transactionID: String,
+        revision: String? = nil
+    ) async throws(AppStoreServerAPIError) -> RefundHistoryResponse<JWSTransactionPayload> {
+        let page = try await self.refundHistoryPageUnverified(transactionID: transactionID, revision: revision)
+        return RefundHistoryResponse(
+            transactions: try await self.verifyAll(page.transactions, as: JWSTransactionPayload.self),
+            revision: page.revision,
+            hasMore: page.hasMore
+        )
+    }
+
+    /// One page of Get Refund History v2 as sent: the signed transactions are not verified.
+    public func refundHistoryPageUnverified(
+        transactionID: String,
+        revision: String? = nil
+    ) async throws(AppStoreServerAPIError) -> RefundHistoryResponse<String> {
+        try await self.decoded(.refundHistory(transactionID, revision: revision))
+    }
+
+    // MARK: Notifications
+
+    /// Get Notification History, every page (`paginationToken`), each notification verified.
+    public func notificationHistory(
+        _ request: NotificationHistoryRequest
+    ) async throws(AppStoreServerAPIError) -> NotificationHistoryResponse<VerifiedNotification> {
+        var all: [NotificationHistoryItem<VerifiedNotification>] = []
+        var token: String? = nil
+        var pages = 0
+        while true {
+            let page = try await self.notificationHistoryPage(request, paginationToken: token)
+            pages += 1
+            all += page.notificationHistory
+            guard page.hasMore, let next = page.paginationToken else {
+                return NotificationHistoryResponse(paginationToken: nil, hasMore: false, notificationHistory: all)
+            }
+            guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
+            token = next
+        }
+    }
+
+    /// One page of Get Notification History, each notification verified.
+    public func notificationHistoryPage(
+        _ request: NotificationHistoryRequest,
+        paginationToken: String? = nil
+    ) async throws(AppStoreServerAPIError) -> NotificationHistoryResponse<VerifiedNotification> {
+        let page = try await self.notificationHistoryPageUnverified(request, paginationToken: paginationToken)
+        var items: [NotificationHistoryItem<VerifiedNotification>] = []
+        for item in page.notificationHistory {
+            items.append(try await self.verifiedItem(item))
+        }
+        return NotificationHistoryResponse(paginationToken: page.paginationToken, hasMore: page.hasMore, notificationHistory: items)
+    }
+
+    /// One page of Get Notification History as sent: the signed payloads are not verified.
+    public func notificationHistoryPageUnverified(
+        _ request: NotificationHistoryRequest,
+        paginationToken: String? = nil
+    ) async throws(AppStoreServerAPIError) -> NotificationHistoryResponse<String> {
+        try await self.decoded(.notificationHistory(request, paginationToken: paginationToken))
+    }
+
+    /// Request a Test Notification: Apple sends a `TEST` notification to the app's notification URL.
+    public func requestTestNotification() async throws(AppStoreServerAPIError) -> SendTestNotificationResponse {
+        try await self.decoded(.requestTestNotification)
+    }
+
+    /// Get Test Notification Status, the notification verified.
+    public func testNotificationStatus(
+        testNotificationToken: String
+    ) async throws(AppStoreServerAPIError) -> NotificationHistoryItem<VerifiedNotification> {
+        try await self.verifiedItem(try await self.testNotificationStatusUnverified(testNotificationToken: testNotificationToken))
+    }
+
+    /// Get Test Notification Status as sent: the signed payload is not verified.
+    public func testNotificationStatusUnverified(
+        testNotificationToken: String
+    ) async throws(AppStoreServerAPIError) -> NotificationHistoryItem<String> {
+        try await self.decoded(.testNotificationStatus(testNotificationToken))
+    }
+
+    // MARK: Changes
+
+    /// Send Consumption Information, after a `CONSUMPTION_REQUEST` notification.
+    public func sendConsumptionInformation(
+        transactionID: String,
+        _ request: ConsumptionRequest
+    ) async throws(AppStoreServerAPIError) {
+        _ = try await self.perform(.sendConsumptionInformation(transactionID, request))
+    }
+
+    /// Extend a Subscription Renewal Date.
+    public func extendSubscriptionRenewalDate(
+        originalTransactionID: String,
+        _ request: ExtendRenewalDateRequest
+    ) async throws(AppStoreServerAPIError) -> ExtendRenewalDateResponse {
+        try await self.decoded(.extendSubscriptionRenewalDate(originalTransactionID, request))
+    }
+
+    /// Set App Account Token: sets or replaces the `appAccountToken` of a purchase.
+    /// - Parameters:
+    ///   - originalTransactionID: The purchase's original transaction id.
+    ///   - appAccountToken: The UUID, in its text form (Apple refuses anything else with
+    ///     ``APIErrorCode/invalidAppAccountTokenUUID``).
+    public func setAppAccountToken(
+        originalTransactionID: String,
+        appAccountToken: String
+    ) async throws(AppStoreServerAPIError) {
+        _ = try await self.perform(.setAppAccountToken(originalTransactionID, appAccountToken: appAccountToken))
+    }
+
+    // MARK: Verification
+
+    func verify<Payload: AppStoreSignedPayload>(
+        _ jws: String,
+        as type: Payload.Type
+    ) async throws(AppStoreServerAPIError) -> Payload {
+        let result: JWSVerificationResult<Payload>
+        do {
+            result = try await self.verifier.verify(jws, as: type, now: self.runtime.now())
+        } catch {
+            throw AppStoreServerAPIError(.malformedSignedData, "a signed \(Payload.kind) is malformed: \(error.reason)")
+        }
+        guard result.isValid else {
+            let codes = result.failures.map(\.code).joined(separator: ", ")
+            throw AppStoreServerAPIError(
+                .untrustedSignedData, "a signed \(Payload.kind) did not verify: \(codes)",
+                verificationFailures: result.failures
+            )
+        }
+        return result.payload
+    }
+
+    func verifyIfPresent<Payload: AppStoreSignedPayload>(
+        _ jws: String?,
+        as type: Payload.Type
+    ) async throws(AppStoreServerAPIError) -> Payload? {
+        guard let jws else { return nil }
+        return try await self.verify(jws, as: type)
+    }
+
+    func verifyAll<Payload: AppStoreSignedPayload>(
+        _ values: [String],
+        as type: Payload.Type
+    ) async throws(AppStoreServerAPIError) -> [Payload] {
+        var payloads: [Payload] = []
+        payloads.reserveCapacity(values.count)
+        for value in values { payloads.append(try await self.verify(value, as: type)) }
+        return payloads
+    }
+
+    func verifyNotification(_ signedPayload: String) async throws(AppStoreServerAPIError) -> VerifiedNotification {
+        let result: NotificationVerificationResult
+        do {
+            result = try await self.verifier.verifyNotification(signedPayload, now: self.runtime.now())
+        } catch {
+            throw AppStoreServerAPIError(.malformedSignedData, "a signed notification is malformed: \(error.reason)")
+        }
+        guard result.isValid else {
+            let verdict = JWSVerdict(result)
+            let failures =
+                result.notification.failures + (result.transaction?.failures ?? []) + (result.renewalInfo?.failures ?? [])
+                + (result.appTransaction?.failures ?? [])
+            throw AppStoreServerAPIError(
+                .untrustedSignedData, "a signed notification did not verify: \(verdict.reasons.joined(separator: ", "))",
+                verificationFailures: failures
+            )
+        }
+        return VerifiedNotification(
+            payload: result.notification.payload,
+            transaction: result.transaction?.payload,
+            renewalInfo: result.renewalInfo?.payload,
+            appTransaction: result.appTransaction?.payload
+        )
+    }
+
+    func verifiedItem(
+        _ item: NotificationHistoryItem<String>
+    ) async throws(AppStoreServerAPIError) -> NotificationHistoryItem<VerifiedNotification> {
+        var notification: VerifiedNotification? = nil
+        if let signed = item.notification { notification = try await self.verifyNotification(signed) }
+        return NotificationHistoryItem(notification: notification, sendAttempts: item.sendAttempts)
+    }
+
+    private func tooManyPages() -> AppStoreServerAPIError {
+        AppStoreServerAPIError(
+            .malformedResponse, "the answer still has more after \(self.configuration.maximumPages) pages (maximumPages)"
+        )
+    }
+}

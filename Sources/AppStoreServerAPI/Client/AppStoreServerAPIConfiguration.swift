@@ -1,0 +1,81 @@
+public import AppStoreJWS
+public import AppStorePKI
+
+/// What an ``AppStoreServerAPIClient`` needs: the key, the app, the environment (or a base URL of your own, for a
+/// local simulator), how signed data is verified, and the client's limits.
+///
+/// ```swift
+/// let configuration = try AppStoreServerAPIConfiguration(key: key, bundleID: "com.example.app", environment: .sandbox)
+/// ```
+public struct AppStoreServerAPIConfiguration: Sendable {
+    /// Apple's production host.
+    public static let productionBaseURL = "https://api.storekit.itunes.apple.com"
+    /// Apple's sandbox host.
+    public static let sandboxBaseURL = "https://api.storekit-sandbox.itunes.apple.com"
+
+    /// The In-App Purchase key that signs the bearer tokens.
+    public var key: AppStoreServerAPIKey
+    /// The app (`bid` in the token; the bundle id signed data must name).
+    public let bundleID: String
+    /// `Production` or `Sandbox`: the environment signed data must come from.
+    public let environment: AppStoreEnvironment
+    /// Where requests go: Apple's host for ``environment`` unless another was given.
+    public let baseURL: String
+    /// What signed values in answers must satisfy before they are returned. By default: a chain to Apple Root CA - G3,
+    /// Apple's App Store markers, ``bundleID`` and ``environment``. Add your own anchors for data minted in tests.
+    public var verificationPolicy: JWSVerificationPolicy
+    /// When to retry. Default ``RetryPolicy/default``.
+    public var retryPolicy: RetryPolicy
+    /// How long one request may take, connection included. Default 30 seconds.
+    public var timeout: Duration
+    /// The largest answer body read. Default 4 MiB.
+    public var maximumResponseSize: Int
+    /// The most requests in flight at once for one key (issuer id and key id), across every client of the process
+    /// (the first client made for a key sets it). Default 8.
+    public var maximumConcurrentRequests: Int
+    /// The most pages a call that follows `revision` or `paginationToken` reads before it gives up with
+    /// ``AppStoreServerAPIError/Code/malformedResponse``. Default 1000.
+    public var maximumPages: Int
+    /// Each bearer token's lifetime (over 5 minutes, at most 60). Default 30 minutes.
+    public var tokenLifetime: Duration
+
+    /// A configuration.
+    /// - Parameters:
+    ///   - key: The In-App Purchase key.
+    ///   - bundleID: The app's bundle id.
+    ///   - environment: `.production` or `.sandbox`.
+    ///   - baseURL: Another host than Apple's for `environment` (a local simulator): `https`, or plain `http` only to
+    ///     a loopback host (`127.0.0.1`, `::1`, `localhost`).
+    /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` for an empty
+    ///   bundle id, another environment, or a base URL these rules refuse.
+    public init(
+        key: AppStoreServerAPIKey,
+        bundleID: String,
+        environment: AppStoreEnvironment,
+        baseURL: String? = nil
+    ) throws(AppStoreServerAPIError) {
+        guard !bundleID.isEmpty else {
+            throw AppStoreServerAPIError(.invalidConfiguration, "the bundle id must not be empty")
+        }
+        let defaultURL: String
+        switch environment {
+        case .production: defaultURL = Self.productionBaseURL
+        case .sandbox: defaultURL = Self.sandboxBaseURL
+        default:
+            throw AppStoreServerAPIError(
+                .invalidConfiguration, "the App Store Server API serves Production and Sandbox, not \(environment)"
+            )
+        }
+        self.key = key
+        self.bundleID = bundleID
+        self.environment = environment
+        self.baseURL = try baseURL.map { url throws(AppStoreServerAPIError) in try BaseURL.validated(url) } ?? defaultURL
+        self.verificationPolicy = JWSVerificationPolicy(bundleIdentifier: bundleID, environment: environment)
+        self.retryPolicy = .default
+        self.timeout = .seconds(30)
+        self.maximumResponseSize = 4 * 1024 * 1024
+        self.maximumConcurrentRequests = 8
+        self.maximumPages = 1000
+        self.tokenLifetime = .seconds(30 * 60)
+    }
+}

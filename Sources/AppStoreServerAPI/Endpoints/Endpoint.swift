@@ -1,0 +1,135 @@
+import struct Foundation.Date
+import AppStoreJWS
+
+/// One App Store Server API request before it is sent: method, path on Apple's host, query and JSON body. Each
+/// endpoint the client calls is a static member below, on Apple's exact path and method.
+struct Endpoint: Sendable, Hashable {
+    var method: String
+    /// The path, each caller-supplied segment percent-encoded.
+    var path: String
+    var query: [Query] = []
+    var body: JSONValue?
+
+    struct Query: Sendable, Hashable {
+        var name: String
+        var value: String
+    }
+
+    init(_ method: String, _ path: String, query: [(name: String, value: String)] = [], body: JSONValue? = nil) {
+        self.method = method
+        self.path = path
+        self.query = query.map { Query(name: $0.name, value: $0.value) }
+        self.body = body
+    }
+
+    /// The path and the query, percent-encoded, as appended to the base URL.
+    var target: String {
+        guard !self.query.isEmpty else { return self.path }
+        let items = self.query.map { "\(Self.percentEncoded($0.name))=\(Self.percentEncoded($0.value))" }
+        return self.path + "?" + items.joined(separator: "&")
+    }
+
+    /// Get Transaction History v2: `GET /inApps/v2/history/{transactionId}`.
+    static func transactionHistory(_ transactionID: String, filter: TransactionHistoryFilter, revision: String?) -> Endpoint {
+        var query = filter.queryItems
+        if let revision { query.insert(("revision", revision), at: 0) }
+        return Endpoint("GET", "/inApps/v2/history/\(Self.segment(transactionID))", query: query)
+    }
+
+    /// Get Transaction Info: `GET /inApps/v1/transactions/{transactionId}`.
+    static func transactionInfo(_ transactionID: String) -> Endpoint {
+        Endpoint("GET", "/inApps/v1/transactions/\(Self.segment(transactionID))")
+    }
+
+    /// Get All Subscription Statuses: `GET /inApps/v1/subscriptions/{transactionId}`, `status` repeated.
+    static func allSubscriptionStatuses(_ transactionID: String, status: [SubscriptionStatus]) -> Endpoint {
+        Endpoint(
+            "GET", "/inApps/v1/subscriptions/\(Self.segment(transactionID))",
+            query: status.map { ("status", String($0.rawValue)) }
+        )
+    }
+
+    /// Look Up Order ID: `GET /inApps/v1/lookup/{orderId}`.
+    static func lookUpOrderID(_ orderID: String) -> Endpoint {
+        Endpoint("GET", "/inApps/v1/lookup/\(Self.segment(orderID))")
+    }
+
+    /// Get Refund History v2: `GET /inApps/v2/refund/lookup/{transactionId}`.
+    static func refundHistory(_ transactionID: String, revision: String?) -> Endpoint {
+        Endpoint(
+            "GET", "/inApps/v2/refund/lookup/\(Self.segment(transactionID))",
+            query: revision.map { [("revision", $0)] } ?? []
+        )
+    }
+
+    /// Get Notification History: `POST /inApps/v1/notifications/history`, `paginationToken` in the query.
+    static func notificationHistory(_ request: NotificationHistoryRequest, paginationToken: String?) -> Endpoint {
+        Endpoint(
+            "POST", "/inApps/v1/notifications/history",
+            query: paginationToken.map { [("paginationToken", $0)] } ?? [],
+            body: request.json
+        )
+    }
+
+    /// Request a Test Notification: `POST /inApps/v1/notifications/test`.
+    static let requestTestNotification = Endpoint("POST", "/inApps/v1/notifications/test")
+
+    /// Get Test Notification Status: `GET /inApps/v1/notifications/test/{testNotificationToken}`.
+    static func testNotificationStatus(_ token: String) -> Endpoint {
+        Endpoint("GET", "/inApps/v1/notifications/test/\(Self.segment(token))")
+    }
+
+    /// Send Consumption Information: `PUT /inApps/v1/transactions/consumption/{transactionId}`.
+    static func sendConsumptionInformation(_ transactionID: String, _ request: ConsumptionRequest) -> Endpoint {
+        Endpoint("PUT", "/inApps/v1/transactions/consumption/\(Self.segment(transactionID))", body: request.json)
+    }
+
+    /// Extend a Subscription Renewal Date: `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`.
+    static func extendSubscriptionRenewalDate(_ originalTransactionID: String, _ request: ExtendRenewalDateRequest) -> Endpoint {
+        Endpoint("PUT", "/inApps/v1/subscriptions/extend/\(Self.segment(originalTransactionID))", body: request.json)
+    }
+
+    /// Set App Account Token: `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`.
+    static func setAppAccountToken(_ originalTransactionID: String, appAccountToken: String) -> Endpoint {
+        Endpoint(
+            "PUT", "/inApps/v1/transactions/\(Self.segment(originalTransactionID))/appAccountToken",
+            body: .object(["appAccountToken": .string(appAccountToken)])
+        )
+    }
+
+    /// A caller-supplied path segment: percent-encoded so `/`, `?`, `#` and `..` stay inside it.
+    static func segment(_ value: String) -> String {
+        let encoded = Self.percentEncoded(value)
+        return encoded == "." || encoded == ".." ? encoded.replacingDots : encoded
+    }
+
+    /// RFC 3986 §2.3: everything but the unreserved characters, percent-encoded as UTF-8.
+    static func percentEncoded(_ value: String) -> String {
+        var result = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return result
+    }
+
+    /// Whole milliseconds since 1970, as Apple's query dates are written; `nil` for an instant out of range.
+    static func milliseconds(_ date: Date) -> String? {
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        guard value.isFinite, abs(value) < 9e15 else { return nil }
+        return String(Int64(value))
+    }
+}
+
+extension String {
+    /// `.` and `..` with each dot percent-encoded (RFC 3986 §6.2.2.2 keeps `%2E` from being a dot segment).
+    fileprivate var replacingDots: String {
+        String(repeating: "%2E", count: self.count)
+    }
+}

@@ -1,0 +1,45 @@
+public import AppStoreJWS
+
+/// The answer of Get All Subscription Statuses (`StatusResponse`).
+///
+/// `Transaction` and `RenewalInfo` are `String` (the signed JWS as sent) from
+/// ``AppStoreServerAPIClient/allSubscriptionStatusesUnverified(transactionID:status:)``, and
+/// `JWSTransactionPayload` / `JWSRenewalInfoPayload` (verified) from
+/// ``AppStoreServerAPIClient/allSubscriptionStatuses(transactionID:status:)``.
+public struct StatusResponse<Transaction: Sendable & Hashable, RenewalInfo: Sendable & Hashable>: Sendable, Hashable {
+    /// `environment`, kept as sent.
+    public var environment: AppStoreEnvironment?
+    /// `bundleId`.
+    public var bundleID: String?
+    /// `appAppleId`.
+    public var appAppleID: Int64?
+    /// One entry per subscription group (`data`).
+    public var data: [SubscriptionGroupStatus<Transaction, RenewalInfo>]
+
+    public init(
+        environment: AppStoreEnvironment? = nil,
+        bundleID: String? = nil,
+        appAppleID: Int64? = nil,
+        data: [SubscriptionGroupStatus<Transaction, RenewalInfo>] = []
+    ) {
+        self.environment = environment
+        self.bundleID = bundleID
+        self.appAppleID = appAppleID
+        self.data = data
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case environment, bundleID = "bundleId", appAppleID = "appAppleId", data
+    }
+}
+
+extension StatusResponse: Codable where Transaction: Codable, RenewalInfo: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.environment = try container.decodeIfPresent(AppStoreEnvironment.self, forKey: .environment)
+        self.bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
+        self.appAppleID = try container.decodeIfPresent(Int64.self, forKey: .appAppleID)
+        self.data =
+            try container.decodeIfPresent([SubscriptionGroupStatus<Transaction, RenewalInfo>].self, forKey: .data) ?? []
+    }
+}

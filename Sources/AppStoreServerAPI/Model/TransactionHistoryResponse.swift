@@ -1,0 +1,61 @@
+public import AppStoreJWS
+
+/// One page of Get Transaction History (`HistoryResponse`).
+///
+/// `Transaction` is `String` — the signed JWS as Apple sent it — from calls whose name ends in `Unverified`, and
+/// `JWSTransactionPayload` (verified) from the others.
+public struct TransactionHistoryResponse<Transaction: Sendable & Hashable>: Sendable, Hashable {
+    /// The token for the next page (`revision`).
+    public var revision: String?
+    /// Whether more pages follow (`hasMore`).
+    public var hasMore: Bool
+    /// `bundleId`.
+    public var bundleID: String?
+    /// `appAppleId`.
+    public var appAppleID: Int64?
+    /// `environment`, kept as sent when it is not one this version knows.
+    public var environment: AppStoreEnvironment?
+    /// The transactions (`signedTransactions`).
+    public var transactions: [Transaction]
+
+    public init(
+        revision: String? = nil,
+        hasMore: Bool = false,
+        bundleID: String? = nil,
+        appAppleID: Int64? = nil,
+        environment: AppStoreEnvironment? = nil,
+        transactions: [Transaction] = []
+    ) {
+        self.revision = revision
+        self.hasMore = hasMore
+        self.bundleID = bundleID
+        self.appAppleID = appAppleID
+        self.environment = environment
+        self.transactions = transactions
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case revision, hasMore, bundleID = "bundleId", appAppleID = "appAppleId", environment
+        case transactions = "signedTransactions"
+    }
+
+    /// The same page with each transaction replaced.
+    func replacing<Other>(_ transactions: [Other]) -> TransactionHistoryResponse<Other> {
+        TransactionHistoryResponse<Other>(
+            revision: self.revision, hasMore: self.hasMore, bundleID: self.bundleID, appAppleID: self.appAppleID,
+            environment: self.environment, transactions: transactions
+        )
+    }
+}
+
+extension TransactionHistoryResponse: Codable where Transaction: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.revision = try container.decodeIfPresent(String.self, forKey: .revision)
+        self.hasMore = try container.decodeIfPresent(Bool.self, forKey: .hasMore) ?? false
+        self.bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
+        self.appAppleID = try container.decodeIfPresent(Int64.self, forKey: .appAppleID)
+        self.environment = try container.decodeIfPresent(AppStoreEnvironment.self, forKey: .environment)
+        self.transactions = try container.decodeIfPresent([Transaction].self, forKey: .transactions) ?? []
+    }
+}

@@ -1,0 +1,45 @@
+/// When ``AppStoreServerAPIClient`` asks again: HTTP 429 after Apple's `Retry-After`, HTTP 5xx and failed or timed-out
+/// connections after a jittered exponential backoff — each within ``maximumAttempts`` and a total
+/// ``maximumTotalDelay`` of waiting. No other status is retried: a 4xx is an answer.
+///
+/// ```swift
+/// var retry = RetryPolicy.default
+/// retry.maximumAttempts = 5
+/// ```
+public struct RetryPolicy: Sendable, Hashable {
+    /// Attempts in all, the first included (1: never retry). Default 3.
+    public var maximumAttempts: Int
+    /// The most time spent waiting between attempts, all waits together; a wait that would pass it is not made and
+    /// the last failure is thrown instead. Default 30 seconds.
+    public var maximumTotalDelay: Duration
+    /// The backoff's first step: before retry `n` (from 1) the client waits a random time in
+    /// `0 ... min(maximumDelay, baseDelay × 2ⁿ⁻¹)` ("full jitter"). Default 0.5 seconds.
+    public var baseDelay: Duration
+    /// The longest backoff step. Default 8 seconds.
+    public var maximumDelay: Duration
+
+    public init(
+        maximumAttempts: Int = 3,
+        maximumTotalDelay: Duration = .seconds(30),
+        baseDelay: Duration = .milliseconds(500),
+        maximumDelay: Duration = .seconds(8)
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.maximumTotalDelay = maximumTotalDelay
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+    }
+
+    /// Three attempts within 30 seconds of waiting.
+    public static let `default` = RetryPolicy()
+    /// One attempt.
+    public static let never = RetryPolicy(maximumAttempts: 1, maximumTotalDelay: .zero)
+
+    /// The backoff before retry `retry` (1 for the first retry), for a `unit` in `0 ..< 1` from the random source.
+    public func backoff(retry: Int, unit: Double) -> Duration {
+        let exponent = min(max(retry - 1, 0), 30)
+        let ceiling = min(self.maximumDelay, self.baseDelay * (1 << exponent))
+        let fraction = unit.isFinite ? min(max(unit, 0), 1) : 0
+        return ceiling * fraction
+    }
+}
