@@ -278,6 +278,24 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "AppStoreServerAPITests",
+            dependencies: [
+                "SharedFixtures",
+                "AppStorePKI",
+                "AppStoreJWS",
+                "AppStoreServerAPI",
+                "ReceiptKitTesting",
+                "_ReceiptKitShared",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "ServerTrustTests",
             dependencies: [
                 "ServerTrust",

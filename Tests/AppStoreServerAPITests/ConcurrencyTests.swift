@@ -1,0 +1,35 @@
+@testable import AppStoreServerAPI
+import AppStorePKI
+import Foundation
+import Testing
+
+/// The bound on requests in flight per key.
+struct ConcurrencyTests {
+    @Test func requestsInFlightForOneKeyAreBounded() async throws {
+        let answer = HTTPTransportResponse(status: 200, body: Array(#"{"signedTransactionInfo":"x"}"#.utf8))
+        let transport = ScriptedTransport(Array(repeating: .hold(answer), count: 10))
+        let key = try TestClients.key()
+        func client() throws -> AppStoreServerAPIClient {
+            var configuration = try AppStoreServerAPIConfiguration(
+                key: key, bundleID: "com.example.app", environment: .sandbox, baseURL: "http://127.0.0.1:1"
+            )
+            configuration.maximumConcurrentRequests = 3
+            return try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: PinnedRuntime().runtime)
+        }
+        // Two clients of the same key share the bound.
+        let clients = [try client(), try client()]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<10 {
+                let client = clients[index % 2]
+                group.addTask { _ = try await client.transactionInfoUnverified(transactionID: "\(index)") }
+            }
+            for _ in 0..<400 where transport.inFlight < 3 { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(transport.inFlight == 3)
+            transport.release()
+            try await group.waitForAll()
+        }
+        #expect(transport.requests.count == 10)
+        #expect(transport.mostInFlight == 3)
+    }
+}

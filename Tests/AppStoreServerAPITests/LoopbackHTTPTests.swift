@@ -1,0 +1,134 @@
+@testable import AppStoreServerAPI
+import AppStorePKI
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Testing
+
+/// The real transport (AsyncHTTPClient) against a tiny HTTP/1.1 server on 127.0.0.1: headers go out, status,
+/// headers and body come back, the size bound and the timeout hold. (The full App Store Server API simulator lives in
+/// ReceiptKitTesting; this only pins the transport.)
+struct LoopbackHTTPTests {
+    /// Answers each request with the next scripted `(status, headers, body)`, or never answers when the script says
+    /// `nil`; records the request heads.
+    final class Handler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+        let script: NIOLockedValueBox<[(Int, [(String, String)], String)?]>
+        let heads: NIOLockedValueBox<[HTTPRequestHead]>
+
+        init(_ script: [(Int, [(String, String)], String)?]) {
+            self.script = NIOLockedValueBox(script)
+            self.heads = NIOLockedValueBox([])
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch self.unwrapInboundIn(data) {
+            case .head(let head):
+                self.heads.withLockedValue { $0.append(head) }
+            case .body:
+                break
+            case .end:
+                let next = self.script.withLockedValue { $0.isEmpty ? nil : $0.removeFirst() }
+                guard let (status, headers, body) = next else { return }
+                var fields = HTTPHeaders(headers)
+                fields.add(name: "Content-Length", value: String(body.utf8.count))
+                let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: fields)
+                context.write(self.wrapOutboundOut(.head(head)), promise: nil)
+                context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+                context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+            }
+        }
+    }
+
+    func withServer(_ handler: Handler, _ body: (Int) async throws -> Void) async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let channel = try await ServerBootstrap(group: group)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap { channel.pipeline.addHandler(handler) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        do {
+            try await body(channel.localAddress?.port ?? 0)
+        } catch {
+            try? await channel.close()
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        try await channel.close()
+        try await group.shutdownGracefully()
+    }
+
+    func client(port: Int, _ edit: (inout AppStoreServerAPIConfiguration) -> Void = { _ in }) throws -> AppStoreServerAPIClient {
+        var configuration = try AppStoreServerAPIConfiguration(
+            key: try TestClients.key("LOOPBACK01"), bundleID: "com.example.app", environment: .sandbox,
+            baseURL: "http://127.0.0.1:\(port)"
+        )
+        edit(&configuration)
+        return try AppStoreServerAPIClient(configuration: configuration, runtime: PinnedRuntime().runtime)
+    }
+
+    @Test func aRequestTravelsOverHTTPAndA429IsRetried() async throws {
+        let handler = Handler([
+            (429, [("Retry-After", "1")], #"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#),
+            (200, [("Content-Type", "application/json")], #"{"testNotificationToken":"ce3af791"}"#),
+        ])
+        try await withServer(handler) { port in
+            let response = try await client(port: port).requestTestNotification()
+            #expect(response.testNotificationToken == "ce3af791")
+        }
+        let heads = handler.heads.withLockedValue { $0 }
+        #expect(heads.count == 2)
+        #expect(heads.allSatisfy { $0.method == .POST && $0.uri == "/inApps/v1/notifications/test" })
+        #expect(heads.first?.headers.first(name: "Authorization")?.hasPrefix("Bearer ") == true)
+        #expect(heads.first?.headers.first(name: "Accept") == "application/json")
+    }
+
+    @Test func anAppleErrorComesBackWithItsCode() async throws {
+        let handler = Handler([(404, [], #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#)])
+        try await withServer(handler) { port in
+            let error = await #expect(throws: AppStoreServerAPIError.self) {
+                try await client(port: port).transactionInfoUnverified(transactionID: "1")
+            }
+            #expect(error?.code == .apiError)
+            #expect(error?.apiErrorCode == .transactionIDNotFound)
+            #expect(error?.httpStatus == 404)
+        }
+    }
+
+    @Test func aBodyOverTheBoundIsRefused() async throws {
+        let handler = Handler([(200, [], String(repeating: "x", count: 4096))])
+        try await withServer(handler) { port in
+            let error = await #expect(throws: AppStoreServerAPIError.self) {
+                try await client(port: port) { $0.maximumResponseSize = 1024 }.requestTestNotification()
+            }
+            #expect(error?.code == .responseTooLarge)
+        }
+    }
+
+    @Test func aServerThatNeverAnswersTimesOutAsUnreachable() async throws {
+        let handler = Handler([nil, nil])
+        try await withServer(handler) { port in
+            let error = await #expect(throws: AppStoreServerAPIError.self) {
+                try await client(port: port) {
+                    $0.timeout = .milliseconds(300)
+                    $0.retryPolicy = RetryPolicy(maximumAttempts: 2)
+                }.requestTestNotification()
+            }
+            #expect(error?.code == .unreachable)
+        }
+        #expect(handler.heads.withLockedValue { $0.count } == 2)
+    }
+
+    @Test func aRefusedConnectionIsUnreachable() async throws {
+        // Bind, learn the port, close: nothing listens there any more.
+        var closedPort = 0
+        try await withServer(Handler([])) { port in closedPort = port }
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client(port: closedPort) { $0.retryPolicy = .never }.requestTestNotification()
+        }
+        #expect(error?.code == .unreachable)
+    }
+}

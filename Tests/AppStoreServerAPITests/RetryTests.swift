@@ -1,0 +1,171 @@
+@testable import AppStoreServerAPI
+import AppStorePKI
+import Foundation
+import Testing
+
+/// What is retried and for how long, on a scripted transport with a pinned clock, sleep and jitter.
+struct RetryTests {
+    static let info = #"{"signedTransactionInfo":"x"}"#
+    static let rateLimited = #"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#
+
+    func run(_ steps: [ScriptedTransport.Step], runtime: PinnedRuntime = PinnedRuntime(), policy: RetryPolicy = .default)
+        async throws -> (Result<TransactionInfoResponse, AppStoreServerAPIError>, ScriptedTransport)
+    {
+        let transport = ScriptedTransport(steps)
+        let client = try TestClients.client(transport, runtime: runtime) { $0.retryPolicy = policy }
+        do {
+            return (.success(try await client.transactionInfoUnverified(transactionID: "1")), transport)
+        } catch {
+            return (.failure(error), transport)
+        }
+    }
+
+    @Test func a429WaitsForRetryAfterSecondsThenSucceeds() async throws {
+        let runtime = PinnedRuntime()
+        let (result, transport) = try await run(
+            [ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "7")]), ScriptedTransport.json(200, Self.info)],
+            runtime: runtime
+        )
+        #expect(try result.get().signedTransactionInfo == "x")
+        #expect(transport.requests.count == 2)
+        #expect(runtime.sleeps == [.seconds(7)])
+    }
+
+    @Test func a429WaitsForAnHTTPDateRetryAfter() async throws {
+        let runtime = PinnedRuntime(now: Date(timeIntervalSince1970: 1_750_000_000))  // Sun, 15 Jun 2025 15:06:40 GMT
+        let (result, _) = try await run(
+            [ScriptedTransport.json(429, "", headers: [("Retry-After", "Sun, 15 Jun 2025 15:06:52 GMT")]),
+             ScriptedTransport.json(200, Self.info)],
+            runtime: runtime
+        )
+        #expect(throws: Never.self) { try result.get() }
+        #expect(runtime.sleeps == [.seconds(12)])
+    }
+
+    @Test func aRetryAfterPastTheTotalBoundIsNotWaitedFor() async throws {
+        let runtime = PinnedRuntime()
+        let (result, transport) = try await run(
+            [ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "120")])], runtime: runtime
+        )
+        guard case .failure(let error) = result else { Issue.record("expected rate_limited"); return }
+        #expect(error.code == .rateLimited)
+        #expect(error.retryAfter == .seconds(120))
+        #expect(error.apiErrorCode == .rateLimitExceeded)
+        #expect(transport.requests.count == 1)
+        #expect(runtime.sleeps == [])
+    }
+
+    @Test func stillRateLimitedAfterEveryAttemptIsRateLimited() async throws {
+        let runtime = PinnedRuntime()
+        let answer = ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "2")])
+        let (result, transport) = try await run([answer, answer, answer, answer], runtime: runtime)
+        guard case .failure(let error) = result else { Issue.record("expected rate_limited"); return }
+        #expect(error.code == .rateLimited)
+        #expect(error.retryAfter == .seconds(2))
+        #expect(error.isRetryable)
+        #expect(transport.requests.count == 3)  // RetryPolicy.default.maximumAttempts
+        #expect(runtime.sleeps == [.seconds(2), .seconds(2)])
+    }
+
+    @Test func a5xxIsRetriedWithJitteredBackoffThenIsAServerError() async throws {
+        let runtime = PinnedRuntime(unit: 0.5)
+        let answer = ScriptedTransport.json(503, "")
+        let (result, transport) = try await run([answer, answer, answer, answer], runtime: runtime)
+        guard case .failure(let error) = result else { Issue.record("expected server_error"); return }
+        #expect(error.code == .serverError)
+        #expect(error.httpStatus == 503)
+        #expect(transport.requests.count == 3)
+        // Full jitter at 0.5: half of 0.5 s, then half of 1 s.
+        #expect(runtime.sleeps == [.milliseconds(250), .milliseconds(500)])
+    }
+
+    @Test func aServerErrorThenSuccessSucceeds() async throws {
+        let (result, transport) = try await run([ScriptedTransport.json(500, ""), ScriptedTransport.json(200, Self.info)])
+        #expect(try result.get().signedTransactionInfo == "x")
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func connectionFailuresAndTimeoutsAreRetriedThenUnreachable() async throws {
+        let (result, transport) = try await run([.fail(.connection), .fail(.timeout), .fail(.connection), .fail(.connection)])
+        guard case .failure(let error) = result else { Issue.record("expected unreachable"); return }
+        #expect(error.code == .unreachable)
+        #expect(error.httpStatus == nil)
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func theTotalDelayBoundsTheBackoff() async throws {
+        let runtime = PinnedRuntime(unit: 0.99)
+        let policy = RetryPolicy(maximumAttempts: 10, maximumTotalDelay: .seconds(2), baseDelay: .seconds(1), maximumDelay: .seconds(8))
+        let (result, transport) = try await run(Array(repeating: .fail(.connection), count: 10), runtime: runtime, policy: policy)
+        guard case .failure(let error) = result else { Issue.record("expected unreachable"); return }
+        #expect(error.code == .unreachable)
+        // 0.99 s is waited; the next 1.98 s would pass 2 s in all, so the client stops.
+        #expect(runtime.sleeps == [.milliseconds(990)])
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test(arguments: [400, 404, 409, 422])
+    func otherClientErrorsAreNotRetried(status: Int) async throws {
+        let runtime = PinnedRuntime()
+        let (result, transport) = try await run(
+            [ScriptedTransport.json(status, #"{"errorCode":4000006,"errorMessage":"Invalid transaction id."}"#),
+             ScriptedTransport.json(200, Self.info)],
+            runtime: runtime
+        )
+        guard case .failure(let error) = result else { Issue.record("expected api_error"); return }
+        #expect(error.code == .apiError)
+        #expect(error.apiErrorCode == .invalidTransactionID)
+        #expect(error.httpStatus == status)
+        #expect(!error.isRetryable)
+        #expect(transport.requests.count == 1)
+        #expect(runtime.sleeps == [])
+    }
+
+    @Test func unauthorizedAndForbiddenAreDistinctAndNotRetried() async throws {
+        let (unauthorized, first) = try await run([ScriptedTransport.json(401, ""), ScriptedTransport.json(200, Self.info)])
+        let (forbidden, second) = try await run([ScriptedTransport.json(403, ""), ScriptedTransport.json(200, Self.info)])
+        guard case .failure(let a) = unauthorized, case .failure(let b) = forbidden else {
+            Issue.record("expected failures")
+            return
+        }
+        #expect(a.code == .unauthorized)
+        #expect(a.httpStatus == 401)
+        #expect(b.code == .forbidden)
+        #expect(b.httpStatus == 403)
+        #expect(first.requests.count == 1)
+        #expect(second.requests.count == 1)
+    }
+
+    @Test func anOversizedAnswerIsRefused() async throws {
+        let transport = ScriptedTransport([ScriptedTransport.json(200, String(repeating: " ", count: 100) + Self.info)])
+        let client = try TestClients.client(transport) { $0.maximumResponseSize = 64 }
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionInfoUnverified(transactionID: "1")
+        }
+        #expect(error?.code == .responseTooLarge)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func theDefaultsAreBounded() {
+        let policy = RetryPolicy.default
+        #expect(policy.maximumAttempts == 3)
+        #expect(policy.maximumTotalDelay == .seconds(30))
+        #expect(policy.backoff(retry: 1, unit: 1) == .milliseconds(500))
+        #expect(policy.backoff(retry: 10, unit: 1) == .seconds(8))
+        #expect(policy.backoff(retry: 1_000, unit: 1) == .seconds(8))
+        #expect(policy.backoff(retry: 3, unit: .nan) == .zero)
+    }
+
+    @Test func retryAfterReadsSecondsAndIMFDatesOnly() {
+        let now = Date(timeIntervalSince1970: 1_750_000_000)
+        #expect(RetryAfter.delay("0", now: now) == .zero)
+        #expect(RetryAfter.delay(" 30 ", now: now) == .seconds(30))
+        #expect(RetryAfter.delay("99999999999999999999", now: now) == .seconds(86_400))
+        #expect(RetryAfter.delay("Sun, 15 Jun 2025 15:06:41 GMT", now: now) == .seconds(1))
+        #expect(RetryAfter.delay("Sun, 15 Jun 2025 15:00:00 GMT", now: now) == .zero)
+        #expect(RetryAfter.delay("-5", now: now) == nil)
+        #expect(RetryAfter.delay("soon", now: now) == nil)
+        #expect(RetryAfter.delay("Sunday, 15-Jun-25 15:06:41 GMT", now: now) == nil)
+        #expect(RetryAfter.delay("Sun, 31 Feb 2025 15:06:41 GMT", now: now) == nil)
+    }
+}

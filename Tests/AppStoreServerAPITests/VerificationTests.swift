@@ -1,0 +1,187 @@
+@testable import AppStoreServerAPI
+import AppStoreJWS
+import AppStorePKI
+import Foundation
+import NIOConcurrencyHelpers
+import ReceiptKitTesting
+import Testing
+import X509
+
+/// Signed values in answers, minted by the test authority: good ones come back as verified payloads; a wrong bundle
+/// id, a wrong environment or another authority's chain is `untrusted_signed_data` with the exact JWS failure code.
+/// Paging through `revision` / `hasMore` and `paginationToken` is checked on the same minted data.
+struct VerificationTests {
+    static let now = Date(timeIntervalSince1970: 1_750_000_000)
+    let authority: JWSTestAuthority
+
+    init() throws {
+        self.authority = try JWSTestAuthority()
+    }
+
+    func transaction(
+        _ id: String,
+        bundleID: String = TestClients.bundleID,
+        environment: AppStoreEnvironment = .production,
+        by authority: JWSTestAuthority? = nil
+    ) throws -> String {
+        let signer = authority ?? self.authority
+        let payload = JWSSamplePayload.transaction(
+            bundleID: bundleID, productID: "com.example.app.pro", transactionID: id, originalTransactionID: "1000",
+            environment: environment, purchaseDate: Self.now.addingTimeInterval(-86_400), signedDate: Self.now
+        )
+        return try JWSMinter.sign(payload, signer: signer.leaf, chain: signer.chain)
+    }
+
+    func renewalInfo() throws -> String {
+        let payload = JWSSamplePayload.renewalInfo(productID: "com.example.app.pro", originalTransactionID: "1000", signedDate: Self.now)
+        return try JWSMinter.sign(payload, signer: self.authority.leaf, chain: self.authority.chain)
+    }
+
+    func client(_ steps: [ScriptedTransport.Step]) throws -> (AppStoreServerAPIClient, ScriptedTransport) {
+        let transport = ScriptedTransport(steps)
+        let client = try TestClients.client(transport, runtime: PinnedRuntime(now: Self.now), anchors: [self.authority.root.certificate])
+        return (client, transport)
+    }
+
+    static func page(_ signed: [String], revision: String, hasMore: Bool) -> ScriptedTransport.Step {
+        let list = signed.map { "\"\($0)\"" }.joined(separator: ",")
+        return ScriptedTransport.json(
+            200,
+            #"{"revision":"\#(revision)","hasMore":\#(hasMore),"bundleId":"com.example.app","appAppleId":1234,"environment":"Production","signedTransactions":[\#(list)]}"#
+        )
+    }
+
+    @Test func historyFollowsEveryPageAndVerifiesEachTransaction() async throws {
+        let (client, transport) = try client([
+            Self.page([try transaction("1"), try transaction("2")], revision: "r1", hasMore: true),
+            Self.page([try transaction("3")], revision: "r2", hasMore: true),
+            Self.page([], revision: "r3", hasMore: false),
+        ])
+        let seen = NIOLockedValueBox<[[Int]]>([])
+        let history = try await client.transactionHistory(
+            transactionID: "1000", filter: TransactionHistoryFilter(productTypes: [.autoRenewable])
+        ) { pages, transactions in seen.withLockedValue { $0.append([pages, transactions]) } }
+        #expect(history.transactions.map(\.transactionID) == ["1", "2", "3"])
+        #expect(history.transactions.allSatisfy { $0.bundleIdentifier == "com.example.app" })
+        #expect(history.revision == "r3")
+        #expect(history.hasMore == false)
+        #expect(history.appAppleID == 1234)
+        #expect(seen.withLockedValue { $0 } == [[1, 2], [2, 3], [3, 3]])
+        #expect(transport.requests.map(\.url) == [
+            "http://127.0.0.1:8080/inApps/v2/history/1000?productType=AUTO_RENEWABLE",
+            "http://127.0.0.1:8080/inApps/v2/history/1000?revision=r1&productType=AUTO_RENEWABLE",
+            "http://127.0.0.1:8080/inApps/v2/history/1000?revision=r2&productType=AUTO_RENEWABLE",
+        ])
+    }
+
+    @Test func pagingStopsAtMaximumPages() async throws {
+        let transport = ScriptedTransport((0..<5).map { Self.page([], revision: "r\($0)", hasMore: true) })
+        let client = try TestClients.client(transport, anchors: [self.authority.root.certificate]) { $0.maximumPages = 3 }
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionHistory(transactionID: "1000")
+        }
+        #expect(error?.code == .malformedResponse)
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func refundHistoryFollowsRevision() async throws {
+        let (client, transport) = try client([
+            ScriptedTransport.json(200, #"{"signedTransactions":["\#(try transaction("7"))"],"revision":"a","hasMore":true}"#),
+            ScriptedTransport.json(200, #"{"signedTransactions":["\#(try transaction("8"))"],"revision":"b","hasMore":false}"#),
+        ])
+        let refunds = try await client.refundHistory(transactionID: "1000")
+        #expect(refunds.transactions.map(\.transactionID) == ["7", "8"])
+        #expect(transport.requests.map(\.url).last == "http://127.0.0.1:8080/inApps/v2/refund/lookup/1000?revision=a")
+    }
+
+    @Test func notificationHistoryFollowsThePaginationTokenAndVerifiesNestedData() async throws {
+        let notification = JWSSamplePayload.notification(
+            type: "DID_RENEW", notificationUUID: "0f7d5e3c-1", bundleID: TestClients.bundleID, appAppleID: 1234,
+            signedDate: Self.now, signedTransactionInfo: try transaction("2"), signedRenewalInfo: try renewalInfo()
+        )
+        let signed = try JWSMinter.sign(notification, signer: self.authority.leaf, chain: self.authority.chain)
+        let item = #"{"signedPayload":"\#(signed)","sendAttempts":[{"attemptDate":1749999999000,"sendAttemptResult":"SUCCESS"}]}"#
+        let (client, transport) = try client([
+            ScriptedTransport.json(200, #"{"paginationToken":"p1","hasMore":true,"notificationHistory":[\#(item)]}"#),
+            ScriptedTransport.json(200, #"{"hasMore":false,"notificationHistory":[\#(item)]}"#),
+        ])
+        let request = NotificationHistoryRequest(startDate: Self.now.addingTimeInterval(-3600), endDate: Self.now)
+        let history = try await client.notificationHistory(request)
+        #expect(history.notificationHistory.count == 2)
+        let first = try #require(history.notificationHistory.first?.notification)
+        #expect(first.payload.fields["notificationType"] == .string("DID_RENEW"))
+        #expect(first.transaction?.transactionID == "2")
+        #expect(first.renewalInfo?.autoRenewStatus == 1)
+        #expect(history.notificationHistory.first?.sendAttempts.first?.sendAttemptResult == .success)
+        #expect(transport.requests.map(\.url) == [
+            "http://127.0.0.1:8080/inApps/v1/notifications/history",
+            "http://127.0.0.1:8080/inApps/v1/notifications/history?paginationToken=p1",
+        ])
+        #expect(transport.requests.allSatisfy { $0.body == transport.requests.first?.body })
+    }
+
+    @Test func statusesVerifyTransactionsAndRenewalInfo() async throws {
+        let body = #"""
+            {"environment":"Production","bundleId":"com.example.app","appAppleId":1234,"data":[{"subscriptionGroupIdentifier":"21000001","lastTransactions":[{"status":1,"originalTransactionId":"1000","signedTransactionInfo":"\#(try transaction("2"))","signedRenewalInfo":"\#(try renewalInfo())"}]}]}
+            """#
+        let (client, _) = try client([ScriptedTransport.json(200, body)])
+        let statuses = try await client.allSubscriptionStatuses(transactionID: "1000")
+        let last = try #require(statuses.data.first?.lastTransactions.first)
+        #expect(last.status == .active)
+        #expect(last.transaction?.transactionID == "2")
+        #expect(last.renewalInfo?.autoRenewProductID == "com.example.app.pro")
+    }
+
+    @Test func transactionInfoAndOrderLookupReturnVerifiedPayloads() async throws {
+        let (client, _) = try client([
+            ScriptedTransport.json(200, #"{"signedTransactionInfo":"\#(try transaction("5"))"}"#),
+            ScriptedTransport.json(200, #"{"status":0,"signedTransactions":["\#(try transaction("6"))"]}"#),
+        ])
+        #expect(try await client.transactionInfo(transactionID: "5").transactionID == "5")
+        let lookup = try await client.lookUpOrderID("W1")
+        #expect(lookup.status == .valid)
+        #expect(lookup.transactions.map(\.transactionID) == ["6"])
+    }
+
+    func failure(_ signed: String) async throws -> AppStoreServerAPIError? {
+        let (client, _) = try client([ScriptedTransport.json(200, #"{"signedTransactionInfo":"\#(signed)"}"#)])
+        return await #expect(throws: AppStoreServerAPIError.self) { try await client.transactionInfo(transactionID: "1") }
+    }
+
+    @Test func anotherAppsTransactionIsUntrusted() async throws {
+        let error = try await failure(try transaction("1", bundleID: "com.other.app"))
+        #expect(error?.code == .untrustedSignedData)
+        #expect(error?.verificationFailures == [.bundleIDMismatch])
+    }
+
+    @Test func aTransactionFromAnotherEnvironmentIsUntrusted() async throws {
+        let error = try await failure(try transaction("1", environment: .sandbox))
+        #expect(error?.code == .untrustedSignedData)
+        #expect(error?.verificationFailures == [.environmentMismatch])
+    }
+
+    @Test func aForeignChainIsUntrusted() async throws {
+        let error = try await failure(try transaction("1", by: try JWSTestAuthority()))
+        #expect(error?.code == .untrustedSignedData)
+        #expect(error?.verificationFailures == [.certificateUntrusted])
+    }
+
+    @Test func aPlaceholderIsMalformedSignedData() async throws {
+        let error = try await failure("signed_transaction_info_value")
+        #expect(error?.code == .malformedSignedData)
+    }
+
+    @Test func oneUntrustedTransactionFailsTheWholePage() async throws {
+        let (client, _) = try client([
+            Self.page([try transaction("1"), try transaction("2", bundleID: "com.other.app")], revision: "r", hasMore: false)
+        ])
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionHistory(transactionID: "1000")
+        }
+        #expect(error?.verificationFailures == [.bundleIDMismatch])
+        let unverified = try await self.client([
+            Self.page([try transaction("1"), try transaction("2", bundleID: "com.other.app")], revision: "r", hasMore: false)
+        ]).0.transactionHistoryPageUnverified(transactionID: "1000")
+        #expect(unverified.transactions.count == 2)
+    }
+}
