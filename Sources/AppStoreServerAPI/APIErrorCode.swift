@@ -10,8 +10,10 @@ public struct APIErrorCode: APIEnumeration {
 
     /// Whether Apple documents the error as one to retry (`…RetryableError`, and `generalInternalRetryable`).
     public var isRetryable: Bool {
-        [Self.accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIDNotFoundRetryable,
-         .generalInternalRetryable].contains(self)
+        [
+            Self.accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIDNotFoundRetryable,
+            .generalInternalRetryable,
+        ].contains(self)
     }
 
     /// An invalid request.

@@ -86,17 +86,20 @@ struct AppleExampleDecodingTests {
     @Test func getNotificationHistoryResponse() async throws {
         let (client, _) = try client(answering: "getNotificationHistoryResponse.json")
         let request = NotificationHistoryRequest(
-            startDate: Date(timeIntervalSince1970: 1_698_148_900), endDate: Date(timeIntervalSince1970: 1_698_148_950)
+            startDate: Date(timeIntervalSince1970: 1_698_148_900),
+            endDate: Date(timeIntervalSince1970: 1_698_148_950)
         )
         let page = try await client.notificationHistoryPageUnverified(request)
         #expect(page.paginationToken == "57715481-805a-4283-8499-1c19b5d6b20a")
         #expect(page.hasMore == true)
         #expect(page.notificationHistory.map(\.notification) == ["signed_payload_one", "signed_payload_two"])
         let attempts = page.notificationHistory[0].sendAttempts
-        #expect(attempts.map(\.attemptDate) == [
-            AppStoreTimestamp(millisecondsSince1970: 1_698_148_900_000),
-            AppStoreTimestamp(millisecondsSince1970: 1_698_148_950_000),
-        ])
+        #expect(
+            attempts.map(\.attemptDate) == [
+                AppStoreTimestamp(millisecondsSince1970: 1_698_148_900_000),
+                AppStoreTimestamp(millisecondsSince1970: 1_698_148_950_000),
+            ]
+        )
         #expect(attempts.map(\.sendAttemptResult) == [.noResponse, .success])
         #expect(page.notificationHistory[1].sendAttempts.map(\.sendAttemptResult) == [.circularRedirect])
     }
@@ -119,7 +122,11 @@ struct AppleExampleDecodingTests {
         let (client, _) = try client(answering: "extendSubscriptionRenewalDateResponse.json")
         let response = try await client.extendSubscriptionRenewalDate(
             originalTransactionID: "2312412",
-            ExtendRenewalDateRequest(extendByDays: 45, extendReasonCode: .customerSatisfaction, requestIdentifier: "fdf9")
+            ExtendRenewalDateRequest(
+                extendByDays: 45,
+                extendReasonCode: .customerSatisfaction,
+                requestIdentifier: "fdf9"
+            )
         )
         #expect(response.originalTransactionID == "2312412")
         #expect(response.webOrderLineItemID == "9993")
@@ -129,20 +136,38 @@ struct AppleExampleDecodingTests {
 
     /// Apple's error examples, each with the status Apple answers it with: the exact `errorCode`, message and code.
     @Test(arguments: [
-        ("apiException.json", 500, Int64(5_000_000), "An unknown error occurred.", AppStoreServerAPIError.Code.serverError),
+        (
+            "apiException.json", 500, Int64(5_000_000), "An unknown error occurred.",
+            AppStoreServerAPIError.Code.serverError
+        ),
         ("apiTooManyRequestsException.json", 429, 4_290_000, "Rate limit exceeded.", .rateLimited),
         ("apiUnknownError.json", 400, 9_990_000, "Testing error.", .apiError),
-        ("appTransactionDoesNotExistError.json", 404, 4_040_019, "No AppTransaction exists for the customer.", .apiError),
-        ("familyTransactionNotSupportedError.json", 400, 4_000_185,
-         "Invalid request. Family Sharing transactions aren't supported by this endpoint.", .apiError),
-        ("invalidAppAccountTokenUUIDError.json", 400, 4_000_183,
-         "Invalid request. The app account token field must be a valid UUID.", .apiError),
+        (
+            "appTransactionDoesNotExistError.json", 404, 4_040_019, "No AppTransaction exists for the customer.",
+            .apiError
+        ),
+        (
+            "familyTransactionNotSupportedError.json", 400, 4_000_185,
+            "Invalid request. Family Sharing transactions aren't supported by this endpoint.", .apiError
+        ),
+        (
+            "invalidAppAccountTokenUUIDError.json", 400, 4_000_183,
+            "Invalid request. The app account token field must be a valid UUID.", .apiError
+        ),
         ("invalidTransactionIdError.json", 400, 4_000_006, "Invalid transaction id.", .apiError),
         ("transactionIdNotFoundError.json", 404, 4_040_010, "Transaction id not found.", .apiError),
-        ("transactionIdNotOriginalTransactionId.json", 400, 4_000_187,
-         "Invalid request. The transaction ID provided is not an original transaction ID.", .apiError),
+        (
+            "transactionIdNotOriginalTransactionId.json", 400, 4_000_187,
+            "Invalid request. The transaction ID provided is not an original transaction ID.", .apiError
+        ),
     ])
-    func appleErrorExamples(name: String, status: Int, errorCode: Int64, message: String, code: AppStoreServerAPIError.Code)
+    func appleErrorExamples(
+        name: String,
+        status: Int,
+        errorCode: Int64,
+        message: String,
+        code: AppStoreServerAPIError.Code
+    )
         async throws
     {
         let (client, _) = try client(answering: name, status: status)
@@ -186,7 +211,9 @@ struct AppleExampleDecodingTests {
             "signedNotification.json", "signedRenewalInfo.json", "signedRescindConsentNotification.json",
             "signedSummaryNotification.json", "signedTransaction.json", "signedTransactionWithRevocation.json",
         ]
-        let unaccounted = Set(AppStoreServerAPIExamples.names).subtracting(decodedAbove).subtracting(notAnEndpointOfThisClient)
+        let unaccounted = Set(AppStoreServerAPIExamples.names).subtracting(decodedAbove).subtracting(
+            notAnEndpointOfThisClient
+        )
         #expect(unaccounted == [])
     }
 }

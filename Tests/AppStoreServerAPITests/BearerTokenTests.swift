@@ -31,7 +31,9 @@ struct BearerTokenTests {
         #expect(claims["exp"] == .number(JSONNumber(1_750_001_800)))
         #expect(claims.count == 5)
         #expect(token.expiresAt - token.issuedAt <= 3600)
-        let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(Base64URL.decode(Array(parts[2].utf8)[...])))
+        let signature = try P256.Signing.ECDSASignature(
+            rawRepresentation: try #require(Base64URL.decode(Array(parts[2].utf8)[...]))
+        )
         #expect(key.publicKey.isValidSignature(signature, for: Array("\(parts[0]).\(parts[1])".utf8)))
     }
 
@@ -49,7 +51,11 @@ struct BearerTokenTests {
     }
 
     @Test func oneTokenIsReusedUntilFiveMinutesBeforeItExpires() throws {
-        let provider = try BearerTokenProvider(key: try TestClients.key(), bundleID: "com.example.app", lifetime: .seconds(1800))
+        let provider = try BearerTokenProvider(
+            key: try TestClients.key(),
+            bundleID: "com.example.app",
+            lifetime: .seconds(1800)
+        )
         let first = try provider.token(now: Self.now)
         #expect(try provider.token(now: Self.now.addingTimeInterval(60)) == first)
         // 1800 - 300 = 1500 s after iat (1_750_000_000): the last second it is still used…
@@ -77,7 +83,8 @@ struct BearerTokenTests {
     }
 
     @Test func aKeyThatIsNotPKCS8PEMIsRefusedWithoutQuotingIt() throws {
-        let secret = "-----BEGIN PRIVATE KEY-----\nTUlHSEFnRUFNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQkcwd2F3SUJBUVFn\n-----END PRIVATE KEY-----"
+        let secret =
+            "-----BEGIN PRIVATE KEY-----\nTUlHSEFnRUFNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQkcwd2F3SUJBUVFn\n-----END PRIVATE KEY-----"
         let error = #expect(throws: AppStoreServerAPIError.self) {
             try AppStoreServerAPIKey(issuerID: "i", keyID: "k", pemRepresentation: secret)
         }
@@ -101,7 +108,8 @@ struct BearerTokenTests {
         let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY123", pemRepresentation: "\n" + pem + "\n")
         #expect(key.publicKey.rawRepresentation == privateKey.publicKey.rawRepresentation)
         let body = pem.split(separator: "\n")[1]
-        for text in [key.description, key.debugDescription, String(describing: key), String(reflecting: key), "\(key)"] {
+        for text in [key.description, key.debugDescription, String(describing: key), String(reflecting: key), "\(key)"]
+        {
             #expect(!text.contains(body))
             #expect(text.contains("KEY123"))
         }
@@ -109,5 +117,31 @@ struct BearerTokenTests {
             try AppStoreServerAPIKey(issuerID: "", keyID: "KEY123", pemRepresentation: pem)
         }
         #expect(emptyID?.code == .invalidConfiguration)
+    }
+
+    @Test func aP8FileLoadsAndAMissingOrOversizedFileIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("p8-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let privateKey = P256.Signing.PrivateKey()
+        let file = directory.appendingPathComponent("AuthKey_KEY123.p8")
+        try Data(privateKey.pemRepresentation.utf8).write(to: file)
+        let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY123", privateKeyFile: file.path)
+        #expect(key.publicKey.rawRepresentation == privateKey.publicKey.rawRepresentation)
+
+        let missing = #expect(throws: AppStoreServerAPIError.self) {
+            try AppStoreServerAPIKey(
+                issuerID: "i",
+                keyID: "k",
+                privateKeyFile: directory.appendingPathComponent("none.p8").path
+            )
+        }
+        #expect(missing?.code == .invalidPrivateKey)
+        let large = directory.appendingPathComponent("large.p8")
+        try Data(repeating: 0x41, count: 64 * 1024 + 1).write(to: large)
+        let oversized = #expect(throws: AppStoreServerAPIError.self) {
+            try AppStoreServerAPIKey(issuerID: "i", keyID: "k", privateKeyFile: large.path)
+        }
+        #expect(oversized?.code == .invalidPrivateKey)
     }
 }

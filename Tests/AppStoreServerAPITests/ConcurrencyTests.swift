@@ -11,10 +11,17 @@ struct ConcurrencyTests {
         let key = try TestClients.key()
         func client() throws -> AppStoreServerAPIClient {
             var configuration = try AppStoreServerAPIConfiguration(
-                key: key, bundleID: "com.example.app", environment: .sandbox, baseURL: "http://127.0.0.1:1"
+                key: key,
+                bundleID: "com.example.app",
+                environment: .sandbox,
+                baseURL: "http://127.0.0.1:1"
             )
             configuration.maximumConcurrentRequests = 3
-            return try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: PinnedRuntime().runtime)
+            return try AppStoreServerAPIClient(
+                configuration: configuration,
+                transport: transport,
+                runtime: PinnedRuntime().runtime
+            )
         }
         // Two clients of the same key share the bound.
         let clients = [try client(), try client()]

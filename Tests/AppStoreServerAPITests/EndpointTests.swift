@@ -6,7 +6,11 @@ import Testing
 
 /// Each endpoint on Apple's path and method, with its query and body, and the headers every request carries.
 struct EndpointTests {
-    func sent(_ call: (AppStoreServerAPIClient) async throws -> Void, answer: String = "{}", status: Int = 200)
+    func sent(
+        _ call: (AppStoreServerAPIClient) async throws -> Void,
+        answer: String = "{}",
+        status: Int = 200
+    )
         async throws -> HTTPTransportRequest
     {
         let transport = ScriptedTransport([ScriptedTransport.json(status, answer)])
@@ -18,29 +22,74 @@ struct EndpointTests {
     @Test func everyEndpointIsOnApplesPathAndMethod() async throws {
         let base = "http://127.0.0.1:8080"
         let window = NotificationHistoryRequest(
-            startDate: Date(timeIntervalSince1970: 1_698_148_900), endDate: Date(timeIntervalSince1970: 1_698_148_950),
-            notificationType: "SUBSCRIBED", transactionID: "9"
+            startDate: Date(timeIntervalSince1970: 1_698_148_900),
+            endDate: Date(timeIntervalSince1970: 1_698_148_950),
+            notificationType: "SUBSCRIBED",
+            transactionID: "9"
         )
         let cases: [(String, String, (AppStoreServerAPIClient) async throws -> Void)] = [
-            ("GET", "/inApps/v2/history/1000", { _ = try await $0.transactionHistoryPageUnverified(transactionID: "1000") }),
-            ("GET", "/inApps/v1/transactions/1000", { _ = try await $0.transactionInfoUnverified(transactionID: "1000") }),
-            ("GET", "/inApps/v1/subscriptions/1000?status=1&status=4",
-             { _ = try await $0.allSubscriptionStatusesUnverified(transactionID: "1000", status: [.active, .billingGracePeriod]) }),
+            (
+                "GET", "/inApps/v2/history/1000",
+                { _ = try await $0.transactionHistoryPageUnverified(transactionID: "1000") }
+            ),
+            (
+                "GET", "/inApps/v1/transactions/1000",
+                { _ = try await $0.transactionInfoUnverified(transactionID: "1000") }
+            ),
+            (
+                "GET", "/inApps/v1/subscriptions/1000?status=1&status=4",
+                {
+                    _ = try await $0.allSubscriptionStatusesUnverified(
+                        transactionID: "1000",
+                        status: [.active, .billingGracePeriod]
+                    )
+                }
+            ),
             ("GET", "/inApps/v1/lookup/W0021", { _ = try await $0.lookUpOrderIDUnverified("W0021") }),
-            ("GET", "/inApps/v2/refund/lookup/1000?revision=r1",
-             { _ = try await $0.refundHistoryPageUnverified(transactionID: "1000", revision: "r1") }),
-            ("POST", "/inApps/v1/notifications/history?paginationToken=p1",
-             { _ = try await $0.notificationHistoryPageUnverified(window, paginationToken: "p1") }),
+            (
+                "GET", "/inApps/v2/refund/lookup/1000?revision=r1",
+                { _ = try await $0.refundHistoryPageUnverified(transactionID: "1000", revision: "r1") }
+            ),
+            (
+                "POST", "/inApps/v1/notifications/history?paginationToken=p1",
+                { _ = try await $0.notificationHistoryPageUnverified(window, paginationToken: "p1") }
+            ),
             ("POST", "/inApps/v1/notifications/test", { _ = try await $0.requestTestNotification() }),
-            ("GET", "/inApps/v1/notifications/test/tok", { _ = try await $0.testNotificationStatusUnverified(testNotificationToken: "tok") }),
-            ("PUT", "/inApps/v1/transactions/consumption/1000",
-             { try await $0.sendConsumptionInformation(transactionID: "1000", ConsumptionRequest(customerConsented: true)) }),
-            ("PUT", "/inApps/v1/subscriptions/extend/1000",
-             { _ = try await $0.extendSubscriptionRenewalDate(
-                originalTransactionID: "1000",
-                ExtendRenewalDateRequest(extendByDays: 30, extendReasonCode: .serviceIssueOrOutage, requestIdentifier: "r")) }),
-            ("PUT", "/inApps/v1/transactions/1000/appAccountToken",
-             { try await $0.setAppAccountToken(originalTransactionID: "1000", appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138") }),
+            (
+                "GET", "/inApps/v1/notifications/test/tok",
+                { _ = try await $0.testNotificationStatusUnverified(testNotificationToken: "tok") }
+            ),
+            (
+                "PUT", "/inApps/v1/transactions/consumption/1000",
+                {
+                    try await $0.sendConsumptionInformation(
+                        transactionID: "1000",
+                        ConsumptionRequest(customerConsented: true)
+                    )
+                }
+            ),
+            (
+                "PUT", "/inApps/v1/subscriptions/extend/1000",
+                {
+                    _ = try await $0.extendSubscriptionRenewalDate(
+                        originalTransactionID: "1000",
+                        ExtendRenewalDateRequest(
+                            extendByDays: 30,
+                            extendReasonCode: .serviceIssueOrOutage,
+                            requestIdentifier: "r"
+                        )
+                    )
+                }
+            ),
+            (
+                "PUT", "/inApps/v1/transactions/1000/appAccountToken",
+                {
+                    try await $0.setAppAccountToken(
+                        originalTransactionID: "1000",
+                        appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+                    )
+                }
+            ),
         ]
         for (method, target, call) in cases {
             let request = try await sent(call)
@@ -55,11 +104,18 @@ struct EndpointTests {
 
     @Test func historyFiltersAreSentOnEveryPageInApplesNames() async throws {
         let filter = TransactionHistoryFilter(
-            startDate: Date(timeIntervalSince1970: 1_698_148_900), endDate: Date(timeIntervalSince1970: 1_698_148_950.5),
-            productIDs: ["com.example.1", "com.example.2"], productTypes: [.autoRenewable, .consumable], sort: .descending,
-            subscriptionGroupIdentifiers: ["sub_group_id"], inAppOwnershipType: .familyShared, revoked: false
+            startDate: Date(timeIntervalSince1970: 1_698_148_900),
+            endDate: Date(timeIntervalSince1970: 1_698_148_950.5),
+            productIDs: ["com.example.1", "com.example.2"],
+            productTypes: [.autoRenewable, .consumable],
+            sort: .descending,
+            subscriptionGroupIdentifiers: ["sub_group_id"],
+            inAppOwnershipType: .familyShared,
+            revoked: false
         )
-        let request = try await sent { _ = try await $0.transactionHistoryPageUnverified(transactionID: "1234", filter: filter, revision: "rev") }
+        let request = try await sent {
+            _ = try await $0.transactionHistoryPageUnverified(transactionID: "1234", filter: filter, revision: "rev")
+        }
         #expect(
             request.url == "http://127.0.0.1:8080/inApps/v2/history/1234?revision=rev&startDate=1698148900000"
                 + "&endDate=1698148950500&productId=com.example.1&productId=com.example.2&productType=AUTO_RENEWABLE"
@@ -76,9 +132,14 @@ struct EndpointTests {
         let history = try await sent {
             _ = try await $0.notificationHistoryPageUnverified(
                 NotificationHistoryRequest(
-                    startDate: Date(timeIntervalSince1970: 1_698_148_900), endDate: Date(timeIntervalSince1970: 1_698_148_950),
-                    notificationType: "SUBSCRIBED", notificationSubtype: "INITIAL_BUY", transactionID: "999",
-                    onlyFailures: true))
+                    startDate: Date(timeIntervalSince1970: 1_698_148_900),
+                    endDate: Date(timeIntervalSince1970: 1_698_148_950),
+                    notificationType: "SUBSCRIBED",
+                    notificationSubtype: "INITIAL_BUY",
+                    transactionID: "999",
+                    onlyFailures: true
+                )
+            )
         }
         let json = try body(history)
         #expect(json["startDate"] as? Int == 1_698_148_900_000)
@@ -88,25 +149,50 @@ struct EndpointTests {
         #expect(json["transactionId"] as? String == "999")
         #expect(json["onlyFailures"] as? Bool == true)
 
-        let extend = try body(try await sent {
-            _ = try await $0.extendSubscriptionRenewalDate(
-                originalTransactionID: "1",
-                ExtendRenewalDateRequest(extendByDays: 45, extendReasonCode: .customerSatisfaction, requestIdentifier: "fdf964a4"))
-        })
+        let extend = try body(
+            try await sent {
+                _ = try await $0.extendSubscriptionRenewalDate(
+                    originalTransactionID: "1",
+                    ExtendRenewalDateRequest(
+                        extendByDays: 45,
+                        extendReasonCode: .customerSatisfaction,
+                        requestIdentifier: "fdf964a4"
+                    )
+                )
+            }
+        )
         #expect(extend["extendByDays"] as? Int == 45)
         #expect(extend["extendReasonCode"] as? Int == 1)
         #expect(extend["requestIdentifier"] as? String == "fdf964a4")
 
-        let token = try body(try await sent {
-            try await $0.setAppAccountToken(originalTransactionID: "1", appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138")
-        })
+        let token = try body(
+            try await sent {
+                try await $0.setAppAccountToken(
+                    originalTransactionID: "1",
+                    appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+                )
+            }
+        )
         #expect(token as NSDictionary == ["appAccountToken": "7e3fb20b-4cdb-47cc-936d-99d65f608138"] as NSDictionary)
 
-        let consumption = try body(try await sent(
-            { try await $0.sendConsumptionInformation(
-                transactionID: "1",
-                ConsumptionRequest(customerConsented: true, consumptionStatus: 1, platform: 2, deliveryStatus: 3, refundPreference: 1)) },
-            answer: "", status: 202))
+        let consumption = try body(
+            try await sent(
+                {
+                    try await $0.sendConsumptionInformation(
+                        transactionID: "1",
+                        ConsumptionRequest(
+                            customerConsented: true,
+                            consumptionStatus: 1,
+                            platform: 2,
+                            deliveryStatus: 3,
+                            refundPreference: 1
+                        )
+                    )
+                },
+                answer: "",
+                status: 202
+            )
+        )
         #expect(consumption["customerConsented"] as? Bool == true)
         #expect(consumption["consumptionStatus"] as? Int == 1)
         #expect(consumption["platform"] as? Int == 2)
@@ -116,7 +202,9 @@ struct EndpointTests {
     }
 
     @Test func pathSegmentsAreEncodedSoAnIDCannotLeaveItsSegment() async throws {
-        let request = try await sent { _ = try await $0.transactionInfoUnverified(transactionID: "../../v1/lookup/x?y=1#z") }
+        let request = try await sent {
+            _ = try await $0.transactionInfoUnverified(transactionID: "../../v1/lookup/x?y=1#z")
+        }
         #expect(request.url == "http://127.0.0.1:8080/inApps/v1/transactions/..%2F..%2Fv1%2Flookup%2Fx%3Fy%3D1%23z")
         let dots = try await sent { _ = try await $0.transactionInfoUnverified(transactionID: "..") }
         #expect(dots.url == "http://127.0.0.1:8080/inApps/v1/transactions/%2E%2E")
@@ -151,7 +239,12 @@ struct EndpointTests {
         ("HTTP://LOCALHOST", "HTTP://LOCALHOST"),
     ])
     func baseURLsTheRulesAccept(url: String, expected: String) throws {
-        let configuration = try AppStoreServerAPIConfiguration(key: try TestClients.key(), bundleID: "b", environment: .sandbox, baseURL: url)
+        let configuration = try AppStoreServerAPIConfiguration(
+            key: try TestClients.key(),
+            bundleID: "b",
+            environment: .sandbox,
+            baseURL: url
+        )
         #expect(configuration.baseURL == expected)
     }
 

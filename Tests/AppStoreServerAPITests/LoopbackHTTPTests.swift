@@ -35,7 +35,11 @@ struct LoopbackHTTPTests {
                 guard let (status, headers, body) = next else { return }
                 var fields = HTTPHeaders(headers)
                 fields.add(name: "Content-Length", value: String(body.utf8.count))
-                let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: fields)
+                let head = HTTPResponseHead(
+                    version: .http1_1,
+                    status: HTTPResponseStatus(statusCode: status),
+                    headers: fields
+                )
                 context.write(self.wrapOutboundOut(.head(head)), promise: nil)
                 context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
                 context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
@@ -61,9 +65,14 @@ struct LoopbackHTTPTests {
         try await group.shutdownGracefully()
     }
 
-    func client(port: Int, _ edit: (inout AppStoreServerAPIConfiguration) -> Void = { _ in }) throws -> AppStoreServerAPIClient {
+    func client(
+        port: Int,
+        _ edit: (inout AppStoreServerAPIConfiguration) -> Void = { _ in }
+    ) throws -> AppStoreServerAPIClient {
         var configuration = try AppStoreServerAPIConfiguration(
-            key: try TestClients.key("LOOPBACK01"), bundleID: "com.example.app", environment: .sandbox,
+            key: try TestClients.key("LOOPBACK01"),
+            bundleID: "com.example.app",
+            environment: .sandbox,
             baseURL: "http://127.0.0.1:\(port)"
         )
         edit(&configuration)

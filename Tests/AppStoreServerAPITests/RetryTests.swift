@@ -8,7 +8,11 @@ struct RetryTests {
     static let info = #"{"signedTransactionInfo":"x"}"#
     static let rateLimited = #"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#
 
-    func run(_ steps: [ScriptedTransport.Step], runtime: PinnedRuntime = PinnedRuntime(), policy: RetryPolicy = .default)
+    func run(
+        _ steps: [ScriptedTransport.Step],
+        runtime: PinnedRuntime = PinnedRuntime(),
+        policy: RetryPolicy = .default
+    )
         async throws -> (Result<TransactionInfoResponse, AppStoreServerAPIError>, ScriptedTransport)
     {
         let transport = ScriptedTransport(steps)
@@ -23,7 +27,10 @@ struct RetryTests {
     @Test func a429WaitsForRetryAfterSecondsThenSucceeds() async throws {
         let runtime = PinnedRuntime()
         let (result, transport) = try await run(
-            [ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "7")]), ScriptedTransport.json(200, Self.info)],
+            [
+                ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "7")]),
+                ScriptedTransport.json(200, Self.info),
+            ],
             runtime: runtime
         )
         #expect(try result.get().signedTransactionInfo == "x")
@@ -34,8 +41,10 @@ struct RetryTests {
     @Test func a429WaitsForAnHTTPDateRetryAfter() async throws {
         let runtime = PinnedRuntime(now: Date(timeIntervalSince1970: 1_750_000_000))  // Sun, 15 Jun 2025 15:06:40 GMT
         let (result, _) = try await run(
-            [ScriptedTransport.json(429, "", headers: [("Retry-After", "Sun, 15 Jun 2025 15:06:52 GMT")]),
-             ScriptedTransport.json(200, Self.info)],
+            [
+                ScriptedTransport.json(429, "", headers: [("Retry-After", "Sun, 15 Jun 2025 15:06:52 GMT")]),
+                ScriptedTransport.json(200, Self.info),
+            ],
             runtime: runtime
         )
         #expect(throws: Never.self) { try result.get() }
@@ -45,9 +54,13 @@ struct RetryTests {
     @Test func aRetryAfterPastTheTotalBoundIsNotWaitedFor() async throws {
         let runtime = PinnedRuntime()
         let (result, transport) = try await run(
-            [ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "120")])], runtime: runtime
+            [ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "120")])],
+            runtime: runtime
         )
-        guard case .failure(let error) = result else { Issue.record("expected rate_limited"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("expected rate_limited")
+            return
+        }
         #expect(error.code == .rateLimited)
         #expect(error.retryAfter == .seconds(120))
         #expect(error.apiErrorCode == .rateLimitExceeded)
@@ -59,7 +72,10 @@ struct RetryTests {
         let runtime = PinnedRuntime()
         let answer = ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "2")])
         let (result, transport) = try await run([answer, answer, answer, answer], runtime: runtime)
-        guard case .failure(let error) = result else { Issue.record("expected rate_limited"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("expected rate_limited")
+            return
+        }
         #expect(error.code == .rateLimited)
         #expect(error.retryAfter == .seconds(2))
         #expect(error.isRetryable)
@@ -71,7 +87,10 @@ struct RetryTests {
         let runtime = PinnedRuntime(unit: 0.5)
         let answer = ScriptedTransport.json(503, "")
         let (result, transport) = try await run([answer, answer, answer, answer], runtime: runtime)
-        guard case .failure(let error) = result else { Issue.record("expected server_error"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("expected server_error")
+            return
+        }
         #expect(error.code == .serverError)
         #expect(error.httpStatus == 503)
         #expect(transport.requests.count == 3)
@@ -80,14 +99,21 @@ struct RetryTests {
     }
 
     @Test func aServerErrorThenSuccessSucceeds() async throws {
-        let (result, transport) = try await run([ScriptedTransport.json(500, ""), ScriptedTransport.json(200, Self.info)])
+        let (result, transport) = try await run([
+            ScriptedTransport.json(500, ""), ScriptedTransport.json(200, Self.info),
+        ])
         #expect(try result.get().signedTransactionInfo == "x")
         #expect(transport.requests.count == 2)
     }
 
     @Test func connectionFailuresAndTimeoutsAreRetriedThenUnreachable() async throws {
-        let (result, transport) = try await run([.fail(.connection), .fail(.timeout), .fail(.connection), .fail(.connection)])
-        guard case .failure(let error) = result else { Issue.record("expected unreachable"); return }
+        let (result, transport) = try await run([
+            .fail(.connection), .fail(.timeout), .fail(.connection), .fail(.connection),
+        ])
+        guard case .failure(let error) = result else {
+            Issue.record("expected unreachable")
+            return
+        }
         #expect(error.code == .unreachable)
         #expect(error.httpStatus == nil)
         #expect(transport.requests.count == 3)
@@ -95,9 +121,21 @@ struct RetryTests {
 
     @Test func theTotalDelayBoundsTheBackoff() async throws {
         let runtime = PinnedRuntime(unit: 0.99)
-        let policy = RetryPolicy(maximumAttempts: 10, maximumTotalDelay: .seconds(2), baseDelay: .seconds(1), maximumDelay: .seconds(8))
-        let (result, transport) = try await run(Array(repeating: .fail(.connection), count: 10), runtime: runtime, policy: policy)
-        guard case .failure(let error) = result else { Issue.record("expected unreachable"); return }
+        let policy = RetryPolicy(
+            maximumAttempts: 10,
+            maximumTotalDelay: .seconds(2),
+            baseDelay: .seconds(1),
+            maximumDelay: .seconds(8)
+        )
+        let (result, transport) = try await run(
+            Array(repeating: .fail(.connection), count: 10),
+            runtime: runtime,
+            policy: policy
+        )
+        guard case .failure(let error) = result else {
+            Issue.record("expected unreachable")
+            return
+        }
         #expect(error.code == .unreachable)
         // 0.99 s is waited; the next 1.98 s would pass 2 s in all, so the client stops.
         #expect(runtime.sleeps == [.milliseconds(990)])
@@ -108,11 +146,16 @@ struct RetryTests {
     func otherClientErrorsAreNotRetried(status: Int) async throws {
         let runtime = PinnedRuntime()
         let (result, transport) = try await run(
-            [ScriptedTransport.json(status, #"{"errorCode":4000006,"errorMessage":"Invalid transaction id."}"#),
-             ScriptedTransport.json(200, Self.info)],
+            [
+                ScriptedTransport.json(status, #"{"errorCode":4000006,"errorMessage":"Invalid transaction id."}"#),
+                ScriptedTransport.json(200, Self.info),
+            ],
             runtime: runtime
         )
-        guard case .failure(let error) = result else { Issue.record("expected api_error"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("expected api_error")
+            return
+        }
         #expect(error.code == .apiError)
         #expect(error.apiErrorCode == .invalidTransactionID)
         #expect(error.httpStatus == status)
@@ -122,8 +165,12 @@ struct RetryTests {
     }
 
     @Test func unauthorizedAndForbiddenAreDistinctAndNotRetried() async throws {
-        let (unauthorized, first) = try await run([ScriptedTransport.json(401, ""), ScriptedTransport.json(200, Self.info)])
-        let (forbidden, second) = try await run([ScriptedTransport.json(403, ""), ScriptedTransport.json(200, Self.info)])
+        let (unauthorized, first) = try await run([
+            ScriptedTransport.json(401, ""), ScriptedTransport.json(200, Self.info),
+        ])
+        let (forbidden, second) = try await run([
+            ScriptedTransport.json(403, ""), ScriptedTransport.json(200, Self.info),
+        ])
         guard case .failure(let a) = unauthorized, case .failure(let b) = forbidden else {
             Issue.record("expected failures")
             return

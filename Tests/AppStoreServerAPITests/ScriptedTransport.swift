@@ -32,7 +32,11 @@ final class ScriptedTransport: HTTPTransport {
     var inFlight: Int { self.state.withLockedValue { $0.inFlight } }
     func release() { self.state.withLockedValue { $0.released = true } }
 
-    func send(_ request: HTTPTransportRequest, timeout: Duration, maximumResponseSize: Int) async throws(HTTPTransportFailure)
+    func send(
+        _ request: HTTPTransportRequest,
+        timeout: Duration,
+        maximumResponseSize: Int
+    ) async throws(HTTPTransportFailure)
         -> HTTPTransportResponse
     {
         let step = self.state.withLockedValue { state -> Step? in

@@ -11,7 +11,11 @@ enum TestClients {
     static let bundleID = "com.example.app"
 
     static func key(_ keyID: String = "K\(UUID().uuidString.prefix(8))") throws -> AppStoreServerAPIKey {
-        try AppStoreServerAPIKey(issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: keyID, privateKey: P256.Signing.PrivateKey())
+        try AppStoreServerAPIKey(
+            issuerID: "57246542-96fe-1a63-e053-0824d011072a",
+            keyID: keyID,
+            privateKey: P256.Signing.PrivateKey()
+        )
     }
 
     static func client(
@@ -22,7 +26,10 @@ enum TestClients {
         edit: (inout AppStoreServerAPIConfiguration) -> Void = { _ in }
     ) throws -> AppStoreServerAPIClient {
         var configuration = try AppStoreServerAPIConfiguration(
-            key: try Self.key(), bundleID: Self.bundleID, environment: environment, baseURL: "http://127.0.0.1:8080"
+            key: try Self.key(),
+            bundleID: Self.bundleID,
+            environment: environment,
+            baseURL: "http://127.0.0.1:8080"
         )
         configuration.verificationPolicy.anchors = AppStoreTrustAnchors(anchors)
         edit(&configuration)

@@ -26,20 +26,33 @@ struct VerificationTests {
     ) throws -> String {
         let signer = authority ?? self.authority
         let payload = JWSSamplePayload.transaction(
-            bundleID: bundleID, productID: "com.example.app.pro", transactionID: id, originalTransactionID: "1000",
-            environment: environment, purchaseDate: Self.now.addingTimeInterval(-86_400), signedDate: Self.now
+            bundleID: bundleID,
+            productID: "com.example.app.pro",
+            transactionID: id,
+            originalTransactionID: "1000",
+            environment: environment,
+            purchaseDate: Self.now.addingTimeInterval(-86_400),
+            signedDate: Self.now
         )
         return try JWSMinter.sign(payload, signer: signer.leaf, chain: signer.chain)
     }
 
     func renewalInfo() throws -> String {
-        let payload = JWSSamplePayload.renewalInfo(productID: "com.example.app.pro", originalTransactionID: "1000", signedDate: Self.now)
+        let payload = JWSSamplePayload.renewalInfo(
+            productID: "com.example.app.pro",
+            originalTransactionID: "1000",
+            signedDate: Self.now
+        )
         return try JWSMinter.sign(payload, signer: self.authority.leaf, chain: self.authority.chain)
     }
 
     func client(_ steps: [ScriptedTransport.Step]) throws -> (AppStoreServerAPIClient, ScriptedTransport) {
         let transport = ScriptedTransport(steps)
-        let client = try TestClients.client(transport, runtime: PinnedRuntime(now: Self.now), anchors: [self.authority.root.certificate])
+        let client = try TestClients.client(
+            transport,
+            runtime: PinnedRuntime(now: Self.now),
+            anchors: [self.authority.root.certificate]
+        )
         return (client, transport)
     }
 
@@ -59,7 +72,8 @@ struct VerificationTests {
         ])
         let seen = NIOLockedValueBox<[[Int]]>([])
         let history = try await client.transactionHistory(
-            transactionID: "1000", filter: TransactionHistoryFilter(productTypes: [.autoRenewable])
+            transactionID: "1000",
+            filter: TransactionHistoryFilter(productTypes: [.autoRenewable])
         ) { pages, transactions in seen.withLockedValue { $0.append([pages, transactions]) } }
         #expect(history.transactions.map(\.transactionID) == ["1", "2", "3"])
         #expect(history.transactions.allSatisfy { $0.bundleIdentifier == "com.example.app" })
@@ -67,16 +81,20 @@ struct VerificationTests {
         #expect(history.hasMore == false)
         #expect(history.appAppleID == 1234)
         #expect(seen.withLockedValue { $0 } == [[1, 2], [2, 3], [3, 3]])
-        #expect(transport.requests.map(\.url) == [
-            "http://127.0.0.1:8080/inApps/v2/history/1000?productType=AUTO_RENEWABLE",
-            "http://127.0.0.1:8080/inApps/v2/history/1000?revision=r1&productType=AUTO_RENEWABLE",
-            "http://127.0.0.1:8080/inApps/v2/history/1000?revision=r2&productType=AUTO_RENEWABLE",
-        ])
+        #expect(
+            transport.requests.map(\.url) == [
+                "http://127.0.0.1:8080/inApps/v2/history/1000?productType=AUTO_RENEWABLE",
+                "http://127.0.0.1:8080/inApps/v2/history/1000?revision=r1&productType=AUTO_RENEWABLE",
+                "http://127.0.0.1:8080/inApps/v2/history/1000?revision=r2&productType=AUTO_RENEWABLE",
+            ]
+        )
     }
 
     @Test func pagingStopsAtMaximumPages() async throws {
         let transport = ScriptedTransport((0..<5).map { Self.page([], revision: "r\($0)", hasMore: true) })
-        let client = try TestClients.client(transport, anchors: [self.authority.root.certificate]) { $0.maximumPages = 3 }
+        let client = try TestClients.client(transport, anchors: [self.authority.root.certificate]) {
+            $0.maximumPages = 3
+        }
         let error = await #expect(throws: AppStoreServerAPIError.self) {
             try await client.transactionHistory(transactionID: "1000")
         }
@@ -86,8 +104,14 @@ struct VerificationTests {
 
     @Test func refundHistoryFollowsRevision() async throws {
         let (client, transport) = try client([
-            ScriptedTransport.json(200, #"{"signedTransactions":["\#(try transaction("7"))"],"revision":"a","hasMore":true}"#),
-            ScriptedTransport.json(200, #"{"signedTransactions":["\#(try transaction("8"))"],"revision":"b","hasMore":false}"#),
+            ScriptedTransport.json(
+                200,
+                #"{"signedTransactions":["\#(try transaction("7"))"],"revision":"a","hasMore":true}"#
+            ),
+            ScriptedTransport.json(
+                200,
+                #"{"signedTransactions":["\#(try transaction("8"))"],"revision":"b","hasMore":false}"#
+            ),
         ])
         let refunds = try await client.refundHistory(transactionID: "1000")
         #expect(refunds.transactions.map(\.transactionID) == ["7", "8"])
@@ -96,11 +120,17 @@ struct VerificationTests {
 
     @Test func notificationHistoryFollowsThePaginationTokenAndVerifiesNestedData() async throws {
         let notification = JWSSamplePayload.notification(
-            type: "DID_RENEW", notificationUUID: "0f7d5e3c-1", bundleID: TestClients.bundleID, appAppleID: 1234,
-            signedDate: Self.now, signedTransactionInfo: try transaction("2"), signedRenewalInfo: try renewalInfo()
+            type: "DID_RENEW",
+            notificationUUID: "0f7d5e3c-1",
+            bundleID: TestClients.bundleID,
+            appAppleID: 1234,
+            signedDate: Self.now,
+            signedTransactionInfo: try transaction("2"),
+            signedRenewalInfo: try renewalInfo()
         )
         let signed = try JWSMinter.sign(notification, signer: self.authority.leaf, chain: self.authority.chain)
-        let item = #"{"signedPayload":"\#(signed)","sendAttempts":[{"attemptDate":1749999999000,"sendAttemptResult":"SUCCESS"}]}"#
+        let item =
+            #"{"signedPayload":"\#(signed)","sendAttempts":[{"attemptDate":1749999999000,"sendAttemptResult":"SUCCESS"}]}"#
         let (client, transport) = try client([
             ScriptedTransport.json(200, #"{"paginationToken":"p1","hasMore":true,"notificationHistory":[\#(item)]}"#),
             ScriptedTransport.json(200, #"{"hasMore":false,"notificationHistory":[\#(item)]}"#),
@@ -113,10 +143,12 @@ struct VerificationTests {
         #expect(first.transaction?.transactionID == "2")
         #expect(first.renewalInfo?.autoRenewStatus == 1)
         #expect(history.notificationHistory.first?.sendAttempts.first?.sendAttemptResult == .success)
-        #expect(transport.requests.map(\.url) == [
-            "http://127.0.0.1:8080/inApps/v1/notifications/history",
-            "http://127.0.0.1:8080/inApps/v1/notifications/history?paginationToken=p1",
-        ])
+        #expect(
+            transport.requests.map(\.url) == [
+                "http://127.0.0.1:8080/inApps/v1/notifications/history",
+                "http://127.0.0.1:8080/inApps/v1/notifications/history?paginationToken=p1",
+            ]
+        )
         #expect(transport.requests.allSatisfy { $0.body == transport.requests.first?.body })
     }
 
@@ -145,7 +177,9 @@ struct VerificationTests {
 
     func failure(_ signed: String) async throws -> AppStoreServerAPIError? {
         let (client, _) = try client([ScriptedTransport.json(200, #"{"signedTransactionInfo":"\#(signed)"}"#)])
-        return await #expect(throws: AppStoreServerAPIError.self) { try await client.transactionInfo(transactionID: "1") }
+        return await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionInfo(transactionID: "1")
+        }
     }
 
     @Test func anotherAppsTransactionIsUntrusted() async throws {
@@ -173,14 +207,22 @@ struct VerificationTests {
 
     @Test func oneUntrustedTransactionFailsTheWholePage() async throws {
         let (client, _) = try client([
-            Self.page([try transaction("1"), try transaction("2", bundleID: "com.other.app")], revision: "r", hasMore: false)
+            Self.page(
+                [try transaction("1"), try transaction("2", bundleID: "com.other.app")],
+                revision: "r",
+                hasMore: false
+            )
         ])
         let error = await #expect(throws: AppStoreServerAPIError.self) {
             try await client.transactionHistory(transactionID: "1000")
         }
         #expect(error?.verificationFailures == [.bundleIDMismatch])
         let unverified = try await self.client([
-            Self.page([try transaction("1"), try transaction("2", bundleID: "com.other.app")], revision: "r", hasMore: false)
+            Self.page(
+                [try transaction("1"), try transaction("2", bundleID: "com.other.app")],
+                revision: "r",
+                hasMore: false
+            )
         ]).0.transactionHistoryPageUnverified(transactionID: "1000")
         #expect(unverified.transactions.count == 2)
     }

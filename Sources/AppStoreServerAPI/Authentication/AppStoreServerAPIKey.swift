@@ -1,4 +1,5 @@
 public import Crypto
+import Foundation
 
 /// An In-App Purchase key from App Store Connect (Users and Access › Integrations › In-App Purchase): the issuer id,
 /// the key id and the P-256 private key of the `.p8` file that signs the API's bearer tokens.
@@ -42,7 +43,7 @@ public struct AppStoreServerAPIKey: Sendable, CustomStringConvertible, CustomDeb
         guard pem.hasPrefix("-----BEGIN PRIVATE KEY-----"), pem.hasSuffix("-----END PRIVATE KEY-----") else {
             throw AppStoreServerAPIError(
                 .invalidPrivateKey,
-                "the private key is not a PEM PKCS#8 key (-----BEGIN PRIVATE KEY-----), as App Store Connect's .p8 files are"
+                "the private key is not PEM PKCS#8 (-----BEGIN PRIVATE KEY-----), as .p8 files from App Store Connect are"
             )
         }
         let key: P256.Signing.PrivateKey
@@ -52,6 +53,23 @@ public struct AppStoreServerAPIKey: Sendable, CustomStringConvertible, CustomDeb
             throw AppStoreServerAPIError(.invalidPrivateKey, "the private key is not a PKCS#8 P-256 (ES256) key")
         }
         try self.init(issuerID: issuerID, keyID: keyID, privateKey: key)
+    }
+
+    /// A key from a `.p8` file, read whole (at most 64 KiB; a `.p8` is about 250 bytes).
+    /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidPrivateKey`` when the file cannot
+    ///   be read, is larger, or is not such a key; ``AppStoreServerAPIError/Code/invalidConfiguration`` when an id is
+    ///   empty.
+    public init(issuerID: String, keyID: String, privateKeyFile path: String) throws(AppStoreServerAPIError) {
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) cannot be read")
+        }
+        guard bytes.count <= 64 * 1024, let text = String(bytes: bytes, encoding: .utf8) else {
+            throw AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) is not a .p8 key")
+        }
+        try self.init(issuerID: issuerID, keyID: keyID, pemRepresentation: text)
     }
 
     public var description: String { "AppStoreServerAPIKey(issuerID: \(self.issuerID), keyID: \(self.keyID))" }

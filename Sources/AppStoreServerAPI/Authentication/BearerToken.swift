@@ -26,10 +26,18 @@ public struct BearerToken: Sendable, Hashable, CustomStringConvertible {
     /// Signs a token for `bundleID`, issued at `now` (truncated to whole seconds) and valid for `lifetime`.
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` when the
     ///   lifetime is not positive or over ``maximumLifetime``, or `now` is not a representable instant.
-    public init(key: AppStoreServerAPIKey, bundleID: String, now: Date, lifetime: Duration) throws(AppStoreServerAPIError) {
+    public init(
+        key: AppStoreServerAPIKey,
+        bundleID: String,
+        now: Date,
+        lifetime: Duration
+    ) throws(AppStoreServerAPIError) {
         let seconds = lifetime.components.seconds
         guard seconds > 0, lifetime <= Self.maximumLifetime else {
-            throw AppStoreServerAPIError(.invalidConfiguration, "a token's lifetime must be between 1 second and 60 minutes")
+            throw AppStoreServerAPIError(
+                .invalidConfiguration,
+                "a token's lifetime must be between 1 second and 60 minutes"
+            )
         }
         let epoch = now.timeIntervalSince1970.rounded(.down)
         guard epoch.isFinite, epoch >= 0, epoch < 1e15 else {

@@ -20,14 +20,21 @@ public final class BearerTokenProvider: Sendable {
     /// A provider.
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` when the bundle
     ///   id is empty or the lifetime is not over 5 minutes and at most 60.
-    public init(key: AppStoreServerAPIKey, bundleID: String, lifetime: Duration = .seconds(30 * 60))
+    public init(
+        key: AppStoreServerAPIKey,
+        bundleID: String,
+        lifetime: Duration = .seconds(30 * 60)
+    )
         throws(AppStoreServerAPIError)
     {
         guard !bundleID.isEmpty else {
             throw AppStoreServerAPIError(.invalidConfiguration, "the bundle id must not be empty")
         }
         guard lifetime > Self.renewalMargin, lifetime <= BearerToken.maximumLifetime else {
-            throw AppStoreServerAPIError(.invalidConfiguration, "a token's lifetime must be over 5 minutes and at most 60")
+            throw AppStoreServerAPIError(
+                .invalidConfiguration,
+                "a token's lifetime must be over 5 minutes and at most 60"
+            )
         }
         self.key = key
         self.bundleID = bundleID

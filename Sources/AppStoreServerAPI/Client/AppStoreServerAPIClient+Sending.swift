@@ -11,7 +11,8 @@ extension AppStoreServerAPIClient {
             return try JSONDecoder().decode(T.self, from: Data(response.body))
         } catch {
             throw AppStoreServerAPIError(
-                .malformedResponse, "the answer to \(endpoint.method) \(endpoint.path) is not the documented JSON",
+                .malformedResponse,
+                "the answer to \(endpoint.method) \(endpoint.path) is not the documented JSON",
                 httpStatus: response.status
             )
         }
@@ -66,7 +67,10 @@ extension AppStoreServerAPIClient {
         let body = endpoint.body.map(\.serialized)
         if body != nil { headers.append(("Content-Type", "application/json")) }
         let request = HTTPTransportRequest(
-            method: endpoint.method, url: self.configuration.baseURL + endpoint.target, headers: headers, body: body
+            method: endpoint.method,
+            url: self.configuration.baseURL + endpoint.target,
+            headers: headers,
+            body: body
         )
         let transport = self.transport
         let timeout = self.configuration.timeout
@@ -92,13 +96,19 @@ extension AppStoreServerAPIClient {
             case .responseTooLarge:
                 return .final(
                     AppStoreServerAPIError(
-                        .responseTooLarge, "the answer to \(endpoint.method) \(endpoint.path) is over \(limit) bytes"
+                        .responseTooLarge,
+                        "the answer to \(endpoint.method) \(endpoint.path) is over \(limit) bytes"
                     )
                 )
             case .cancelled:
                 return .final(AppStoreServerAPIError(.cancelled, "the request was cancelled"))
             default:
-                return .final(AppStoreServerAPIError(.invalidConfiguration, "the request could not be sent: \(failure.description)"))
+                return .final(
+                    AppStoreServerAPIError(
+                        .invalidConfiguration,
+                        "the request could not be sent: \(failure.description)"
+                    )
+                )
             }
         }
     }
@@ -108,11 +118,17 @@ extension AppStoreServerAPIClient {
         if (200..<300).contains(status) { return .success(response) }
         let apple = try? JSONDecoder().decode(APIErrorResponse.self, from: Data(response.body))
         let what = "\(endpoint.method) \(endpoint.path) answered HTTP \(status)"
-        let detail = [apple?.errorCode.map { "errorCode \($0)" }, apple?.errorMessage].compactMap { $0 }.joined(separator: ": ")
+        let detail = [apple?.errorCode.map { "errorCode \($0)" }, apple?.errorMessage].compactMap { $0 }.joined(
+            separator: ": "
+        )
         let reason = detail.isEmpty ? what : "\(what) (\(detail))"
         func error(_ code: AppStoreServerAPIError.Code, retryAfter: Duration? = nil) -> AppStoreServerAPIError {
             AppStoreServerAPIError(
-                code, reason, httpStatus: status, apiErrorCode: apple?.errorCode, errorMessage: apple?.errorMessage,
+                code,
+                reason,
+                httpStatus: status,
+                apiErrorCode: apple?.errorCode,
+                errorMessage: apple?.errorMessage,
                 retryAfter: retryAfter
             )
         }

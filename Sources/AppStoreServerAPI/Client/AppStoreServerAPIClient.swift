@@ -41,10 +41,13 @@ public struct AppStoreServerAPIClient: Sendable {
         self.transport = transport
         self.runtime = runtime
         self.tokens = try BearerTokenProvider(
-            key: configuration.key, bundleID: configuration.bundleID, lifetime: configuration.tokenLifetime
+            key: configuration.key,
+            bundleID: configuration.bundleID,
+            lifetime: configuration.tokenLifetime
         )
         self.limiter = KeyConcurrencyLimits.semaphore(
-            for: configuration.key, permits: configuration.maximumConcurrentRequests
+            for: configuration.key,
+            permits: configuration.maximumConcurrentRequests
         )
         self.verifier = JWSVerifier(policy: configuration.verificationPolicy)
     }
@@ -66,7 +69,11 @@ public struct AppStoreServerAPIClient: Sendable {
         var revision: String? = nil
         var pages = 0
         while true {
-            let page = try await self.transactionHistoryPage(transactionID: transactionID, filter: filter, revision: revision)
+            let page = try await self.transactionHistoryPage(
+                transactionID: transactionID,
+                filter: filter,
+                revision: revision
+            )
             pages += 1
             all += page.transactions
             progress?(pages, all.count)
@@ -82,7 +89,11 @@ public struct AppStoreServerAPIClient: Sendable {
         filter: TransactionHistoryFilter = TransactionHistoryFilter(),
         revision: String? = nil
     ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<JWSTransactionPayload> {
-        let page = try await self.transactionHistoryPageUnverified(transactionID: transactionID, filter: filter, revision: revision)
+        let page = try await self.transactionHistoryPageUnverified(
+            transactionID: transactionID,
+            filter: filter,
+            revision: revision
+        )
         return page.replacing(try await self.verifyAll(page.transactions, as: JWSTransactionPayload.self))
     }
 
@@ -107,7 +118,9 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     /// Get Transaction Info as sent: the signed transaction is not verified.
-    public func transactionInfoUnverified(transactionID: String) async throws(AppStoreServerAPIError) -> TransactionInfoResponse {
+    public func transactionInfoUnverified(
+        transactionID: String
+    ) async throws(AppStoreServerAPIError) -> TransactionInfoResponse {
         try await self.decoded(.transactionInfo(transactionID))
     }
 
@@ -135,10 +148,18 @@ public struct AppStoreServerAPIClient: Sendable {
                     )
                 )
             }
-            groups.append(SubscriptionGroupStatus(subscriptionGroupIdentifier: group.subscriptionGroupIdentifier, lastTransactions: items))
+            groups.append(
+                SubscriptionGroupStatus(
+                    subscriptionGroupIdentifier: group.subscriptionGroupIdentifier,
+                    lastTransactions: items
+                )
+            )
         }
         return StatusResponse(
-            environment: response.environment, bundleID: response.bundleID, appAppleID: response.appAppleID, data: groups
+            environment: response.environment,
+            bundleID: response.bundleID,
+            appAppleID: response.appAppleID,
+            data: groups
         )
     }
 
@@ -153,7 +174,9 @@ public struct AppStoreServerAPIClient: Sendable {
     // MARK: Order lookup
 
     /// Look Up Order ID, each transaction verified.
-    public func lookUpOrderID(_ orderID: String) async throws(AppStoreServerAPIError) -> OrderLookupResponse<JWSTransactionPayload> {
+    public func lookUpOrderID(
+        _ orderID: String
+    ) async throws(AppStoreServerAPIError) -> OrderLookupResponse<JWSTransactionPayload> {
         let response = try await self.lookUpOrderIDUnverified(orderID)
         return OrderLookupResponse(
             status: response.status,
@@ -162,14 +185,18 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     /// Look Up Order ID as sent: the signed transactions are not verified.
-    public func lookUpOrderIDUnverified(_ orderID: String) async throws(AppStoreServerAPIError) -> OrderLookupResponse<String> {
+    public func lookUpOrderIDUnverified(
+        _ orderID: String
+    ) async throws(AppStoreServerAPIError) -> OrderLookupResponse<String> {
         try await self.decoded(.lookUpOrderID(orderID))
     }
 
     // MARK: Refund history
 
     /// Get Refund History v2, every page (`revision` / `hasMore`), each transaction verified.
-    public func refundHistory(transactionID: String) async throws(AppStoreServerAPIError) -> RefundHistoryResponse<JWSTransactionPayload> {
+    public func refundHistory(
+        transactionID: String
+    ) async throws(AppStoreServerAPIError) -> RefundHistoryResponse<JWSTransactionPayload> {
         var all: [JWSTransactionPayload] = []
         var revision: String? = nil
         var pages = 0
@@ -237,7 +264,11 @@ public struct AppStoreServerAPIClient: Sendable {
         for item in page.notificationHistory {
             items.append(try await self.verifiedItem(item))
         }
-        return NotificationHistoryResponse(paginationToken: page.paginationToken, hasMore: page.hasMore, notificationHistory: items)
+        return NotificationHistoryResponse(
+            paginationToken: page.paginationToken,
+            hasMore: page.hasMore,
+            notificationHistory: items
+        )
     }
 
     /// One page of Get Notification History as sent: the signed payloads are not verified.
@@ -257,7 +288,9 @@ public struct AppStoreServerAPIClient: Sendable {
     public func testNotificationStatus(
         testNotificationToken: String
     ) async throws(AppStoreServerAPIError) -> NotificationHistoryItem<VerifiedNotification> {
-        try await self.verifiedItem(try await self.testNotificationStatusUnverified(testNotificationToken: testNotificationToken))
+        try await self.verifiedItem(
+            try await self.testNotificationStatusUnverified(testNotificationToken: testNotificationToken)
+        )
     }
 
     /// Get Test Notification Status as sent: the signed payload is not verified.
@@ -312,7 +345,8 @@ public struct AppStoreServerAPIClient: Sendable {
         guard result.isValid else {
             let codes = result.failures.map(\.code).joined(separator: ", ")
             throw AppStoreServerAPIError(
-                .untrustedSignedData, "a signed \(Payload.kind) did not verify: \(codes)",
+                .untrustedSignedData,
+                "a signed \(Payload.kind) did not verify: \(codes)",
                 verificationFailures: result.failures
             )
         }
@@ -347,10 +381,12 @@ public struct AppStoreServerAPIClient: Sendable {
         guard result.isValid else {
             let verdict = JWSVerdict(result)
             let failures =
-                result.notification.failures + (result.transaction?.failures ?? []) + (result.renewalInfo?.failures ?? [])
+                result.notification.failures + (result.transaction?.failures ?? [])
+                + (result.renewalInfo?.failures ?? [])
                 + (result.appTransaction?.failures ?? [])
             throw AppStoreServerAPIError(
-                .untrustedSignedData, "a signed notification did not verify: \(verdict.reasons.joined(separator: ", "))",
+                .untrustedSignedData,
+                "a signed notification did not verify: \(verdict.reasons.joined(separator: ", "))",
                 verificationFailures: failures
             )
         }
@@ -372,7 +408,8 @@ public struct AppStoreServerAPIClient: Sendable {
 
     private func tooManyPages() -> AppStoreServerAPIError {
         AppStoreServerAPIError(
-            .malformedResponse, "the answer still has more after \(self.configuration.maximumPages) pages (maximumPages)"
+            .malformedResponse,
+            "the answer still has more after \(self.configuration.maximumPages) pages (maximumPages)"
         )
     }
 }

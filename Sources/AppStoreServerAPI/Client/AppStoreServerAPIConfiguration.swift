@@ -63,13 +63,15 @@ public struct AppStoreServerAPIConfiguration: Sendable {
         case .sandbox: defaultURL = Self.sandboxBaseURL
         default:
             throw AppStoreServerAPIError(
-                .invalidConfiguration, "the App Store Server API serves Production and Sandbox, not \(environment)"
+                .invalidConfiguration,
+                "the App Store Server API serves Production and Sandbox, not \(environment)"
             )
         }
         self.key = key
         self.bundleID = bundleID
         self.environment = environment
-        self.baseURL = try baseURL.map { url throws(AppStoreServerAPIError) in try BaseURL.validated(url) } ?? defaultURL
+        self.baseURL =
+            try baseURL.map { url throws(AppStoreServerAPIError) in try BaseURL.validated(url) } ?? defaultURL
         self.verificationPolicy = JWSVerificationPolicy(bundleIdentifier: bundleID, environment: environment)
         self.retryPolicy = .default
         self.timeout = .seconds(30)

@@ -44,7 +44,8 @@ enum BaseURL {
 
     private static func isPort(_ text: some StringProtocol) -> Bool {
         let digits = text.dropFirst()
-        guard text.first == ":", (1...5).contains(digits.count), digits.allSatisfy(\.isASCII), let port = Int(digits) else {
+        guard text.first == ":", (1...5).contains(digits.count), digits.allSatisfy(\.isASCII), let port = Int(digits)
+        else {
             return false
         }
         return (1...65_535).contains(port)

@@ -30,7 +30,11 @@ struct Endpoint: Sendable, Hashable {
     }
 
     /// Get Transaction History v2: `GET /inApps/v2/history/{transactionId}`.
-    static func transactionHistory(_ transactionID: String, filter: TransactionHistoryFilter, revision: String?) -> Endpoint {
+    static func transactionHistory(
+        _ transactionID: String,
+        filter: TransactionHistoryFilter,
+        revision: String?
+    ) -> Endpoint {
         var query = filter.queryItems
         if let revision { query.insert(("revision", revision), at: 0) }
         return Endpoint("GET", "/inApps/v2/history/\(Self.segment(transactionID))", query: query)
@@ -44,7 +48,8 @@ struct Endpoint: Sendable, Hashable {
     /// Get All Subscription Statuses: `GET /inApps/v1/subscriptions/{transactionId}`, `status` repeated.
     static func allSubscriptionStatuses(_ transactionID: String, status: [SubscriptionStatus]) -> Endpoint {
         Endpoint(
-            "GET", "/inApps/v1/subscriptions/\(Self.segment(transactionID))",
+            "GET",
+            "/inApps/v1/subscriptions/\(Self.segment(transactionID))",
             query: status.map { ("status", String($0.rawValue)) }
         )
     }
@@ -57,7 +62,8 @@ struct Endpoint: Sendable, Hashable {
     /// Get Refund History v2: `GET /inApps/v2/refund/lookup/{transactionId}`.
     static func refundHistory(_ transactionID: String, revision: String?) -> Endpoint {
         Endpoint(
-            "GET", "/inApps/v2/refund/lookup/\(Self.segment(transactionID))",
+            "GET",
+            "/inApps/v2/refund/lookup/\(Self.segment(transactionID))",
             query: revision.map { [("revision", $0)] } ?? []
         )
     }
@@ -65,7 +71,8 @@ struct Endpoint: Sendable, Hashable {
     /// Get Notification History: `POST /inApps/v1/notifications/history`, `paginationToken` in the query.
     static func notificationHistory(_ request: NotificationHistoryRequest, paginationToken: String?) -> Endpoint {
         Endpoint(
-            "POST", "/inApps/v1/notifications/history",
+            "POST",
+            "/inApps/v1/notifications/history",
             query: paginationToken.map { [("paginationToken", $0)] } ?? [],
             body: request.json
         )
@@ -85,14 +92,18 @@ struct Endpoint: Sendable, Hashable {
     }
 
     /// Extend a Subscription Renewal Date: `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`.
-    static func extendSubscriptionRenewalDate(_ originalTransactionID: String, _ request: ExtendRenewalDateRequest) -> Endpoint {
+    static func extendSubscriptionRenewalDate(
+        _ originalTransactionID: String,
+        _ request: ExtendRenewalDateRequest
+    ) -> Endpoint {
         Endpoint("PUT", "/inApps/v1/subscriptions/extend/\(Self.segment(originalTransactionID))", body: request.json)
     }
 
     /// Set App Account Token: `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`.
     static func setAppAccountToken(_ originalTransactionID: String, appAccountToken: String) -> Endpoint {
         Endpoint(
-            "PUT", "/inApps/v1/transactions/\(Self.segment(originalTransactionID))/appAccountToken",
+            "PUT",
+            "/inApps/v1/transactions/\(Self.segment(originalTransactionID))/appAccountToken",
             body: .object(["appAccountToken": .string(appAccountToken)])
         )
     }
@@ -113,7 +124,8 @@ struct Endpoint: Sendable, Hashable {
                 UInt8(ascii: "~"):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+                result +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
             }
         }
         return result

@@ -24,7 +24,9 @@ public struct ExtendRenewalDateResponse: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case originalTransactionID = "originalTransactionId", webOrderLineItemID = "webOrderLineItemId", success
+        case originalTransactionID = "originalTransactionId"
+        case webOrderLineItemID = "webOrderLineItemId"
+        case success
         case effectiveDate
     }
 }

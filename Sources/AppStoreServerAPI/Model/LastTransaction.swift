@@ -22,7 +22,9 @@ public struct LastTransaction<Transaction: Sendable & Hashable, RenewalInfo: Sen
     }
 
     enum CodingKeys: String, CodingKey {
-        case status, originalTransactionID = "originalTransactionId", transaction = "signedTransactionInfo"
+        case status
+        case originalTransactionID = "originalTransactionId"
+        case transaction = "signedTransactionInfo"
         case renewalInfo = "signedRenewalInfo"
     }
 }

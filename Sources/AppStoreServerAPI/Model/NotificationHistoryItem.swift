@@ -12,7 +12,8 @@ public struct NotificationHistoryItem<Notification: Sendable & Hashable>: Sendab
     }
 
     enum CodingKeys: String, CodingKey {
-        case notification = "signedPayload", sendAttempts
+        case notification = "signedPayload"
+        case sendAttempts
     }
 }
 

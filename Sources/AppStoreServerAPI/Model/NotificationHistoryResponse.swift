@@ -10,7 +10,11 @@ public struct NotificationHistoryResponse<Notification: Sendable & Hashable>: Se
     /// The notifications (`notificationHistory`).
     public var notificationHistory: [NotificationHistoryItem<Notification>]
 
-    public init(paginationToken: String? = nil, hasMore: Bool = false, notificationHistory: [NotificationHistoryItem<Notification>] = []) {
+    public init(
+        paginationToken: String? = nil,
+        hasMore: Bool = false,
+        notificationHistory: [NotificationHistoryItem<Notification>] = []
+    ) {
         self.paginationToken = paginationToken
         self.hasMore = hasMore
         self.notificationHistory = notificationHistory
@@ -27,6 +31,7 @@ extension NotificationHistoryResponse: Codable where Notification: Codable {
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         self.hasMore = try container.decodeIfPresent(Bool.self, forKey: .hasMore) ?? false
         self.notificationHistory =
-            try container.decodeIfPresent([NotificationHistoryItem<Notification>].self, forKey: .notificationHistory) ?? []
+            try container.decodeIfPresent([NotificationHistoryItem<Notification>].self, forKey: .notificationHistory)
+            ?? []
     }
 }

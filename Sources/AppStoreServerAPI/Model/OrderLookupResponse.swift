@@ -14,7 +14,8 @@ public struct OrderLookupResponse<Transaction: Sendable & Hashable>: Sendable, H
     }
 
     enum CodingKeys: String, CodingKey {
-        case status, transactions = "signedTransactions"
+        case status
+        case transactions = "signedTransactions"
     }
 }
 

@@ -17,7 +17,8 @@ public struct RefundHistoryResponse<Transaction: Sendable & Hashable>: Sendable,
     }
 
     enum CodingKeys: String, CodingKey {
-        case transactions = "signedTransactions", revision, hasMore
+        case transactions = "signedTransactions"
+        case revision, hasMore
     }
 }
 

@@ -29,7 +29,10 @@ public struct StatusResponse<Transaction: Sendable & Hashable, RenewalInfo: Send
     }
 
     enum CodingKeys: String, CodingKey {
-        case environment, bundleID = "bundleId", appAppleID = "appAppleId", data
+        case environment
+        case bundleID = "bundleId"
+        case appAppleID = "appAppleId"
+        case data
     }
 }
 

@@ -35,15 +35,22 @@ public struct TransactionHistoryResponse<Transaction: Sendable & Hashable>: Send
     }
 
     enum CodingKeys: String, CodingKey {
-        case revision, hasMore, bundleID = "bundleId", appAppleID = "appAppleId", environment
+        case revision, hasMore
+        case bundleID = "bundleId"
+        case appAppleID = "appAppleId"
+        case environment
         case transactions = "signedTransactions"
     }
 
     /// The same page with each transaction replaced.
     func replacing<Other>(_ transactions: [Other]) -> TransactionHistoryResponse<Other> {
         TransactionHistoryResponse<Other>(
-            revision: self.revision, hasMore: self.hasMore, bundleID: self.bundleID, appAppleID: self.appAppleID,
-            environment: self.environment, transactions: transactions
+            revision: self.revision,
+            hasMore: self.hasMore,
+            bundleID: self.bundleID,
+            appAppleID: self.appAppleID,
+            environment: self.environment,
+            transactions: transactions
         )
     }
 }

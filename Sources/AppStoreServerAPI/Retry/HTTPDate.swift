@@ -14,7 +14,8 @@ enum HTTPDate {
             let monthIndex = months.firstIndex(of: String(parts[2])), parts[3].count == 4, let year = Int(parts[3])
         else { return nil }
         let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]), let minute = Int(clock[1]),
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]),
+            let minute = Int(clock[1]),
             let second = Int(clock[2]), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
             (1...CivilTime.daysInMonth(monthIndex + 1, year: year)).contains(day)
         else { return nil }

@@ -17,7 +17,11 @@ public struct AsyncHTTPTransport: HTTPTransport {
         self.client = client
     }
 
-    public func send(_ request: HTTPTransportRequest, timeout: Duration, maximumResponseSize: Int) async throws(HTTPTransportFailure)
+    public func send(
+        _ request: HTTPTransportRequest,
+        timeout: Duration,
+        maximumResponseSize: Int
+    ) async throws(HTTPTransportFailure)
         -> HTTPTransportResponse
     {
         var message = HTTPClientRequest(url: request.url)
@@ -30,7 +34,10 @@ public struct AsyncHTTPTransport: HTTPTransport {
             do {
                 body = try await answer.body.collect(upTo: max(0, maximumResponseSize))
             } catch let error as NIOTooManyBytesError {
-                throw HTTPTransportFailure(.responseTooLarge, "the body is over \(maximumResponseSize) bytes (\(error))")
+                throw HTTPTransportFailure(
+                    .responseTooLarge,
+                    "the body is over \(maximumResponseSize) bytes (\(error))"
+                )
             }
             return HTTPTransportResponse(
                 status: Int(answer.status.code),

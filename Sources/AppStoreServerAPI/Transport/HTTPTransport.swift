@@ -5,6 +5,10 @@
 public protocol HTTPTransport: Sendable {
     /// Sends `request`.
     /// - Throws: ``HTTPTransportFailure`` when no complete answer arrived.
-    func send(_ request: HTTPTransportRequest, timeout: Duration, maximumResponseSize: Int) async throws(HTTPTransportFailure)
+    func send(
+        _ request: HTTPTransportRequest,
+        timeout: Duration,
+        maximumResponseSize: Int
+    ) async throws(HTTPTransportFailure)
         -> HTTPTransportResponse
 }

@@ -26,7 +26,8 @@ public struct HTTPTransportRequest: Sendable, Hashable, CustomStringConvertible 
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
-            && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+            && lhs.headers.map(\.name) == rhs.headers.map(\.name)
+            && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 
     public func hash(into hasher: inout Hasher) {
