@@ -215,4 +215,41 @@ struct RetryTests {
         #expect(RetryAfter.delay("Sunday, 15-Jun-25 15:06:41 GMT", now: now) == nil)
         #expect(RetryAfter.delay("Sun, 31 Feb 2025 15:06:41 GMT", now: now) == nil)
     }
+
+    @Test func cancellationWhileWaitingToRetryIsCancelled() async throws {
+        let transport = ScriptedTransport([ScriptedTransport.json(503, ""), ScriptedTransport.json(200, Self.info)])
+        let pinned = PinnedRuntime()
+        var runtime = pinned.runtime
+        runtime.sleep = { _ in throw CancellationError() }
+        var configuration = try AppStoreServerAPIConfiguration(
+            key: try TestClients.key(),
+            bundleID: TestClients.bundleID,
+            environment: .sandbox,
+            baseURL: "http://127.0.0.1:1"
+        )
+        configuration.retryPolicy = .default
+        let client = try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: runtime)
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionInfoUnverified(transactionID: "1")
+        }
+        #expect(error?.code == .cancelled)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func aCancelledTaskSendsNothing() async throws {
+        let transport = ScriptedTransport([ScriptedTransport.json(200, Self.info)])
+        let client = try TestClients.client(transport)
+        let task = Task {
+            try? await Task.sleep(for: .seconds(60))  // returns early, cancelled
+            return try await client.transactionInfoUnverified(transactionID: "1")
+        }
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as AppStoreServerAPIError) = result else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+        #expect(error.code == .cancelled)
+        #expect(transport.requests.isEmpty)
+    }
 }
