@@ -201,6 +201,9 @@ struct RetryTests {
         #expect(policy.backoff(retry: 10, unit: 1) == .seconds(8))
         #expect(policy.backoff(retry: 1_000, unit: 1) == .seconds(8))
         #expect(policy.backoff(retry: 3, unit: .nan) == .zero)
+        #expect(policy.backoff(retry: Int.max, unit: 1) == .seconds(8))
+        let huge = RetryPolicy(baseDelay: .seconds(Int64.max / 2), maximumDelay: .seconds(Int64.max / 2))
+        #expect(huge.backoff(retry: Int.max, unit: 1) == .seconds(1_000_000_000))
     }
 
     @Test func retryAfterReadsSecondsAndIMFDatesOnly() {

@@ -37,9 +37,16 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// The backoff before retry `retry` (1 for the first retry), for a `unit` in `0 ..< 1` from the random source.
     public func backoff(retry: Int, unit: Double) -> Duration {
-        let exponent = min(max(retry - 1, 0), 30)
-        let ceiling = min(self.maximumDelay, self.baseDelay * (1 << exponent))
+        // In seconds as Double: a large base or a late retry saturates at `maximumDelay` instead of overflowing.
+        let growth = Double(sign: .plus, exponent: min(max(retry - 1, 0), 62), significand: 1)
+        let ceiling = min(Self.seconds(self.maximumDelay), Self.seconds(self.baseDelay) * growth)
         let fraction = unit.isFinite ? min(max(unit, 0), 1) : 0
-        return ceiling * fraction
+        let delay = min(max(0, ceiling * fraction), 1e9)  // at most about 31 years: always representable
+        return .milliseconds(Int64((delay * 1000).rounded()))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
