@@ -226,4 +226,18 @@ struct VerificationTests {
         ]).0.transactionHistoryPageUnverified(transactionID: "1000")
         #expect(unverified.transactions.count == 2)
     }
+
+    /// What `receiptkit api … --json` prints: the answer with each signed value replaced by its verified payload.
+    @Test func aVerifiedAnswerEncodesWithPayloadsInPlaceOfSignedValues() async throws {
+        let (client, _) = try client([Self.page([try transaction("1")], revision: "r", hasMore: false)])
+        let history = try await client.transactionHistory(transactionID: "1000")
+        let data = try JSONEncoder().encode(history)
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let transactions = try #require(json["signedTransactions"] as? [[String: Any]])
+        #expect(transactions.first?["transactionId"] as? String == "1")
+        #expect(transactions.first?["bundleId"] as? String == "com.example.app")
+        #expect(json["revision"] as? String == "r")
+        #expect(json["environment"] as? String == "Production")
+        #expect(json["appAppleId"] as? Int == 1234)
+    }
 }
