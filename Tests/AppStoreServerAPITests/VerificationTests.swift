@@ -102,6 +102,23 @@ struct VerificationTests {
         #expect(transport.requests.count == 3)
     }
 
+    @Test func hasMoreWithoutATokenIsMalformed() async throws {
+        let (client, transport) = try client([
+            ScriptedTransport.json(200, #"{"signedTransactions":[],"hasMore":true}"#),
+            ScriptedTransport.json(200, #"{"hasMore":true,"notificationHistory":[]}"#),
+        ])
+        let refunds = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.refundHistory(transactionID: "1000")
+        }
+        #expect(refunds?.code == .malformedResponse)
+        let request = NotificationHistoryRequest(startDate: Self.now.addingTimeInterval(-3600), endDate: Self.now)
+        let notifications = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.notificationHistory(request)
+        }
+        #expect(notifications?.code == .malformedResponse)
+        #expect(transport.requests.count == 2)
+    }
+
     @Test func refundHistoryFollowsRevision() async throws {
         let (client, transport) = try client([
             ScriptedTransport.json(

@@ -77,7 +77,8 @@ public struct AppStoreServerAPIClient: Sendable {
             pages += 1
             all += page.transactions
             progress?(pages, all.count)
-            guard page.hasMore, let next = page.revision else { return page.replacing(all) }
+            guard page.hasMore else { return page.replacing(all) }
+            guard let next = page.revision else { throw Self.noToken("revision") }
             guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
             revision = next
         }
@@ -204,9 +205,10 @@ public struct AppStoreServerAPIClient: Sendable {
             let page = try await self.refundHistoryPage(transactionID: transactionID, revision: revision)
             pages += 1
             all += page.transactions
-            guard page.hasMore, let next = page.revision else {
+            guard page.hasMore else {
                 return RefundHistoryResponse(transactions: all, revision: page.revision, hasMore: false)
             }
+            guard let next = page.revision else { throw Self.noToken("revision") }
             guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
             revision = next
         }
@@ -246,9 +248,10 @@ public struct AppStoreServerAPIClient: Sendable {
             let page = try await self.notificationHistoryPage(request, paginationToken: token)
             pages += 1
             all += page.notificationHistory
-            guard page.hasMore, let next = page.paginationToken else {
+            guard page.hasMore else {
                 return NotificationHistoryResponse(paginationToken: nil, hasMore: false, notificationHistory: all)
             }
+            guard let next = page.paginationToken else { throw Self.noToken("paginationToken") }
             guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
             token = next
         }
@@ -404,6 +407,13 @@ public struct AppStoreServerAPIClient: Sendable {
         var notification: VerifiedNotification? = nil
         if let signed = item.notification { notification = try await self.verifyNotification(signed) }
         return NotificationHistoryItem(notification: notification, sendAttempts: item.sendAttempts)
+    }
+
+    private static func noToken(_ name: String) -> AppStoreServerAPIError {
+        AppStoreServerAPIError(
+            .malformedResponse,
+            "the answer says hasMore but has no \(name) to ask for the next page"
+        )
     }
 
     private func tooManyPages() -> AppStoreServerAPIError {
