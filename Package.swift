@@ -215,6 +215,7 @@ let package = Package(
                 "ReceiptKit",
                 "AppStoreJWS",
                 "AppStoreJWSOCSP",
+                "AppStoreServerAPI",
                 "_ReceiptKitShared",
                 "ReceiptKitTesting",
                 "ServerTrust",
