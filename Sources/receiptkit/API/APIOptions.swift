@@ -22,7 +22,7 @@ struct APIOptions: ParsableArguments {
     @Option(name: .customLong("bundle-id"), help: "The app's bundle identifier; signed data must name it.")
     var bundleID: String
 
-    @Option(help: "production (default) or sandbox: Apple's host, and the environment signed data must come from.")
+    @Option(help: "production or sandbox: Apple's host, and the environment signed data must come from.")
     var environment: String = "production"
 
     @Option(
