@@ -31,22 +31,30 @@ struct CLIRunner {
     ///   - stdout: Where standard output goes (then `Output.stdout` is empty); a pipe read here by default.
     ///   - timeout: How long the child may run before it is killed (then its status is that of SIGKILL, 9), so a
     ///     hung child fails its test instead of hanging the suite.
+    ///   - executable: Another program to run than `receiptkit` (one that runs it, such as `script`).
     static func run(
         _ arguments: [String],
         stdin: Data? = nil,
         stdout: FileHandle? = nil,
-        timeout: Duration = .seconds(300)
+        timeout: Duration = .seconds(300),
+        executable: URL? = nil
     ) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
+        let program = executable ?? Self.executable
+        return try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try Self.waitFor(arguments, stdin: stdin, stdout: stdout, timeout: timeout) })
+                continuation.resume(
+                    with: Result {
+                        try Self.waitFor(program, arguments, stdin: stdin, stdout: stdout, timeout: timeout)
+                    })
             }.start()
         }
     }
 
-    private static func waitFor(_ arguments: [String], stdin: Data?, stdout: FileHandle?, timeout: Duration) throws -> Output {
+    private static func waitFor(
+        _ program: URL, _ arguments: [String], stdin: Data?, stdout: FileHandle?, timeout: Duration
+    ) throws -> Output {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         let out = Pipe()
