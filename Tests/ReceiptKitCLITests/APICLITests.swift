@@ -45,11 +45,22 @@ struct APICLITests {
             let purchased = Self.now.addingTimeInterval(-Double(6 - period) * 30 * 86_400 + 86_400)
             try store.add(
                 transaction: JWSSamplePayload.transaction(
-                    bundleID: Self.bundle, productID: Self.product, transactionID: Self.transactionID(period),
-                    originalTransactionID: Self.original, purchaseDate: purchased, signedDate: purchased))
+                    bundleID: Self.bundle,
+                    productID: Self.product,
+                    transactionID: Self.transactionID(period),
+                    originalTransactionID: Self.original,
+                    purchaseDate: purchased,
+                    signedDate: purchased
+                )
+            )
         }
         try store.setRenewalInfo(
-            JWSSamplePayload.renewalInfo(productID: Self.product, originalTransactionID: Self.original, signedDate: Self.now))
+            JWSSamplePayload.renewalInfo(
+                productID: Self.product,
+                originalTransactionID: Self.original,
+                signedDate: Self.now
+            )
+        )
         return store
     }
 
@@ -60,7 +71,10 @@ struct APICLITests {
         _ body: @Sendable (String) async throws -> T
     ) async throws -> T {
         let simulator = AppStoreServerSimulator(
-            store: store, authority: try signer ?? Self.authority.get(), now: { Date() })
+            store: store,
+            authority: try signer ?? Self.authority.get(),
+            now: { Date() }
+        )
         return try await simulator.run(body)
     }
 
@@ -88,8 +102,10 @@ struct APICLITests {
         let store = try Self.store()
         store.pageSize = 2
         let (text, json) = try await Self.withSimulator(store) { url in
-            (try await Self.api(["history", Self.transactionID(3)], baseURL: url),
-             try await Self.api(["history", Self.transactionID(3), "--json"], baseURL: url))
+            (
+                try await Self.api(["history", Self.transactionID(3)], baseURL: url),
+                try await Self.api(["history", Self.transactionID(3), "--json"], baseURL: url)
+            )
         }
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stderr == "")
@@ -115,8 +131,10 @@ struct APICLITests {
         let store = try Self.store()
         store.revoke(transactionID: Self.transactionID(2), at: Self.now, reason: 1)
         let (text, json) = try await Self.withSimulator(store) { url in
-            (try await Self.api(["transaction", Self.transactionID(2)], baseURL: url),
-             try await Self.api(["transaction", Self.transactionID(2), "--json"], baseURL: url))
+            (
+                try await Self.api(["transaction", Self.transactionID(2)], baseURL: url),
+                try await Self.api(["transaction", Self.transactionID(2), "--json"], baseURL: url)
+            )
         }
         #expect(text.status == 0, "\(text.stderr)")
         guard case .number(let purchased)? = store.transaction(id: Self.transactionID(2))?["purchaseDate"] else {
@@ -139,8 +157,10 @@ struct APICLITests {
     @Test func statusesPrintEachGroupWithTransactionAndRenewalInfo() async throws {
         let store = try Self.store()
         let (text, json) = try await Self.withSimulator(store) { url in
-            (try await Self.api(["statuses", Self.original], baseURL: url),
-             try await Self.api(["statuses", Self.original, "--json"], baseURL: url))
+            (
+                try await Self.api(["statuses", Self.original], baseURL: url),
+                try await Self.api(["statuses", Self.original, "--json"], baseURL: url)
+            )
         }
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
@@ -148,7 +168,10 @@ struct APICLITests {
         #expect(lines.first == "group 21000001")
         #expect(lines.dropFirst().first == "  \(Self.original) status 1 active")
         #expect(lines.dropFirst(2).first?.hasPrefix("    \(Self.transactionID(5)) original \(Self.original) ") == true)
-        #expect(lines.dropFirst(3).first?.hasPrefix("    renewal \(Self.original) auto-renew on \(Self.product) renews ") == true)
+        #expect(
+            lines.dropFirst(3).first?.hasPrefix("    renewal \(Self.original) auto-renew on \(Self.product) renews ")
+                == true
+        )
         let object = try Self.json(json.stdout)
         let groups = try #require(object["data"] as? [[String: Any]])
         let last = try #require((groups.first?["lastTransactions"] as? [[String: Any]])?.first)
@@ -161,8 +184,10 @@ struct APICLITests {
         let store = try Self.store()
         store.addOrder(orderID: "MK5TTTVWJH", transactionIDs: [Self.transactionID(5)])
         let (text, json) = try await Self.withSimulator(store) { url in
-            (try await Self.api(["lookup", "MK5TTTVWJH"], baseURL: url),
-             try await Self.api(["lookup", "MK5TTTVWJH", "--json"], baseURL: url))
+            (
+                try await Self.api(["lookup", "MK5TTTVWJH"], baseURL: url),
+                try await Self.api(["lookup", "MK5TTTVWJH", "--json"], baseURL: url)
+            )
         }
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
@@ -170,15 +195,20 @@ struct APICLITests {
         #expect(lines.dropFirst().map { String($0.prefix(16)) } == [Self.transactionID(5)])
         let object = try Self.json(json.stdout)
         #expect(object["status"] as? Int == 0)
-        #expect((object["signedTransactions"] as? [[String: Any]])?.first?["transactionId"] as? String == Self.transactionID(5))
+        #expect(
+            (object["signedTransactions"] as? [[String: Any]])?.first?["transactionId"] as? String
+                == Self.transactionID(5)
+        )
     }
 
     @Test func refundsPrintTheRefundedTransactions() async throws {
         let store = try Self.store()
         store.revoke(transactionID: Self.transactionID(3), at: Self.now, reason: 0)
         let (text, json) = try await Self.withSimulator(store) { url in
-            (try await Self.api(["refunds", Self.original], baseURL: url),
-             try await Self.api(["refunds", Self.original, "--json"], baseURL: url))
+            (
+                try await Self.api(["refunds", Self.original], baseURL: url),
+                try await Self.api(["refunds", Self.original, "--json"], baseURL: url)
+            )
         }
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
@@ -196,19 +226,33 @@ struct APICLITests {
         let authority = try Self.authority.get()
         let sent = Self.now.addingTimeInterval(-3600)
         let transaction = try JWSMinter.sign(
-            try #require(store.transaction(id: Self.transactionID(5))), signer: authority.leaf, chain: authority.chain)
+            try #require(store.transaction(id: Self.transactionID(5))),
+            signer: authority.leaf,
+            chain: authority.chain
+        )
         store.addNotification(
             JWSSamplePayload.notification(
-                type: "DID_RENEW", notificationUUID: "uuid-1", bundleID: Self.bundle, appAppleID: Self.appAppleID,
-                signedDate: sent, signedTransactionInfo: transaction),
-            attempts: [SimulatedSendAttempt(date: sent, result: "TIMED_OUT"), SimulatedSendAttempt(date: sent.addingTimeInterval(60))])
+                type: "DID_RENEW",
+                notificationUUID: "uuid-1",
+                bundleID: Self.bundle,
+                appAppleID: Self.appAppleID,
+                signedDate: sent,
+                signedTransactionInfo: transaction
+            ),
+            attempts: [
+                SimulatedSendAttempt(date: sent, result: "TIMED_OUT"),
+                SimulatedSendAttempt(date: sent.addingTimeInterval(60)),
+            ]
+        )
         let window = [
             "--start", try #require(RFC3339.string(Self.now.addingTimeInterval(-86_400))),
             "--end", try #require(RFC3339.string(Self.now)),
         ]
         let (text, json) = try await Self.withSimulator(store) { url in
-            (try await Self.api(["notification-history"] + window, baseURL: url),
-             try await Self.api(["notification-history", "--json"] + window, baseURL: url))
+            (
+                try await Self.api(["notification-history"] + window, baseURL: url),
+                try await Self.api(["notification-history", "--json"] + window, baseURL: url)
+            )
         }
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
@@ -227,8 +271,10 @@ struct APICLITests {
     @Test func testNotificationPrintsTheTokenAndTheStatus() async throws {
         let store = try Self.store()
         let (text, json) = try await Self.withSimulator(store) { url in
-            (try await Self.api(["test-notification"], baseURL: url),
-             try await Self.api(["test-notification", "--json"], baseURL: url))
+            (
+                try await Self.api(["test-notification"], baseURL: url),
+                try await Self.api(["test-notification", "--json"], baseURL: url)
+            )
         }
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
@@ -249,9 +295,13 @@ struct APICLITests {
         let store = try Self.store()
         store.pageSize = 2
         let output = try await Self.withSimulator(store) { url in
-            let command = ([CLIRunner.executable.path, "api", "history", Self.original] + (try Self.common(baseURL: url)))
+            let command =
+                ([CLIRunner.executable.path, "api", "history", Self.original] + (try Self.common(baseURL: url)))
                 .map { "'\($0)'" }.joined(separator: " ")
-            return try await CLIRunner.run(["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+            return try await CLIRunner.run(
+                ["-qec", command, "/dev/null"],
+                executable: URL(fileURLWithPath: "/usr/bin/script")
+            )
         }
         #expect(output.status == 0, "\(output.stdout)")
         #expect(output.stdout.contains("\rpage 1, 2 transactions"))
@@ -282,8 +332,10 @@ struct APICLITests {
 
     @Test func anAppleErrorExits65WithItsCodeAndMessage() async throws {
         let (text, json) = try await Self.withSimulator(try Self.store()) { url in
-            (try await Self.api(["history", "9999999999999999"], baseURL: url),
-             try await Self.api(["transaction", "9999999999999999", "--json"], baseURL: url))
+            (
+                try await Self.api(["history", "9999999999999999"], baseURL: url),
+                try await Self.api(["transaction", "9999999999999999", "--json"], baseURL: url)
+            )
         }
         #expect(text.status == 65)
         #expect(text.stdout == "")
@@ -317,7 +369,9 @@ struct APICLITests {
         let store = try Self.store()
         store.inject(.rateLimited(retryAfterSeconds: 1), times: nil)
         let started = ContinuousClock.now
-        let output = try await Self.withSimulator(store) { url in try await Self.api(["history", Self.original], baseURL: url) }
+        let output = try await Self.withSimulator(store) { url in
+            try await Self.api(["history", Self.original], baseURL: url)
+        }
         #expect(output.status == 75)
         #expect(output.stderr.contains(": rate_limited: "))
         #expect(store.requestCount(.transactionHistory) == 3)
@@ -327,7 +381,9 @@ struct APICLITests {
     @Test func serverErrorsAfterTheRetriesExit69() async throws {
         let store = try Self.store()
         store.inject(.serverError(status: 503), times: nil)
-        let output = try await Self.withSimulator(store) { url in try await Self.api(["history", Self.original], baseURL: url) }
+        let output = try await Self.withSimulator(store) { url in
+            try await Self.api(["history", Self.original], baseURL: url)
+        }
         #expect(output.status == 69)
         #expect(output.stderr.contains(": server_error: "))
         #expect(store.requestCount(.transactionHistory) == 3)
@@ -336,7 +392,9 @@ struct APICLITests {
     @Test func anUnreachableServerExits69() async throws {
         let store = try Self.store()
         store.isDown = true
-        let output = try await Self.withSimulator(store) { url in try await Self.api(["history", Self.original], baseURL: url) }
+        let output = try await Self.withSimulator(store) { url in
+            try await Self.api(["history", Self.original], baseURL: url)
+        }
         #expect(output.status == 69)
         #expect(output.stderr.contains(": unreachable: "))
     }
@@ -361,7 +419,11 @@ struct APICLITests {
     }
 
     @Test func aMissingKeyFileExits66AndAnInvalidOneExits65() async throws {
-        let missing = try await Self.api(["history", "1"], baseURL: "http://127.0.0.1:9", key: "/nonexistent/AuthKey.p8")
+        let missing = try await Self.api(
+            ["history", "1"],
+            baseURL: "http://127.0.0.1:9",
+            key: "/nonexistent/AuthKey.p8"
+        )
         #expect(missing.status == 66)
         #expect(missing.stderr.hasPrefix("receiptkit: --private-key /nonexistent/AuthKey.p8: unreadable_file: "))
         let invalid = Self.directory.appendingPathComponent("invalid.p8")

@@ -19,7 +19,8 @@ struct APIFailure: Error {
         case .rateLimited, .cancelled: return .temporaryFailure
         case .serverError, .unreachable: return .unavailable
         case .invalidConfiguration: return .usage
-        default: return .malformed  // api_error, malformed_response, response_too_large, malformed_signed_data, invalid_private_key
+        // api_error, malformed_response, response_too_large, malformed_signed_data, invalid_private_key
+        default: return .malformed
         }
     }
 

@@ -56,7 +56,9 @@ struct APIHistoryCommand: AsyncParsableCommand {
             }
         }
         for type in self.productTypes where Self.productTypeNames[type.lowercased()] == nil {
-            throw ValidationError("--product-type takes auto-renewable, non-renewable, consumable or non-consumable, not '\(type)'")
+            throw ValidationError(
+                "--product-type takes auto-renewable, non-renewable, consumable or non-consumable, not '\(type)'"
+            )
         }
         if let sort, !["ascending", "descending"].contains(sort.lowercased()) {
             throw ValidationError("--sort takes ascending or descending, not '\(sort)'")

@@ -18,7 +18,9 @@ enum APIJSON {
     static func notification(_ notification: VerifiedNotification) -> JSONValue {
         var fields = notification.payload.fields
         if case .object(var data)? = fields["data"] {
-            if let transaction = notification.transaction { data["signedTransactionInfo"] = .object(transaction.fields) }
+            if let transaction = notification.transaction {
+                data["signedTransactionInfo"] = .object(transaction.fields)
+            }
             if let renewal = notification.renewalInfo { data["signedRenewalInfo"] = .object(renewal.fields) }
             fields["data"] = .object(data)
         }

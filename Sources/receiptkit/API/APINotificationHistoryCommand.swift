@@ -8,7 +8,8 @@ import ReceiptKit
 struct APINotificationHistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notification-history",
-        abstract: "Get Notification History: the server notifications Apple sent in a window, every page, each verified.",
+        abstract:
+            "Get Notification History: the server notifications Apple sent in a window, every page, each verified.",
         discussion: """
             Apple keeps 180 days. Prints one line per notification: <signedDate> <type>[/<subtype>] \
             <notificationUUID> [transaction <id>] sent <result> <RFC 3339>, …. --json prints \

@@ -10,13 +10,19 @@ struct APIOptions: ParsableArguments {
     /// The largest `.p8` file read; App Store Connect's are about 250 bytes.
     static let maximumKeyFileSize = 64 * 1024
 
-    @Option(name: .customLong("issuer-id"), help: "The issuer id of the In-App Purchase key (App Store Connect, Users and Access, Integrations).")
+    @Option(
+        name: .customLong("issuer-id"),
+        help: "The issuer id of the In-App Purchase key (App Store Connect, Users and Access, Integrations)."
+    )
     var issuerID: String
 
     @Option(name: .customLong("key-id"), help: "The key id of the In-App Purchase key.")
     var keyID: String
 
-    @Option(name: .customLong("private-key"), help: ArgumentHelp("The In-App Purchase key's .p8 file (PEM PKCS#8, P-256).", valueName: "file.p8"))
+    @Option(
+        name: .customLong("private-key"),
+        help: ArgumentHelp("The In-App Purchase key's .p8 file (PEM PKCS#8, P-256).", valueName: "file.p8")
+    )
     var privateKey: String
 
     @Option(name: .customLong("bundle-id"), help: "The app's bundle identifier; signed data must name it.")
@@ -27,11 +33,17 @@ struct APIOptions: ParsableArguments {
 
     @Option(
         name: .customLong("base-url"),
-        help: ArgumentHelp("Another host than Apple's (a local simulator): https, or plain http to 127.0.0.1, ::1 or localhost only.", valueName: "url")
+        help: ArgumentHelp(
+            "Another host than Apple's (a local simulator): https, or plain http to 127.0.0.1, ::1 or localhost only.",
+            valueName: "url"
+        )
     )
     var baseURL: String?
 
-    @Option(name: .customLong("anchor"), help: "A trusted anchor certificate (DER or PEM; repeatable), besides Apple Root CA - G3.")
+    @Option(
+        name: .customLong("anchor"),
+        help: "A trusted anchor certificate (DER or PEM; repeatable), besides Apple Root CA - G3."
+    )
     var anchors: [String] = []
 
     @Flag(help: "Print the answer as JSON, each signed value replaced by its verified payload.")

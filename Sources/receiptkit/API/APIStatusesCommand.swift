@@ -5,7 +5,8 @@ import ArgumentParser
 struct APIStatusesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statuses",
-        abstract: "Get All Subscription Statuses: each subscription's status, last transaction and renewal info, verified.",
+        abstract:
+            "Get All Subscription Statuses: each subscription's status, last transaction and renewal info, verified.",
         discussion: """
             Prints, for each subscription group, a line `group <id>`, then for each subscription a line \
             `  <originalTransactionId> status <n> <name>`, its last transaction's line and its renewal info's \
@@ -20,7 +21,10 @@ struct APIStatusesCommand: AsyncParsableCommand {
     @Argument(help: "Any transaction id of the customer.")
     var transactionID: String
 
-    @Option(help: "Only subscriptions in this status (repeatable): 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.")
+    @Option(
+        help:
+            "Only subscriptions in this status (repeatable): 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked."
+    )
     var status: [Int64] = []
 
     func validate() throws {

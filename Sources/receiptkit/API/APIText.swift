@@ -57,7 +57,9 @@ enum APIText {
             text = "- (no signed payload)"
         }
         if !item.sendAttempts.isEmpty {
-            let attempts = item.sendAttempts.map { "\($0.sendAttemptResult?.rawValue ?? "-") \(Self.date($0.attemptDate))" }
+            let attempts = item.sendAttempts.map {
+                "\($0.sendAttemptResult?.rawValue ?? "-") \(Self.date($0.attemptDate))"
+            }
             text += " sent " + attempts.joined(separator: ", ")
         }
         return text

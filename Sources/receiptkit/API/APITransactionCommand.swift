@@ -24,7 +24,8 @@ struct APITransactionCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = self.transactionID
-        let transaction = try await self.options.call("api transaction \(id)") { client throws(AppStoreServerAPIError) in
+        let transaction = try await self.options.call("api transaction \(id)") {
+            client throws(AppStoreServerAPIError) in
             try await client.transactionInfo(transactionID: id)
         }
         if self.options.json {
