@@ -127,6 +127,28 @@ struct APICLITests {
         #expect(object["environment"] as? String == "Production")
     }
 
+    @Test func historyPassesTheFiltersToApple() async throws {
+        let store = try Self.store()
+        store.revoke(transactionID: Self.transactionID(4), at: Self.now, reason: 0)
+        let (revoked, consumables) = try await Self.withSimulator(store) { url in
+            (
+                try await Self.api(
+                    ["history", Self.original, "--revoked", "true", "--sort", "descending"],
+                    baseURL: url
+                ),
+                try await Self.api(["history", Self.original, "--product-type", "consumable"], baseURL: url)
+            )
+        }
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        #expect(
+            revoked.stdout.split(separator: "\n").dropFirst().map { String($0.prefix(16)) } == [Self.transactionID(4)]
+        )
+        #expect(consumables.stdout == "Production \(Self.bundle) app \(Self.appAppleID): 0 transactions\n")
+        let queries = store.requests.map(\.uri)
+        #expect(queries.contains { $0.contains("revoked=true") && $0.contains("sort=DESCENDING") })
+        #expect(queries.contains { $0.contains("productType=CONSUMABLE") })
+    }
+
     @Test func transactionPrintsTheVerifiedTransaction() async throws {
         let store = try Self.store()
         store.revoke(transactionID: Self.transactionID(2), at: Self.now, reason: 1)
