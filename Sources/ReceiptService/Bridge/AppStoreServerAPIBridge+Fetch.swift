@@ -32,10 +32,16 @@ extension AppStoreServerAPIBridge {
                     try await client.allSubscriptionStatuses(transactionID: id)
                 }
                 for item in statuses.data.flatMap(\.lastTransactions) {
-                    if let transaction = item.transaction.flatMap({ self.row($0, key) }) { transactions.append(transaction) }
+                    if let transaction = item.transaction.flatMap({ self.row($0, key) }) {
+                        transactions.append(transaction)
+                    }
                     if let info = item.renewalInfo.flatMap({
                         JWSLedgerRows.renewalInfo(
-                            $0, bundleIdentifier: key.bundleIdentifier, environment: key.environment, source: .api)
+                            $0,
+                            bundleIdentifier: key.bundleIdentifier,
+                            environment: key.environment,
+                            source: .api
+                        )
                     }) {
                         renewalInfo.append(info)
                     }
@@ -47,12 +53,19 @@ extension AppStoreServerAPIBridge {
             renewalInfo = []
         }
         let query = LedgerQuery(
-            environment: key.environment, bundleIdentifier: key.bundleIdentifier, originalTransactionIdentifiers: [id])
+            environment: key.environment,
+            bundleIdentifier: key.bundleIdentifier,
+            originalTransactionIdentifiers: [id]
+        )
         do {
             try await self.ledger.apply(
                 LedgerUpdate(
-                    source: .api, transactions: transactions, renewalInfo: renewalInfo,
-                    refresh: LedgerRefresh(query, at: self.now())))
+                    source: .api,
+                    transactions: transactions,
+                    renewalInfo: renewalInfo,
+                    refresh: LedgerRefresh(query, at: self.now())
+                )
+            )
             return true
         } catch {
             if error.code != .stringContainsNUL { self.metrics.countLedgerFailure() }

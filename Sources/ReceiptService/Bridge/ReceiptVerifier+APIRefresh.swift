@@ -33,8 +33,11 @@ extension ReceiptVerifier {
             }
             due.append(
                 RefreshKey(
-                    environment: entry.environment, bundleIdentifier: entry.bundleIdentifier,
-                    originalTransactionIdentifier: id))
+                    environment: entry.environment,
+                    bundleIdentifier: entry.bundleIdentifier,
+                    originalTransactionIdentifier: id
+                )
+            )
         }
         return due
     }

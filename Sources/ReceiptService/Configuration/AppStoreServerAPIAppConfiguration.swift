@@ -12,9 +12,9 @@ public import AppStoreServerAPI
 public struct AppStoreServerAPIAppConfiguration: Sendable {
     /// The app's bundle id: receipts of this app are refreshed.
     public let bundleIdentifier: String
-    /// The client configuration for production receipts; `nil` when ``environment`` names Sandbox.
+    /// The client configuration for production receipts; `nil` when only Sandbox is refreshed (`environment`).
     public let production: AppStoreServerAPIConfiguration?
-    /// The client configuration for sandbox receipts; `nil` when ``environment`` names Production.
+    /// The client configuration for sandbox receipts; `nil` when only Production is refreshed (`environment`).
     public let sandbox: AppStoreServerAPIConfiguration?
 
     /// An app.
@@ -33,7 +33,12 @@ public struct AppStoreServerAPIAppConfiguration: Sendable {
         baseURL: String? = nil
     ) throws(AppStoreServerAPIError) {
         func client(_ wanted: AppStoreEnvironment) throws(AppStoreServerAPIError) -> AppStoreServerAPIConfiguration {
-            try AppStoreServerAPIConfiguration(key: key, bundleID: bundleIdentifier, environment: wanted, baseURL: baseURL)
+            try AppStoreServerAPIConfiguration(
+                key: key,
+                bundleID: bundleIdentifier,
+                environment: wanted,
+                baseURL: baseURL
+            )
         }
         self.bundleIdentifier = bundleIdentifier
         if let environment {
