@@ -278,4 +278,44 @@ struct APIBridgeTests {
             #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="busy"} 1"#))
         }
     }
+
+    @Test("a sandbox receipt is refreshed from the sandbox environment; not at all for an app limited to production")
+    func sandboxReceiptsFollowTheirEnvironment() async throws {
+        let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt(environment: .productionSandbox, purchases: [
+            ServiceTestPKI.purchase(Self.original, original: Self.original, product: "com.example.app.pro", day: 1)
+        ]))
+        let store = SimulatedAppStore()
+        store.addApp(bundleID: N.bundle, appAppleID: 1)
+        store.register(SimulatedAPIKey(keyID: Self.keyID, issuerID: Self.issuer, publicKey: Self.key.publicKey))
+        try store.add(transaction: N.transaction(Self.original, environment: .sandbox))
+        try store.add(transaction: N.transaction(Self.renewal, signed: Self.renewed, environment: .sandbox))
+        let simulator = AppStoreServerSimulator(
+            store: store, authority: try N.authority.get(), environment: .sandbox, now: { ServiceTestPKI.now })
+        try await simulator.run { baseURL in
+            for only in [nil, AppStoreEnvironment.production] {
+                store.resetRequests()
+                var configuration = try Self.configuration(baseURL: baseURL)
+                let key = try AppStoreServerAPIKey(issuerID: Self.issuer, keyID: Self.keyID, privateKey: Self.key)
+                configuration.appStoreServerAPI.apps = [
+                    try AppStoreServerAPIAppConfiguration(
+                        bundleIdentifier: N.bundle, key: key, environment: only, baseURL: baseURL)
+                ]
+                let service = configuration
+                try await H.withMemoryLedger { ledger in
+                    try await H.withLiveService(service, ledger: ledger) { client, _ in
+                        let object = try await H.post(client, "/sandbox/verifyReceipt", body: H.body(receipt))
+                        #expect(object["status"] as? Int == 0)
+                        #expect(object["environment"] as? String == "Sandbox")
+                        if only == nil {
+                            #expect(L.ids(object) == [Self.renewal, Self.original])
+                            #expect(store.requestCount(.transactionHistory) == 1)
+                        } else {
+                            #expect(L.ids(object) == [Self.original])
+                            #expect(store.requests.isEmpty)
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

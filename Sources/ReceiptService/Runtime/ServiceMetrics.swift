@@ -16,6 +16,9 @@ public struct ServiceMetrics: Sendable {
     private let openConnectionsGauge: Gauge
     /// Request counters by endpoint and status, made once (a registry lookup per request would take its lock).
     private let requestCounters: [VerifyReceiptEndpoint: [Int: Counter]]
+    /// App Store Server API refresh counters by result, made once: `fresh` is counted on every request of a
+    /// configured app.
+    private let apiRefreshCounters: [String: Counter]
 
     /// Creates the metrics in a new registry (or `registry`).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -48,7 +51,17 @@ public struct ServiceMetrics: Sendable {
         self.ledgerFailures = registry.makeCounter(
             descriptor: Self.descriptor("ledger_failures", "total", "Ledger operations that failed."))
         self.openConnectionsGauge = registry.makeGauge(descriptor: Self.openConnections)
+        var refreshCounters: [String: Counter] = [:]
+        for result in Self.apiRefreshResults {
+            refreshCounters[result] = registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)])
+        }
+        self.apiRefreshCounters = refreshCounters
     }
+
+    /// The results ``countAPIRefresh(result:)`` is called with.
+    static let apiRefreshResults = [
+        "fresh", "fetched", "failed", "background", "in_background", "backoff", "busy", "not_running",
+    ]
 
     func count(_ answer: VerifyReceiptAnswer, endpoint: VerifyReceiptEndpoint) {
         if let counter = self.requestCounters[endpoint]?[answer.status.code] {
@@ -102,7 +115,8 @@ public struct ServiceMetrics: Sendable {
     /// (refreshed within the interval), `fetched` or `failed` (a refresh that ended), `background` (the request
     /// stopped waiting), `in_background`, `backoff`, `busy`, `not_running` (answered from the ledger at once).
     func countAPIRefresh(result: String) {
-        self.registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)]).increment()
+        (self.apiRefreshCounters[result]
+            ?? self.registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)])).increment()
     }
 
     private static var apiCalls: MetricNameDescriptor {
