@@ -318,4 +318,26 @@ struct APIBridgeTests {
             }
         }
     }
+
+    @Test("a refresh left in the background is cancelled when the service stops")
+    func backgroundRefreshIsCancelledAtShutdown() async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        store.inject(.delay(.seconds(6)), for: .transactionHistory)
+        let simulator = AppStoreServerSimulator(
+            store: store, authority: try N.authority.get(), now: { ServiceTestPKI.now })
+        try await simulator.run { baseURL in
+            let configuration = try Self.configuration(baseURL: baseURL) {
+                $0.refreshWait = .milliseconds(200)
+                $0.requestTimeout = .seconds(60)  // were the fetch not cancelled, the service would wait for it
+            }
+            try await H.withMemoryLedger { ledger in
+                let stopping = try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                    try await Self.answeredFromTheReceiptAlone(client, receipt)
+                    return ContinuousClock.now
+                }
+                #expect(ContinuousClock.now - stopping < .seconds(4))
+            }
+        }
+    }
 }
