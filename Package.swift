@@ -216,6 +216,7 @@ let package = Package(
                 "ReceiptKit",
                 "AppStoreJWS",
                 "AppStoreJWSOCSP",
+                "AppStoreServerAPI",
                 "_ReceiptKitShared",
                 "ReceiptKitTesting",
                 "ServerTrust",

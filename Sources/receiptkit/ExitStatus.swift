@@ -8,6 +8,10 @@ enum ExitStatus: Int32, Comparable {
     /// Nothing known to be wrong, but a check could not be made (an OCSP responder unreachable): try again later
     /// (EX_TEMPFAIL).
     case temporaryFailure = 75
+    /// A service could not be reached, or kept failing, after the retries (EX_UNAVAILABLE): `receiptkit api`.
+    case unavailable = 69
+    /// A service refused our credentials (EX_NOPERM): `receiptkit api` on HTTP 401 or 403.
+    case noPermission = 77
     case usage = 64
     case malformed = 65
     case unreadable = 66
@@ -23,10 +27,12 @@ enum ExitStatus: Int32, Comparable {
         case .valid: return 0
         case .invalid: return 1
         case .temporaryFailure: return 2
-        case .malformed: return 3
-        case .unreadable: return 4
-        case .cannotCreate: return 5
-        case .usage: return 6
+        case .unavailable: return 3
+        case .malformed: return 4
+        case .unreadable: return 5
+        case .noPermission: return 6
+        case .cannotCreate: return 7
+        case .usage: return 8
         }
     }
 

@@ -27,16 +27,34 @@ struct CLIRunner {
     /// suite at once on a pool as wide as the machine has cores (two in CI), and a test waiting there for a child
     /// holds a thread the service suites' handlers need. The two outputs are read at once, and the input written from
     /// another thread, so that a child filling one pipe never waits on a reader busy with the other.
-    /// - Parameter stdout: Where standard output goes (then `Output.stdout` is empty); a pipe read here by default.
-    static func run(_ arguments: [String], stdin: Data? = nil, stdout: FileHandle? = nil) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try Self.waitFor(arguments, stdin: stdin, stdout: stdout) }) }.start()
+    /// - Parameters:
+    ///   - stdout: Where standard output goes (then `Output.stdout` is empty); a pipe read here by default.
+    ///   - timeout: How long the child may run before it is killed (then its status is that of SIGKILL, 9), so a
+    ///     hung child fails its test instead of hanging the suite.
+    ///   - executable: Another program to run than `receiptkit` (one that runs it, such as `script`).
+    static func run(
+        _ arguments: [String],
+        stdin: Data? = nil,
+        stdout: FileHandle? = nil,
+        timeout: Duration = .seconds(300),
+        executable: URL? = nil
+    ) async throws -> Output {
+        let program = executable ?? Self.executable
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        try Self.waitFor(program, arguments, stdin: stdin, stdout: stdout, timeout: timeout)
+                    })
+            }.start()
         }
     }
 
-    private static func waitFor(_ arguments: [String], stdin: Data?, stdout: FileHandle?) throws -> Output {
+    private static func waitFor(
+        _ program: URL, _ arguments: [String], stdin: Data?, stdout: FileHandle?, timeout: Duration
+    ) throws -> Output {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         let out = Pipe()
@@ -46,6 +64,11 @@ struct CLIRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        defer { watchdog.cancel() }
         Thread {
             if let stdin { input.fileHandleForWriting.write(stdin) }
             try? input.fileHandleForWriting.close()

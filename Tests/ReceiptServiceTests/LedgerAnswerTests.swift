@@ -111,6 +111,34 @@ struct LedgerAnswerTests {
         }
     }
 
+    @Test("a receipt created after a refund, without the refund in it, does not clear the cancellation Apple signed",
+          arguments: LedgerBackend.available)
+    func laterReceiptKeepsRefund(backend: LedgerBackend) async throws {
+        let revoked = Date(timeIntervalSince1970: 1_749_900_000)  // a day before the service's clock
+        let refund = try N.body(type: "REFUND", signed: revoked, transaction: N.transaction(Self.original, signed: revoked) {
+            $0["revocationDate"] = .number(AppStoreTimestamp(revoked).number)
+            $0["revocationReason"] = .number(JSONNumber(0))
+        })
+        // Created after the refund (day 896 from 2023-01-01: 2025-06-15 00:00 UTC), its purchase uncancelled.
+        let later = try ServiceTestPKI.mint(ServiceTestPKI.receipt(createdDay: 896, purchases: [
+            ServiceTestPKI.purchase(Self.original, original: Self.original, product: "com.example.app.pro", day: 1)
+        ]))
+        try await backend.withLedger { ledger in
+            try await H.withLiveService(try Self.configuration(), ledger: ledger) { client, _ in
+                #expect(try await H.post(client, body: H.body(Self.receipt()))["status"] as? Int == 0)
+                try await Self.notify(client, refund)
+
+                let object = try await H.post(client, body: H.body(later))
+                #expect(object["status"] as? Int == 0)
+                #expect(object["latest_receipt"] as? String == Data(later).base64EncodedString())
+                let row = try #require((object["latest_receipt_info"] as? [[String: Any]])?.first)
+                #expect(row["transaction_id"] as? String == Self.original)
+                #expect(row["cancellation_date_ms"] as? String == "\(revoked.epochMilliseconds)")
+                #expect(row["cancellation_reason"] as? String == "0")
+            }
+        }
+    }
+
     @Test("a notification before any receipt: the receipt posted later is the latest_receipt",
           arguments: LedgerBackend.available)
     func notificationFirst(backend: LedgerBackend) async throws {

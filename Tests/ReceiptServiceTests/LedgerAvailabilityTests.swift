@@ -16,8 +16,9 @@ struct LedgerAvailabilityTests {
 
     /// How soon a call must fail once the server is known to be down. The lease limit is 0.5 s; the bound leaves
     /// room for a loaded 2-core CI machine (other suites compile generated validators beside this one), and still
-    /// fails the old behaviour: no limit at all in the library, the 10 s request timeout in the service.
-    static let fastFailure: Duration = .milliseconds(2500)
+    /// fails the old behaviour: no limit at all in the library, the 10 s request timeout in the service. (2.5 s was
+    /// seen exceeded by 0.1 s with four builds beside the tests.)
+    static let fastFailure: Duration = .milliseconds(4000)
 
     @Test("SQLite files run WAL with synchronous = FULL: an acknowledged commit survives power loss")
     func sqliteCommitsAreSynchronousFull() async throws {
@@ -68,7 +69,9 @@ struct LedgerAvailabilityTests {
         try await LedgerBackend.running(ledger) {
             let first = ContinuousClock.now
             await #expect(throws: LedgerError(.unavailable, "")) { try await ledger.ping() }
-            #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(3))
+            // The lease limit plus slack for a loaded machine; without the limit the call waits for PostgresNIO's
+            // connection attempts, each up to the 5 s connect timeout, retried.
+            #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(5))
             for _ in 0..<3 {
                 let started = ContinuousClock.now
                 await #expect(throws: LedgerError(.unavailable, "")) { try await ledger.ping() }
@@ -103,7 +106,9 @@ struct LedgerAvailabilityTests {
                     let down = try await H.post(client, body: H.body(receipt))
                     #expect(down["status"] as? Int == 21009)
                     #expect(down["is-retryable"] as? Bool == true)
-                    #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(3))
+                    // The lease limit plus slack for a loaded machine; without the limit the call waits for PostgresNIO's
+            // connection attempts, each up to the 5 s connect timeout, retried.
+            #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(5))
                     for _ in 0..<3 {
                         let started = ContinuousClock.now
                         let again = try await H.post(client, body: H.body(receipt))

@@ -295,7 +295,7 @@ struct VerifyReceiptContractTests {
         #expect(refused?.description == "health_timeout_seconds must be in [0.001, 3600]")
     }
 
-    @Test("latest_receipt_info spans receipts; latest_receipt is the newest; exclude-old-transactions keeps the latest renewal per product")
+    @Test("latest_receipt_info spans receipts; latest_receipt is the newest; exclude-old-transactions keeps the latest renewal per subscription")
     func history() async throws {
         let older = try ServiceTestPKI.mint(ServiceTestPKI.receipt(createdDay: 40, purchases: [
             ServiceTestPKI.purchase("1000", original: "1000", day: 1),
@@ -305,7 +305,8 @@ struct VerifyReceiptContractTests {
         let newer = try ServiceTestPKI.mint(ServiceTestPKI.receipt(createdDay: 70, purchases: [
             ServiceTestPKI.purchase("1000", original: "1000", day: 1),
             ServiceTestPKI.purchase("1001", original: "1000", day: 31),
-            ServiceTestPKI.purchase("1002", original: "1000", day: 61),
+            // An upgrade within the subscription: another product, the same original transaction id.
+            ServiceTestPKI.purchase("1002", original: "1000", product: "com.example.yearly", day: 61),
         ]))
         try await H.withMemoryLedger { ledger in
             try await H.withLiveService(try H.configuration(), ledger: ledger) { client, _ in

@@ -5,8 +5,9 @@ public struct LedgerQuery: Sendable, Hashable {
     public var environment: AppStoreEnvironment
     /// The app's bundle identifier (empty for receipts without one).
     public var bundleIdentifier: String
-    /// The original transaction ids to look up; duplicates are ignored.
-    public var originalTransactionIdentifiers: [String]
+    /// The original transaction ids to look up, each once (the initializer drops repeats: a multi-row upsert that
+    /// names one twice fails on PostgreSQL).
+    public private(set) var originalTransactionIdentifiers: [String]
 
     /// Creates a query.
     public init(environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String]) {

@@ -57,11 +57,16 @@ public struct LedgerTransaction: Sendable, Hashable {
         self.source = source
     }
 
-    /// Whether this row should replace `stored` (the same transaction from another receipt): the newer receipt
-    /// wins, ties broken by receipt hash, so the final state does not depend on arrival order. Mirrors the SQL
-    /// upsert condition.
+    /// Whether this row should replace `stored` (the same transaction from another receipt or signed data): the
+    /// newer version wins, ties broken by receipt hash, so the final state does not depend on arrival order — except
+    /// that a receipt never clears a refund or revocation Apple signed (a receipt row without a cancellation does not
+    /// replace a signed row with one; only signed data, such as REFUND_REVERSED, can). Mirrors the SQL upsert
+    /// condition.
     func supersedes(_ stored: LedgerTransaction) -> Bool {
-        (self.receiptCreationMilliseconds, self.receiptHash) > (stored.receiptCreationMilliseconds, stored.receiptHash)
+        guard (self.receiptCreationMilliseconds, self.receiptHash) > (stored.receiptCreationMilliseconds, stored.receiptHash)
+        else { return false }
+        return !(self.source == .receipt && self.cancellationDateMilliseconds == nil
+            && stored.source != .receipt && stored.cancellationDateMilliseconds != nil)
     }
 }
 

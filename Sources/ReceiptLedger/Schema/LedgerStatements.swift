@@ -25,7 +25,8 @@ struct LedgerStatements: Sendable {
 
     /// Upserts `rows` (at most ``chunkSize``, distinct and sorted by transaction id so that concurrent writers lock
     /// rows in one order): a stored row is replaced only by a newer version (receipt creation or signing date, then
-    /// hash).
+    /// hash), and a signed row that records a refund or revocation never by a receipt row without one
+    /// (``LedgerTransaction/supersedes(_:)``).
     func upsertTransactions(_ rows: ArraySlice<LedgerTransaction>) -> SQLStatement {
         let columns = LedgerTransaction.columns
         let (tuples, binds) = self.values(rows, columns)
@@ -36,6 +37,9 @@ struct LedgerStatements: Sendable {
                 ON CONFLICT \(Self.upsert(columns, key: LedgerTransaction.keyColumns))
                 WHERE (excluded.receipt_created_ms, excluded.receipt_hash)
                     > (receiptkit_transactions.receipt_created_ms, receiptkit_transactions.receipt_hash)
+                    AND NOT (excluded.source = 'receipt' AND excluded.cancellation_ms IS NULL
+                        AND receiptkit_transactions.source <> 'receipt'
+                        AND receiptkit_transactions.cancellation_ms IS NOT NULL)
                 RETURNING transaction_id
                 """,
             binds: binds

@@ -45,12 +45,15 @@ struct LedgerHistory: Sendable {
     }
 
     /// `latest_receipt_info`: every transaction newest first, or with `exclude-old-transactions` only the newest
-    /// of each subscription product (purchases without an expiry date are not subscriptions and are all kept).
+    /// of each subscription — its original transaction id, which upgrades, downgrades and crossgrades within the
+    /// subscription keep while the product changes (purchases without an expiry date are not subscriptions and are
+    /// all kept).
     func latestReceiptInfo(excludingOld: Bool) -> [LedgerTransaction] {
         guard excludingOld else { return self.snapshot.transactions }
-        var seenProducts = Set<String>()
+        var seenSubscriptions = Set<String>()
         return self.snapshot.transactions.filter { transaction in
-            transaction.expiresDateMilliseconds == nil || seenProducts.insert(transaction.productIdentifier).inserted
+            transaction.expiresDateMilliseconds == nil
+                || seenSubscriptions.insert(transaction.originalTransactionIdentifier).inserted
         }
     }
 }
