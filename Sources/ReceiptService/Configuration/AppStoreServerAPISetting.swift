@@ -4,7 +4,7 @@
 ///
 /// ```json
 /// {"bundle_id": "com.example.app", "issuer_id": "57246542-96fe-1a63-e053-0824d011072a", "key_id": "2X9R4HXF34",
-///  "private_key_file": "SubscriptionKey_2X9R4HXF34.p8"}
+///  "private_key_file": "AuthKey_2X9R4HXF34.p8"}
 /// ```
 public struct AppStoreServerAPISetting: Sendable, Hashable, Decodable {
     /// `bundle_id`: the app.

@@ -24,7 +24,7 @@ import ReceiptKit
 ///   "check_revocation": false,
 ///   "app_store_server_api": [
 ///     {"bundle_id": "com.example.app", "issuer_id": "57246542-96fe-1a63-e053-0824d011072a",
-///      "key_id": "2X9R4HXF34", "private_key_file": "SubscriptionKey_2X9R4HXF34.p8"}
+///      "key_id": "2X9R4HXF34", "private_key_file": "AuthKey_2X9R4HXF34.p8"}
 ///   ],
 ///   "api_refresh_interval_seconds": 3600,
 ///   "api_refresh_wait_seconds": 3
