@@ -162,6 +162,7 @@ let package = Package(
                 "AppStorePKI",
                 "AppStoreJWS",
                 "AppStoreJWSOCSP",
+                "AppStoreServerAPI",
                 "ReceiptKit",
                 "ReceiptLedger",
                 "_ReceiptKitShared",

@@ -105,7 +105,9 @@ public struct VerifyReceiptServer: Sendable {
     }
 
     /// The Hummingbird application: the routes on `host:port` behind the connection limits, with `services` (a
-    /// `PostgresLedger`, say) run beside the server and shut down with it on SIGTERM/SIGINT.
+    /// `PostgresLedger`, say) run beside the server and shut down with it on SIGTERM/SIGINT. With apps configured
+    /// for the App Store Server API (``VerifyReceiptConfiguration/appStoreServerAPI``), the refresh that fetches
+    /// for `/verifyReceipt` runs beside it too, and its fetches are cancelled when the server stops.
     public func application(
         services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -128,7 +130,8 @@ public struct VerifyReceiptServer: Sendable {
                 address: .hostname(self.host, port: self.port),
                 serverName: "receiptkit"
             ),
-            services: services,
+            // The App Store Server API refresh runs beside the server, its fetches child tasks of its own.
+            services: services + (self.verifier.bridge.map { [$0 as any Service] } ?? []),
             onServerRunning: onServerRunning,
             logger: self.logger
         )

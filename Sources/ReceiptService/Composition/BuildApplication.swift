@@ -1,5 +1,6 @@
 import AppStorePKI
 import AppStoreJWS
+import AppStoreServerAPI
 import struct Foundation.URL
 public import Hummingbird
 import Logging
@@ -22,8 +23,8 @@ import ServiceLifecycle
 ///
 /// - Parameter configuration: The settings file, its overrides, the logger and the clock.
 /// - Returns: The application; nothing listens until it runs.
-/// - Throws: ``ServiceStartupError`` for an unreadable or malformed settings or anchor file, a database location
-///   that names none, or a database that cannot be opened.
+/// - Throws: ``ServiceStartupError`` for an unreadable or malformed settings, anchor or App Store Server API key
+///   file, a database location that names none, or a database that cannot be opened.
 public func buildApplication(
     configuration: ServiceConfiguration
 ) async throws(ServiceStartupError) -> some ApplicationProtocol {
@@ -32,6 +33,7 @@ public func buildApplication(
     settings?.apply(to: &accepted)
     configuration.applyOverrides(to: &accepted)
     accepted.anchors = try configuration.anchors(adding: settings, to: accepted.anchors)
+    if let apps = try configuration.appStoreServerAPIApps(settings) { accepted.appStoreServerAPI.apps = apps }
 
     let location: LedgerLocation
     do {
@@ -120,8 +122,38 @@ extension ServiceConfiguration {
         return AppStoreTrustAnchors(certificates, trustsAppleRoot: anchors.trustsAppleRoot)
     }
 
+    /// The settings file's `app_store_server_api` apps, each key file read now (relative to the settings file);
+    /// `nil` without the setting. A key file is `unreadable_file` or `malformed_file` like any other, and no
+    /// message ever quotes its contents.
+    func appStoreServerAPIApps(
+        _ settings: ServiceConfigurationFile?
+    ) throws(ServiceStartupError) -> [AppStoreServerAPIAppConfiguration]? {
+        guard let entries = settings?.appStoreServerAPI else { return nil }
+        let directory = self.settingsFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        var apps: [AppStoreServerAPIAppConfiguration] = []
+        for entry in entries {
+            let path = directory.map { URL(fileURLWithPath: entry.privateKeyFile, relativeTo: $0).path }
+                ?? entry.privateKeyFile
+            let bytes = try Self.contents(path, label: "private_key_file")
+            do {
+                let key = try AppStoreServerAPIKey(
+                    issuerID: entry.issuerIdentifier, keyID: entry.keyIdentifier,
+                    pemRepresentation: String(decoding: bytes, as: UTF8.self))
+                apps.append(
+                    try AppStoreServerAPIAppConfiguration(
+                        bundleIdentifier: entry.bundleIdentifier, key: key,
+                        environment: entry.environment.map { $0 == "sandbox" ? .sandbox : .production },
+                        baseURL: entry.baseURL))
+            } catch {
+                throw ServiceStartupError(
+                    .malformedFile, "app_store_server_api \(entry.bundleIdentifier): \(error.code): \(error.reason)")
+            }
+        }
+        return apps
+    }
+
     /// The bytes of a file the configuration names; an unreadable one is ``ServiceStartupError/Code/unreadableFile``.
-    private static func contents(_ path: String, label: String) throws(ServiceStartupError) -> [UInt8] {
+    static func contents(_ path: String, label: String) throws(ServiceStartupError) -> [UInt8] {
         do {
             return try ReceiptFile.contents(atPath: path)
         } catch {

@@ -21,11 +21,18 @@ import ReceiptKit
 ///   "max_in_flight_body_bytes": 67108864,
 ///   "max_concurrent_validations": 8,
 ///   "notification_max_age_seconds": 604800,
-///   "check_revocation": false
+///   "check_revocation": false,
+///   "app_store_server_api": [
+///     {"bundle_id": "com.example.app", "issuer_id": "57246542-96fe-1a63-e053-0824d011072a",
+///      "key_id": "2X9R4HXF34", "private_key_file": "AuthKey_2X9R4HXF34.p8"}
+///   ],
+///   "api_refresh_interval_seconds": 3600,
+///   "api_refresh_wait_seconds": 3
 /// }
 /// ```
 ///
-/// Relative `anchors` paths are resolved against the file's directory (``buildApplication(configuration:)`` does).
+/// Relative `anchors` and `private_key_file` paths are resolved against the file's directory
+/// (``buildApplication(configuration:)`` does).
 public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     public var database: String?
     public var host: String?
@@ -44,6 +51,12 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     public var notificationMaximumAgeSeconds: Double?
     /// Whether App Store JWS certificates are checked online (OCSP, `HTTPOCSPTransport`).
     public var checksRevocation: Bool?
+    /// The apps refreshed from the App Store Server API (``AppStoreServerAPISetting``).
+    public var appStoreServerAPI: [AppStoreServerAPISetting]?
+    /// How old the ledger's API data may be before `/verifyReceipt` refreshes it (60 s to 30 days).
+    public var apiRefreshIntervalSeconds: Double?
+    /// How long a request waits for a refresh before it answers from the ledger (0.001 s to 3600 s).
+    public var apiRefreshWaitSeconds: Double?
 
     /// The settings' JSON names, grouped by concern.
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -55,6 +68,8 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         case maximumConnections = "max_connections", maximumConcurrentValidations = "max_concurrent_validations"
         case requestTimeoutSeconds = "request_timeout_seconds", healthTimeoutSeconds = "health_timeout_seconds"
         case headerReadTimeoutSeconds = "header_read_timeout_seconds"
+        case appStoreServerAPI = "app_store_server_api", apiRefreshIntervalSeconds = "api_refresh_interval_seconds"
+        case apiRefreshWaitSeconds = "api_refresh_wait_seconds"
     }
 
     /// Why a configuration file was refused.
@@ -72,6 +87,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw Failure("\(path): \(context.debugDescription)")
+        } catch let DecodingError.keyNotFound(key, context) {
+            let path = (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
+            throw Failure("\(path) is missing")
         } catch {
             throw Failure("not a JSON object of settings")
         }
@@ -94,19 +112,35 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let seconds = self.notificationMaximumAgeSeconds, !NotificationConfiguration.isValidMaximumAge(seconds) {
             throw Failure("notification_max_age_seconds must be in [60, 31536000]")
         }
+        if let seconds = self.apiRefreshIntervalSeconds, !(seconds >= 60 && seconds <= 2_592_000) {
+            throw Failure("api_refresh_interval_seconds must be in [60, 2592000]")
+        }
+        try Self.checkTimeout(self.apiRefreshWaitSeconds, .apiRefreshWaitSeconds)
+        try Self.checkAppStoreServerAPI(self.appStoreServerAPI ?? [])
+    }
+
+    /// Each `app_store_server_api` entry names its app, key and file, an environment the API serves, and an app
+    /// no other entry names.
+    private static func checkAppStoreServerAPI(_ settings: [AppStoreServerAPISetting]) throws(Failure) {
+        var seen = Set<String>()
+        for (index, setting) in settings.enumerated() {
+            let entry = "app_store_server_api[\(index)]"
+            if setting.bundleIdentifier.isEmpty || setting.issuerIdentifier.isEmpty || setting.keyIdentifier.isEmpty
+                || setting.privateKeyFile.isEmpty
+            {
+                throw Failure("\(entry): bundle_id, issuer_id, key_id and private_key_file must not be empty")
+            }
+            if let environment = setting.environment, environment != "production", environment != "sandbox" {
+                throw Failure("\(entry): environment must be production or sandbox")
+            }
+            guard seen.insert(setting.bundleIdentifier).inserted else {
+                throw Failure("\(entry): bundle_id \(setting.bundleIdentifier) is configured twice")
+            }
+        }
     }
 
     public init(from decoder: any Decoder) throws {
-        struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-        let names = Set(CodingKeys.allCases.map(\.rawValue))
-        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where !names.contains(key.stringValue) {
-            throw Failure("unknown setting \"\(key.stringValue)\" (known: \(names.sorted().joined(separator: ", ")))")
-        }
+        try Self.refuseUnknownKeys(decoder, known: CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.database = try container.decodeIfPresent(String.self, forKey: .database)
         self.host = try container.decodeIfPresent(String.self, forKey: .host)
@@ -124,6 +158,24 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         self.maximumInFlightBodyBytes = try container.decodeIfPresent(Int.self, forKey: .maximumInFlightBodyBytes)
         self.notificationMaximumAgeSeconds = try container.decodeIfPresent(Double.self, forKey: .notificationMaximumAgeSeconds)
         self.checksRevocation = try container.decodeIfPresent(Bool.self, forKey: .checksRevocation)
+        self.appStoreServerAPI = try container.decodeIfPresent([AppStoreServerAPISetting].self, forKey: .appStoreServerAPI)
+        self.apiRefreshIntervalSeconds = try container.decodeIfPresent(Double.self, forKey: .apiRefreshIntervalSeconds)
+        self.apiRefreshWaitSeconds = try container.decodeIfPresent(Double.self, forKey: .apiRefreshWaitSeconds)
+    }
+
+    /// Throws for a key of the object being decoded that is not in `known`.
+    static func refuseUnknownKeys(_ decoder: any Decoder, known: [String]) throws {
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        let names = Set(known)
+        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where !names.contains(key.stringValue) {
+            let path = (decoder.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
+            throw Failure("unknown setting \"\(path)\" (known: \(names.sorted().joined(separator: ", ")))")
+        }
     }
 
     /// A timeout setting must be at least a millisecond (it is applied to the millisecond) and at most an hour.
@@ -134,7 +186,8 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
     /// A checked timeout setting, to the millisecond.
     private static func timeout(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
 
-    /// Applies the file's settings (all but `database`, `host`, `port` and `anchors`, which the caller resolves).
+    /// Applies the file's settings (all but `database`, `host`, `port`, `anchors` and `app_store_server_api`, which
+    /// the caller resolves).
     public func apply(to configuration: inout VerifyReceiptConfiguration) {
         if let allowed = self.allowedBundleIdentifiers { configuration.allowedBundleIdentifiers = Set(allowed) }
         if let secrets = self.sharedSecrets { configuration.sharedSecrets = secrets }
@@ -152,5 +205,9 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let check = self.checksRevocation {
             configuration.checkRevocation(check)
         }
+        if let seconds = self.apiRefreshIntervalSeconds {
+            configuration.appStoreServerAPI.refreshInterval = Self.timeout(seconds)
+        }
+        if let seconds = self.apiRefreshWaitSeconds { configuration.appStoreServerAPI.refreshWait = Self.timeout(seconds) }
     }
 }

@@ -50,6 +50,9 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// or `nil` (the default) for none. A responder that cannot be reached makes a notification answer 503, so
     /// Apple sends it again later; see `HTTPOCSPTransport` (AppStoreJWSOCSP).
     public var jwsRevocationCheck: JWSRevocationCheck?
+    /// The App Store Server API refresh of `/verifyReceipt` (``AppStoreServerAPIBridgeConfiguration``): none by
+    /// default, and an app without an entry is answered from the ledger alone.
+    public var appStoreServerAPI = AppStoreServerAPIBridgeConfiguration()
 
     /// Creates the default configuration: Apple's root, any app, no shared secrets.
     public init() {}

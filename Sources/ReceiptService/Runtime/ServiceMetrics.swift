@@ -2,8 +2,9 @@ public import Prometheus
 import ReceiptLedger
 
 /// The service's Prometheus metrics, served at `GET /metrics`: requests by endpoint and status, requests refused
-/// before a verdict (413/408/503), connections open and closed by the server, the validation latency histogram, and ledger writes and failures. One registry per service, injected, so tests and
-/// several services in one process never share counters.
+/// before a verdict (413/408/503), connections open and closed by the server, the validation latency histogram,
+/// ledger writes and failures, and the App Store Server API refresh (calls by outcome, refreshes by result). One
+/// registry per service, injected, so tests and several services in one process never share counters.
 public struct ServiceMetrics: Sendable {
     /// The registry every metric lives in.
     public let registry: PrometheusCollectorRegistry
@@ -15,6 +16,9 @@ public struct ServiceMetrics: Sendable {
     private let openConnectionsGauge: Gauge
     /// Request counters by endpoint and status, made once (a registry lookup per request would take its lock).
     private let requestCounters: [VerifyReceiptEndpoint: [Int: Counter]]
+    /// App Store Server API refresh counters by result, made once: `fresh` is counted on every request of a
+    /// configured app.
+    private let apiRefreshCounters: [String: Counter]
 
     /// Creates the metrics in a new registry (or `registry`).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -47,7 +51,17 @@ public struct ServiceMetrics: Sendable {
         self.ledgerFailures = registry.makeCounter(
             descriptor: Self.descriptor("ledger_failures", "total", "Ledger operations that failed."))
         self.openConnectionsGauge = registry.makeGauge(descriptor: Self.openConnections)
+        var refreshCounters: [String: Counter] = [:]
+        for result in Self.apiRefreshResults {
+            refreshCounters[result] = registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)])
+        }
+        self.apiRefreshCounters = refreshCounters
     }
+
+    /// The results ``countAPIRefresh(result:)`` is called with.
+    static let apiRefreshResults = [
+        "fresh", "fetched", "failed", "background", "in_background", "backoff", "busy", "not_running",
+    ]
 
     func count(_ answer: VerifyReceiptAnswer, endpoint: VerifyReceiptEndpoint) {
         if let counter = self.requestCounters[endpoint]?[answer.status.code] {
@@ -86,6 +100,35 @@ public struct ServiceMetrics: Sendable {
     func countSignedData(endpoint: String, outcome: String) {
         self.registry.makeCounter(descriptor: Self.signedData, labels: [("endpoint", endpoint), ("outcome", outcome)])
             .increment()
+    }
+
+    /// Counts one App Store Server API call of the `/verifyReceipt` refresh by endpoint (`transaction_history`,
+    /// `subscription_statuses`) and outcome: `success`, `untrusted` (signed data that did not verify), or the
+    /// client's error code (`api_error`, `unauthorized`, `forbidden`, `rate_limited`, `server_error`,
+    /// `unreachable`, `malformed_response`, `cancelled`, …).
+    func countAPICall(endpoint: String, outcome: String) {
+        self.registry.makeCounter(descriptor: Self.apiCalls, labels: [("endpoint", endpoint), ("outcome", outcome)])
+            .increment()
+    }
+
+    /// Counts one original transaction id a `/verifyReceipt` request looked at for a refresh, by result: `fresh`
+    /// (refreshed within the interval), `fetched` or `failed` (a refresh that ended), `background` (the request
+    /// stopped waiting), `in_background`, `backoff`, `busy`, `not_running` (answered from the ledger at once).
+    func countAPIRefresh(result: String) {
+        (self.apiRefreshCounters[result]
+            ?? self.registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)])).increment()
+    }
+
+    private static var apiCalls: MetricNameDescriptor {
+        Self.descriptor(
+            "app_store_api_calls", "total",
+            "App Store Server API calls made to refresh the ledger, by endpoint and outcome.")
+    }
+
+    private static var apiRefreshes: MetricNameDescriptor {
+        Self.descriptor(
+            "app_store_api_refreshes", "total",
+            "Original transaction ids looked at for an App Store Server API refresh, by result.")
     }
 
     private static var signedData: MetricNameDescriptor {

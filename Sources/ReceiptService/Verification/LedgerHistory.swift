@@ -14,6 +14,19 @@ struct LedgerHistory: Sendable {
     {
         do {
             metrics.countLedgerWrite(try await ledger.record(entry))
+        } catch {
+            if error.code != .stringContainsNUL { metrics.countLedgerFailure() }
+            throw error
+        }
+        return try await Self.read(entry, in: ledger, metrics: metrics)
+    }
+
+    /// Reads the history of a recorded `entry` (again, after an App Store Server API refresh wrote to it); any
+    /// ledger failure is counted and rethrown.
+    static func read(_ entry: LedgerReceipt, in ledger: any Ledger, metrics: ServiceMetrics) async throws(LedgerError)
+        -> LedgerHistory
+    {
+        do {
             let snapshot = try await ledger.snapshot(matching: LedgerQuery(receipt: entry))
             // `latest_receipt` is the newest receipt that carried these transactions (kept per original transaction
             // id, apart from the rows signed data replaces), else the one posted. Only a newer receipt than the
@@ -26,7 +39,7 @@ struct LedgerHistory: Sendable {
             }
             return LedgerHistory(snapshot: snapshot, latestReceipt: latestReceipt)
         } catch {
-            if error.code != .stringContainsNUL { metrics.countLedgerFailure() }
+            metrics.countLedgerFailure()
             throw error
         }
     }

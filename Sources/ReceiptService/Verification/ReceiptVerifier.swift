@@ -13,7 +13,9 @@ import _ReceiptKitShared
 /// Order of checks: the body (21002), the receipt's bytes (21002), signature and chain (21003), the endpoint's
 /// environment (21007/21008), the allow list (21010), the shared secret (21004), the ledger (21009; 21002
 /// `string_contains_nul` for a string to be stored that holds U+0000). Nothing the
-/// receipt says is believed before its signature and chain have verified.
+/// receipt says is believed before its signature and chain have verified. For an app configured in
+/// ``VerifyReceiptConfiguration/appStoreServerAPI``, the ledger is then refreshed from the App Store Server API
+/// where it is due, within ``AppStoreServerAPIBridgeConfiguration/refreshWait``, before the answer is read from it.
 public struct ReceiptVerifier: Sendable {
     /// What the service accepts.
     public let configuration: VerifyReceiptConfiguration
@@ -25,6 +27,8 @@ public struct ReceiptVerifier: Sendable {
     let jwsVerifier: JWSVerifier
     let limiter: ValidationLimiter
     let metrics: ServiceMetrics
+    /// The App Store Server API refresh; `nil` when no app is configured for it.
+    let bridge: AppStoreServerAPIBridge?
 
     /// Creates a verifier.
     /// - Parameters:
@@ -42,6 +46,7 @@ public struct ReceiptVerifier: Sendable {
         self.ledger = ledger
         self.now = now
         self.metrics = metrics
+        self.bridge = AppStoreServerAPIBridge(configuration: configuration, ledger: ledger, metrics: metrics, now: now)
         self.limiter = ValidationLimiter(permits: max(1, configuration.maximumConcurrentValidations))
         self.validator = ReceiptValidator(
             policy: ReceiptValidationPolicy(
@@ -129,7 +134,7 @@ public struct ReceiptVerifier: Sendable {
         let entry = LedgerReceipt(receipt, bytes: bytes, environment: environment, seenAt: now)
         let history: LedgerHistory
         do {
-            history = try await LedgerHistory.record(entry, in: self.ledger, metrics: self.metrics)
+            history = try await self.history(recording: entry, now: now)
         } catch {
             // A stored string holding U+0000: refused alike by every backend before any write (it would be kept
             // by SQLite and refused by PostgreSQL for ever), so it is the receipt's fault, not the database's.

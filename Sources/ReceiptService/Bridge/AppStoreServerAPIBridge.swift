@@ -1,0 +1,215 @@
+import AppStorePKI
+import AppStoreJWS
+import AppStoreServerAPI
+import struct Foundation.Date
+import NIOConcurrencyHelpers
+import ReceiptKit
+import ReceiptLedger
+import ServiceLifecycle
+
+/// The service as the bridge to the App Store Server API: refreshes the ledger for `/verifyReceipt` from Apple's
+/// records, one fetch at a time per original transaction id, within what a request may wait.
+///
+/// It runs as a lifecycle service beside the server (``VerifyReceiptServer/application(services:onServerRunning:)``
+/// adds it): every fetch is a child task of its ``run()``, so a refresh a request stopped waiting for finishes in
+/// the background, and all of them are cancelled when the service stops. Refreshes are bounded in number
+/// (``AppStoreServerAPIBridgeConfiguration/maximumRefreshes``), and an original transaction id whose refresh
+/// failed is not asked for again before ``AppStoreServerAPIBridgeConfiguration/failureBackoff``. While it does not
+/// run, nothing is fetched and answers come from the ledger.
+final class AppStoreServerAPIBridge: Service, Sendable {
+    typealias Job = @Sendable () async -> Void
+
+    private enum Phase {
+        case idle, running, stopped
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        /// Refreshes in flight, by key.
+        var flights: [RefreshKey: RefreshFlight] = [:]
+        /// When a key's last refresh failed, in milliseconds of the service's clock.
+        var failures: [RefreshKey: Int64] = [:]
+    }
+
+    /// What a request found for one due key.
+    enum Admission {
+        /// A new refresh was started, or one in flight joined: wait for it.
+        case wait(RefreshFlight)
+        /// Nothing to wait for: the answer comes from the ledger (the reason is the refresh metric's `result`).
+        case skip(String)
+    }
+
+    let configuration: AppStoreServerAPIBridgeConfiguration
+    let ledger: any Ledger
+    let metrics: ServiceMetrics
+    let now: @Sendable () -> Date
+    /// A client per environment and bundle id (or why it could not be made).
+    let clients: [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]]
+    private let state = NIOLockedValueBox(State())
+    private let jobs: AsyncStream<Job>
+    private let submit: AsyncStream<Job>.Continuation
+
+    /// A bridge for `configuration`'s apps; `nil` when it names none.
+    /// - Parameters:
+    ///   - configuration: The service's configuration: its ``VerifyReceiptConfiguration/appStoreServerAPI``, and the
+    ///     anchors and revocation check that signed data from the API must pass, as any other.
+    ///   - ledger: Where refreshed data is written.
+    ///   - metrics: Where API calls and refreshes are counted.
+    ///   - now: The service's clock (token times, verification time, refresh times).
+    init?(
+        configuration: VerifyReceiptConfiguration,
+        ledger: any Ledger,
+        metrics: ServiceMetrics,
+        now: @escaping @Sendable () -> Date
+    ) {
+        let bridge = configuration.appStoreServerAPI
+        guard !bridge.apps.isEmpty else { return nil }
+        self.configuration = bridge
+        self.ledger = ledger
+        self.metrics = metrics
+        self.now = now
+        let runtime = APIClientRuntime(
+            now: now,
+            sleep: { duration in try await Task.sleep(for: duration) },
+            random: { Double.random(in: 0..<1) }
+        )
+        var clients: [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]] = [:]
+        for app in bridge.apps {
+            for environment in [AppStoreEnvironment.production, .sandbox] {
+                guard var client = app.client(for: environment),
+                    clients[environment]?[app.bundleIdentifier] == nil
+                else { continue }
+                client.verificationPolicy.anchors = configuration.anchors
+                client.verificationPolicy.revocationCheck = configuration.jwsRevocationCheck
+                client.retryPolicy = bridge.retryPolicy
+                client.timeout = bridge.requestTimeout
+                clients[environment, default: [:]][app.bundleIdentifier] = Result {
+                    () throws(AppStoreServerAPIError) -> AppStoreServerAPIClient in
+                    try AppStoreServerAPIClient(configuration: client, runtime: runtime)
+                }
+            }
+        }
+        self.clients = clients
+        (self.jobs, self.submit) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Whether receipts of `bundleIdentifier` in `environment` are refreshed.
+    func refreshes(bundleIdentifier: String, environment: AppStoreEnvironment) -> Bool {
+        self.clients[environment]?[bundleIdentifier] != nil
+    }
+
+    /// Runs the refreshes requests start, each a child task, until the service shuts down (gracefully or by
+    /// cancellation); then cancels those still running and refuses new ones.
+    func run() async throws {
+        let starts = self.state.withLockedValue { state -> Bool in
+            guard state.phase == .idle else { return false }
+            state.phase = .running
+            return true
+        }
+        guard starts else { return }
+        defer { self.stop() }
+        // A plain task group (a discarding one needs macOS 14): a finished child is reaped before the group holds
+        // more than the most refreshes that can be in flight, so it never grows past that bound.
+        let bound = max(1, self.configuration.maximumRefreshes)
+        await withTaskGroup(of: Void.self) { group in
+            var children = 0
+            for await job in self.jobs.cancelOnGracefulShutdown() {
+                if children >= bound, await group.next() != nil { children -= 1 }
+                group.addTask { await job() }
+                children += 1
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Refreshes `keys` (each due) and waits at most `wait` for them.
+    /// - Returns: Whether any of them refreshed the ledger in time (the caller reads it again).
+    func refresh(_ keys: [RefreshKey], wait: Duration) async -> Bool {
+        var flights: [RefreshFlight] = []
+        for key in keys {
+            switch self.admit(key) {
+            case .wait(let flight): flights.append(flight)
+            case .skip(let result): self.metrics.countAPIRefresh(result: result)
+            }
+        }
+        guard !flights.isEmpty else { return false }
+        let waiting = flights
+        let ended: Void? = try? await withDeadline(wait) {
+            for flight in waiting { _ = await flight.outcome() }
+        }
+        if ended == nil {
+            // Apple is slow or down: answer from the ledger now; the refreshes finish in the background.
+            for flight in waiting where !flight.hasEnded {
+                flight.moveToBackground()
+                self.metrics.countAPIRefresh(result: "background")
+            }
+        }
+        return flights.contains { $0.hasRefreshed }
+    }
+
+    /// Starts a refresh of `key`, joins the one in flight, or says why neither.
+    func admit(_ key: RefreshKey) -> Admission {
+        let nowMilliseconds = self.now().epochMilliseconds
+        let backoff = Self.milliseconds(self.configuration.failureBackoff)
+        return self.state.withLockedValue { state -> Admission in
+            guard state.phase == .running else { return .skip("not_running") }
+            if let flight = state.flights[key] {
+                return flight.isBackground ? .skip("in_background") : .wait(flight)
+            }
+            if let failed = state.failures[key] {
+                if Self.elapsed(from: failed, to: nowMilliseconds) < backoff { return .skip("backoff") }
+                state.failures.removeValue(forKey: key)
+            }
+            if state.flights.count + state.failures.count >= self.configuration.maximumRefreshes {
+                state.failures = state.failures.filter { Self.elapsed(from: $0.value, to: nowMilliseconds) < backoff }
+                guard state.flights.count + state.failures.count < self.configuration.maximumRefreshes else {
+                    return .skip("busy")
+                }
+            }
+            let flight = RefreshFlight()
+            let job: Job = { [self] in
+                let refreshed = await self.fetch(key)
+                self.complete(key, flight: flight, refreshed: refreshed)
+            }
+            guard case .enqueued = self.submit.yield(job) else { return .skip("not_running") }
+            state.flights[key] = flight
+            return .wait(flight)
+        }
+    }
+
+    /// Ends a refresh: out of the table, a failure remembered for the backoff, its waiters resumed.
+    private func complete(_ key: RefreshKey, flight: RefreshFlight, refreshed: Bool) {
+        let failedAt = refreshed ? nil : self.now().epochMilliseconds
+        self.state.withLockedValue { state in
+            if state.flights[key] === flight { state.flights.removeValue(forKey: key) }
+            if let failedAt, state.phase == .running { state.failures[key] = failedAt }
+        }
+        self.metrics.countAPIRefresh(result: refreshed ? "fetched" : "failed")
+        flight.finish(refreshed)
+    }
+
+    /// Refuses new refreshes and ends those that never ran.
+    private func stop() {
+        let pending = self.state.withLockedValue { state -> [RefreshFlight] in
+            state.phase = .stopped
+            defer { state.flights = [:] }
+            return Array(state.flights.values)
+        }
+        self.submit.finish()
+        for flight in pending { flight.finish(false) }
+    }
+
+    /// `to - from`, saturating (a clock set back reads as no time at all).
+    static func elapsed(from start: Int64, to end: Int64) -> Int64 {
+        let (difference, overflow) = end.subtractingReportingOverflow(start)
+        return overflow ? (end < start ? 0 : .max) : max(0, difference)
+    }
+
+    /// A duration in whole milliseconds, saturating.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000).partialValue
+    }
+}

@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ReceiptService
+import Testing
+
+/// The settings file's App Store Server API keys: strict like the rest of the file, the key file read at start with
+/// the usual startup errors, and its contents never in a message.
+@Suite("App Store Server API settings")
+struct APIBridgeConfigurationTests {
+    typealias B = BuildApplicationTests
+
+    static func parse(_ json: String) throws(ServiceConfigurationFile.Failure) -> ServiceConfigurationFile {
+        try ServiceConfigurationFile(json: Array(json.utf8))
+    }
+
+    /// One `app_store_server_api` entry with `extra` members.
+    static func app(_ extra: String = "", file: String = "key.p8") -> String {
+        #"{"bundle_id": "com.example.app", "issuer_id": "issuer", "key_id": "KEY1", "private_key_file": "\#(file)""#
+            + extra + "}"
+    }
+
+    /// A settings document of one entry.
+    static func entry(_ extra: String = "", file: String = "key.p8") -> String {
+        #"{"app_store_server_api": ["# + Self.app(extra, file: file) + "]}"
+    }
+
+    /// The message a refused document is refused with.
+    static func refusal(_ json: String) -> String? {
+        do {
+            _ = try Self.parse(json)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("entries parse; the refresh interval and wait apply; defaults are one hour and three seconds")
+    func entriesParseAndApply() throws {
+        let file = try Self.parse(
+            #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "issuer", "key_id": "KEY1", "#
+                + #""private_key_file": "key.p8", "base_url": "http://127.0.0.1:9", "environment": "sandbox"}], "#
+                + #""api_refresh_interval_seconds": 900, "api_refresh_wait_seconds": 0.25}"#)
+        let entry = try #require(file.appStoreServerAPI?.first)
+        #expect(entry.bundleIdentifier == "com.example.app")
+        #expect(entry.privateKeyFile == "key.p8")
+        #expect(entry.baseURL == "http://127.0.0.1:9")
+        #expect(entry.environment == "sandbox")
+        var configuration = VerifyReceiptConfiguration()
+        #expect(configuration.appStoreServerAPI.refreshInterval == .seconds(3600))
+        #expect(configuration.appStoreServerAPI.refreshWait == .seconds(3))
+        #expect(configuration.appStoreServerAPI.apps.isEmpty)
+        #expect(configuration.appStoreServerAPI.failureBackoff == .seconds(60))
+        #expect(configuration.appStoreServerAPI.maximumRefreshes == 256)
+        file.apply(to: &configuration)
+        #expect(configuration.appStoreServerAPI.refreshInterval == .seconds(900))
+        #expect(configuration.appStoreServerAPI.refreshWait == .milliseconds(250))
+    }
+
+    @Test("unknown keys, missing keys, another environment, an app twice and intervals out of range are refused")
+    func malformedEntriesAreRefused() {
+        #expect(Self.refusal(Self.entry(#", "privat_key": "x""#))?.hasPrefix(#"unknown setting "app_store_server_api."#) == true)
+        #expect(Self.refusal(#"{"app_store_server_api": [{"bundle_id": "com.example.app"}]}"#)?.hasSuffix(" is missing") == true)
+        #expect(Self.refusal(Self.entry(#", "environment": "xcode""#))
+            == "app_store_server_api[0]: environment must be production or sandbox")
+        #expect(Self.refusal(Self.entry(file: ""))
+            == "app_store_server_api[0]: bundle_id, issuer_id, key_id and private_key_file must not be empty")
+        let twice = #"{"app_store_server_api": ["# + Self.app() + ", " + Self.app() + "]}"
+        #expect(Self.refusal(twice) == "app_store_server_api[1]: bundle_id com.example.app is configured twice")
+        for seconds in ["59", "2592001", "-1"] {
+            #expect(Self.refusal(#"{"api_refresh_interval_seconds": \#(seconds)}"#)
+                == "api_refresh_interval_seconds must be in [60, 2592000]")
+        }
+        #expect(Self.refusal(#"{"api_refresh_wait_seconds": 0}"#) == "api_refresh_wait_seconds must be in [0.001, 3600]")
+    }
+
+    @Test("the key file: missing is unreadable_file, not a .p8 or a base URL refused is malformed_file, never quoted")
+    func keyFileStartupErrors() async throws {
+        try await B.inDirectory { directory in
+            let settings = directory.appendingPathComponent("serve.json")
+            func startupError(_ json: String) async throws -> ServiceStartupError? {
+                try Data(json.utf8).write(to: settings)
+                return await B.startupError { $0.settingsFile = settings.path }
+            }
+            let missing = try await startupError(Self.entry(file: "none.p8"))
+            #expect(missing?.code == .unreadableFile)
+            #expect(missing?.reason.hasPrefix("private_key_file \(directory.appendingPathComponent("none.p8").path): ") == true)
+
+            let secret = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWJ5dGVz\n-----END PRIVATE KEY-----\n"
+            try Data(secret.utf8).write(to: directory.appendingPathComponent("key.p8"))
+            let malformed = try await startupError(Self.entry())
+            #expect(malformed?.code == .malformedFile)
+            #expect(malformed?.reason.hasPrefix("app_store_server_api com.example.app: invalid_private_key: ") == true)
+            #expect(malformed?.reason.contains("c2VjcmV0") == false)
+
+            let key = P256.Signing.PrivateKey()
+            try Data(key.pemRepresentation.utf8).write(to: directory.appendingPathComponent("key.p8"))
+            let plain = try await startupError(Self.entry(#", "base_url": "http://example.com""#))
+            #expect(plain?.code == .malformedFile)
+            #expect(plain?.reason.hasPrefix("app_store_server_api com.example.app: invalid_configuration: ") == true)
+
+            // A good key starts the service (run, so that its ledger is shut down again).
+            try Data(Self.entry(#", "base_url": "http://127.0.0.1:9""#).utf8).write(to: settings)
+            var configuration = ServiceConfiguration(logger: B.quiet)
+            configuration.settingsFile = settings.path
+            configuration.database = "sqlite::memory:"
+            configuration.port = 0
+            try await buildApplication(configuration: configuration).test(.live) { client in
+                try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+import AppStorePKI
+import AppStoreJWS
+import AppStoreServerAPI
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import ReceiptKit
+import ReceiptKitTesting
+import ReceiptLedger
+import ReceiptService
+import Testing
+
+/// `/verifyReceipt` as the bridge to the App Store Server API, over HTTP on every ledger backend, against the
+/// local simulator (127.0.0.1): a renewal and a refund only Apple knows appear, Apple down or slow is answered from
+/// the ledger within the wait and refreshed in the background, a fresh ledger makes no call, concurrent requests
+/// make one, an unconfigured app none, and a refused key is counted.
+@Suite("verifyReceipt refreshed from the App Store Server API")
+struct APIBridgeTests {
+    typealias H = ServiceHarness
+    typealias N = NotificationServiceTests
+    typealias L = LedgerAnswerTests
+
+    static let keyID = "BRIDGEKEY1"
+    static let issuer = "57246542-96fe-1a63-e053-0824d011072a"
+    static let key = P256.Signing.PrivateKey()
+    static let original = L.original
+    static let renewal = L.renewal
+    /// The renewal's purchase: after the receipt and the first period.
+    static let renewed = N.signed.addingTimeInterval(1800)
+
+    /// A simulator store that knows the app, the key, the subscription's two periods and its renewal info.
+    static func store() throws -> SimulatedAppStore {
+        let store = SimulatedAppStore()
+        store.addApp(bundleID: N.bundle, appAppleID: 1)
+        store.register(SimulatedAPIKey(keyID: Self.keyID, issuerID: Self.issuer, publicKey: Self.key.publicKey))
+        try store.add(transaction: N.transaction(Self.original))
+        try store.add(transaction: N.transaction(Self.renewal, signed: Self.renewed) {
+            $0["purchaseDate"] = .number(AppStoreTimestamp(Self.renewed).number)
+            $0["expiresDate"] = .number(AppStoreTimestamp(Self.renewed.addingTimeInterval(30 * 86_400)).number)
+        })
+        try store.setRenewalInfo(
+            JWSSamplePayload.renewalInfo(
+                productID: "com.example.app.pro", originalTransactionID: Self.original, signedDate: N.signed))
+        return store
+    }
+
+    /// The service's configuration with the API configured for `bundle` at `baseURL`, quick retries, and `adjust`.
+    static func configuration(
+        baseURL: String,
+        bundle: String = N.bundle,
+        key: P256.Signing.PrivateKey = Self.key,
+        _ adjust: (inout AppStoreServerAPIBridgeConfiguration) -> Void = { _ in }
+    ) throws -> VerifyReceiptConfiguration {
+        var configuration = try L.configuration()
+        let apiKey = try AppStoreServerAPIKey(issuerID: Self.issuer, keyID: Self.keyID, privateKey: key)
+        configuration.appStoreServerAPI.apps = [
+            try AppStoreServerAPIAppConfiguration(bundleIdentifier: bundle, key: apiKey, baseURL: baseURL)
+        ]
+        // Generous for a loaded 2-core machine; the tests of Apple being slow set their own.
+        configuration.appStoreServerAPI.refreshWait = .seconds(30)
+        configuration.appStoreServerAPI.retryPolicy = RetryPolicy(
+            maximumAttempts: 2, maximumTotalDelay: .milliseconds(200), baseDelay: .milliseconds(10),
+            maximumDelay: .milliseconds(50))
+        adjust(&configuration.appStoreServerAPI)
+        return configuration
+    }
+
+    /// Runs the simulator and the service on `backend` with `configure`'s configuration.
+    static func withBridge(
+        _ backend: LedgerBackend,
+        store: SimulatedAppStore,
+        configure: @escaping @Sendable (String) throws -> VerifyReceiptConfiguration,
+        _ body: @escaping @Sendable (any TestClientProtocol, ReceiptVerifier) async throws -> Void
+    ) async throws {
+        let simulator = AppStoreServerSimulator(
+            store: store, authority: try N.authority.get(), now: { ServiceTestPKI.now })
+        try await simulator.run { baseURL in
+            try await backend.withLedger { ledger in
+                try await H.withLiveService(try configure(baseURL), ledger: ledger) { client, verifier in
+                    try await body(client, verifier)
+                }
+            }
+        }
+    }
+
+    static func metrics(_ client: any TestClientProtocol) async throws -> String {
+        try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+    }
+
+    static func info(_ object: [String: Any]) throws -> [[String: Any]] {
+        try #require(object["latest_receipt_info"] as? [[String: Any]])
+    }
+
+    /// Posts `receipt` and expects status 0 with only what the receipt itself taught the ledger.
+    @discardableResult
+    static func answeredFromTheReceiptAlone(
+        _ client: any TestClientProtocol, _ receipt: [UInt8]
+    ) async throws -> [String: Any] {
+        let object = try await H.post(client, body: H.body(receipt))
+        #expect(object["status"] as? Int == 0)
+        #expect(L.ids(object) == [Self.original])
+        return object
+    }
+
+    @Test("a renewal only Apple knows appears in latest_receipt_info, with pending_renewal_info",
+          arguments: LedgerBackend.available)
+    func renewalOnlyAppleKnows(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        try await Self.withBridge(backend, store: store, configure: { try Self.configuration(baseURL: $0) }) {
+            client, _ in
+            let object = try await H.post(client, body: H.body(receipt))
+            #expect(object["status"] as? Int == 0)
+            #expect(L.ids(object) == [Self.renewal, Self.original])
+            #expect(object["latest_receipt"] as? String == Data(receipt).base64EncodedString())
+            let first = try #require(try Self.info(object).first)
+            #expect(first["expires_date_ms"] as? String == "\(Self.renewed.addingTimeInterval(30 * 86_400).epochMilliseconds)")
+            let pending = try #require(object["pending_renewal_info"] as? [[String: Any]])
+            #expect(pending.compactMap { $0["original_transaction_id"] as? String } == [Self.original])
+            #expect(pending.first?["auto_renew_product_id"] as? String == "com.example.app.pro")
+            #expect(store.requestCount(.transactionHistory) == 1)
+            #expect(store.requestCount(.subscriptionStatuses) == 1)
+            let metrics = try await Self.metrics(client)
+            #expect(metrics.contains(
+                #"receiptkit_app_store_api_calls_total{endpoint="transaction_history",outcome="success"} 1"#))
+            #expect(metrics.contains(
+                #"receiptkit_app_store_api_calls_total{endpoint="subscription_statuses",outcome="success"} 1"#))
+            #expect(metrics.contains(#"receiptkit_app_store_api_refreshes_total{result="fetched"} 1"#))
+        }
+    }
+
+    @Test("a renewal refunded at Apple carries cancellation_date*, cancellation_reason",
+          arguments: LedgerBackend.available)
+    func refundedRenewal(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        let refunded = Self.renewed.addingTimeInterval(600)
+        #expect(store.revoke(transactionID: Self.renewal, at: refunded, reason: 1))
+        try await Self.withBridge(backend, store: store, configure: { try Self.configuration(baseURL: $0) }) {
+            client, _ in
+            let object = try await H.post(client, body: H.body(receipt))
+            #expect(object["status"] as? Int == 0)
+            let rows = try Self.info(object)
+            let row = try #require(rows.first { $0["transaction_id"] as? String == Self.renewal })
+            #expect(row["cancellation_date_ms"] as? String == "\(refunded.epochMilliseconds)")
+            #expect(row["cancellation_date"] as? String == "2025-06-15 14:46:40 Etc/GMT")
+            #expect(row["cancellation_date_pst"] as? String == "2025-06-15 07:46:40 America/Los_Angeles")
+            #expect(row["cancellation_reason"] as? String == "1")
+            let kept = try #require(rows.first { $0["transaction_id"] as? String == Self.original })
+            #expect(kept["cancellation_date_ms"] == nil)
+        }
+    }
+
+    @Test("Apple slower than the wait: status 0 from the ledger in time, the refresh lands in the background",
+          arguments: LedgerBackend.available)
+    func slowAppleAnswersFromTheLedger(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        store.inject(.delay(.seconds(4)), for: .transactionHistory)
+        try await Self.withBridge(backend, store: store, configure: {
+            try Self.configuration(baseURL: $0) { $0.refreshWait = .milliseconds(300) }
+        }) { client, _ in
+            let start = ContinuousClock.now
+            try await Self.answeredFromTheReceiptAlone(client, receipt)
+            #expect(ContinuousClock.now - start < .seconds(3))  // within the wait, not Apple's 4 s
+
+            // The refresh goes on without the request: poll, boundedly, until it has landed.
+            var refreshed: [String]? = nil
+            for _ in 0..<150 {
+                refreshed = L.ids(try await H.post(client, body: H.body(receipt)))
+                if refreshed == [Self.renewal, Self.original] { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(refreshed == [Self.renewal, Self.original])
+            #expect(store.requestCount(.transactionHistory) == 1)
+            let metrics = try await Self.metrics(client)
+            #expect(metrics.contains(#"receiptkit_app_store_api_refreshes_total{result="background"} 1"#))
+            #expect(metrics.contains(#"receiptkit_app_store_api_refreshes_total{result="fetched"} 1"#))
+        }
+    }
+
+    @Test("a fresh ledger makes no API call; the refresh interval makes the next", arguments: LedgerBackend.available)
+    func freshLedgerMakesNoCall(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        try await Self.withBridge(backend, store: store, configure: { try Self.configuration(baseURL: $0) }) {
+            client, _ in
+            #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+            #expect(store.requestCount(.transactionHistory) == 1)
+            store.resetRequests()
+            let again = try await H.post(client, body: H.body(receipt))
+            #expect(again["status"] as? Int == 0)
+            #expect(L.ids(again) == [Self.renewal, Self.original])
+            #expect(store.requestCount(.transactionHistory) == 0)
+            #expect(store.requestCount(.subscriptionStatuses) == 0)
+            #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="fresh"} 1"#))
+        }
+    }
+
+    @Test("concurrent requests for one receipt make one history fetch", arguments: LedgerBackend.available)
+    func concurrentRequestsShareOneFetch(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        // Long enough that every request arrives while the first fetch is in flight.
+        store.inject(.delay(.seconds(1)), for: .transactionHistory)
+        try await Self.withBridge(backend, store: store, configure: { try Self.configuration(baseURL: $0) }) {
+            _, verifier in
+            let body = Array(H.body(receipt).readableBytesView)
+            let answers = await withTaskGroup(of: [String]?.self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        let answer = await verifier.answer(body: body, endpoint: .production)
+                        let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+                        return object.flatMap(L.ids)
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.count == 6)
+            #expect(answers.allSatisfy { $0 == [Self.renewal, Self.original] })
+            #expect(store.requestCount(.transactionHistory) == 1)
+        }
+    }
+
+    @Test("an app without API configuration makes no call and is answered as before",
+          arguments: LedgerBackend.available)
+    func unconfiguredAppMakesNoCall(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        try await Self.withBridge(backend, store: store, configure: {
+            try Self.configuration(baseURL: $0, bundle: "com.example.other")
+        }) { client, _ in
+            let object = try await Self.answeredFromTheReceiptAlone(client, receipt)
+            #expect(object["pending_renewal_info"] == nil)
+            #expect(store.requestCount(.transactionHistory) == 0)
+            #expect(store.requests.isEmpty)
+        }
+    }
+
+    @Test("a key Apple refuses (401): answered from the ledger, the call counted unauthorized",
+          arguments: LedgerBackend.available)
+    func refusedKeyAnswersFromTheLedger(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        try await Self.withBridge(backend, store: store, configure: {
+            try Self.configuration(baseURL: $0, key: P256.Signing.PrivateKey())
+        }) { client, _ in
+            try await Self.answeredFromTheReceiptAlone(client, receipt)
+            let metrics = try await Self.metrics(client)
+            #expect(metrics.contains(
+                #"receiptkit_app_store_api_calls_total{endpoint="transaction_history",outcome="unauthorized"} 1"#))
+            #expect(metrics.contains(#"receiptkit_app_store_api_refreshes_total{result="failed"} 1"#))
+            // Backing off: the next request does not ask again.
+            #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+            #expect(store.requestCount(.transactionHistory) == 1)
+            #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="backoff"} 1"#))
+        }
+    }
+
+    @Test("past maximumRefreshes a due refresh is skipped (busy) and the answer comes from the ledger")
+    func refreshesAreBounded() async throws {
+        let other = "2000000000000009"
+        let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
+            ServiceTestPKI.purchase(Self.original, original: Self.original, product: "com.example.app.pro", day: 1),
+            ServiceTestPKI.purchase(other, original: other, product: "com.example.app.pro", day: 2),
+        ]))
+        let store = try Self.store()
+        try await Self.withBridge(.sqliteMemory, store: store, configure: {
+            try Self.configuration(baseURL: $0) { $0.maximumRefreshes = 1 }
+        }) { client, _ in
+            let object = try await H.post(client, body: H.body(receipt))
+            #expect(object["status"] as? Int == 0)
+            #expect(L.ids(object)?.contains(Self.renewal) == true)
+            #expect(store.requestCount(.transactionHistory) == 1)
+            #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="busy"} 1"#))
+        }
+    }
+
+    @Test("a sandbox receipt is refreshed from the sandbox environment; not at all for an app limited to production")
+    func sandboxReceiptsFollowTheirEnvironment() async throws {
+        let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt(environment: .productionSandbox, purchases: [
+            ServiceTestPKI.purchase(Self.original, original: Self.original, product: "com.example.app.pro", day: 1)
+        ]))
+        let store = SimulatedAppStore()
+        store.addApp(bundleID: N.bundle, appAppleID: 1)
+        store.register(SimulatedAPIKey(keyID: Self.keyID, issuerID: Self.issuer, publicKey: Self.key.publicKey))
+        try store.add(transaction: N.transaction(Self.original, environment: .sandbox))
+        try store.add(transaction: N.transaction(Self.renewal, signed: Self.renewed, environment: .sandbox))
+        let simulator = AppStoreServerSimulator(
+            store: store, authority: try N.authority.get(), environment: .sandbox, now: { ServiceTestPKI.now })
+        try await simulator.run { baseURL in
+            for only in [nil, AppStoreEnvironment.production] {
+                store.resetRequests()
+                var configuration = try Self.configuration(baseURL: baseURL)
+                let key = try AppStoreServerAPIKey(issuerID: Self.issuer, keyID: Self.keyID, privateKey: Self.key)
+                configuration.appStoreServerAPI.apps = [
+                    try AppStoreServerAPIAppConfiguration(
+                        bundleIdentifier: N.bundle, key: key, environment: only, baseURL: baseURL)
+                ]
+                let service = configuration
+                try await H.withMemoryLedger { ledger in
+                    try await H.withLiveService(service, ledger: ledger) { client, _ in
+                        let object = try await H.post(client, "/sandbox/verifyReceipt", body: H.body(receipt))
+                        #expect(object["status"] as? Int == 0)
+                        #expect(object["environment"] as? String == "Sandbox")
+                        if only == nil {
+                            #expect(L.ids(object) == [Self.renewal, Self.original])
+                            #expect(store.requestCount(.transactionHistory) == 1)
+                        } else {
+                            #expect(L.ids(object) == [Self.original])
+                            #expect(store.requests.isEmpty)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a refresh left in the background is cancelled when the service stops")
+    func backgroundRefreshIsCancelledAtShutdown() async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        store.inject(.delay(.seconds(6)), for: .transactionHistory)
+        let simulator = AppStoreServerSimulator(
+            store: store, authority: try N.authority.get(), now: { ServiceTestPKI.now })
+        try await simulator.run { baseURL in
+            let configuration = try Self.configuration(baseURL: baseURL) {
+                $0.refreshWait = .milliseconds(200)
+                $0.requestTimeout = .seconds(60)  // were the fetch not cancelled, the service would wait for it
+            }
+            try await H.withMemoryLedger { ledger in
+                let stopping = try await H.withLiveService(configuration, ledger: ledger) { client, _ in
+                    try await Self.answeredFromTheReceiptAlone(client, receipt)
+                    return ContinuousClock.now
+                }
+                #expect(ContinuousClock.now - stopping < .seconds(4))
+            }
+        }
+    }
+}
