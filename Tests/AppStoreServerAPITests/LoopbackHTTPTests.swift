@@ -7,6 +7,12 @@ import NIOHTTP1
 import NIOPosix
 import Testing
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 /// The real transport (AsyncHTTPClient) against a tiny HTTP/1.1 server on 127.0.0.1: headers go out, status,
 /// headers and body come back, the size bound and the timeout hold. (The full App Store Server API simulator lives in
 /// ReceiptKitTesting; this only pins the transport.)
@@ -47,7 +53,23 @@ struct LoopbackHTTPTests {
         }
     }
 
-    func withServer(_ handler: Handler, _ body: (Int) async throws -> Void) async throws {
+    /// Answers each request with a head that announces a body, then never sends the body.
+    final class StallingHandler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard case .end = self.unwrapInboundIn(data) else { return }
+            let head = HTTPResponseHead(
+                version: .http1_1,
+                status: .ok,
+                headers: ["Content-Type": "application/json", "Content-Length": "100"]
+            )
+            context.writeAndFlush(self.wrapOutboundOut(.head(head)), promise: nil)
+        }
+    }
+
+    func withServer(_ handler: some ChannelInboundHandler & Sendable, _ body: (Int) async throws -> Void) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let channel = try await ServerBootstrap(group: group)
             .childChannelInitializer { channel in
@@ -131,13 +153,51 @@ struct LoopbackHTTPTests {
         #expect(handler.heads.withLockedValue { $0.count } == 2)
     }
 
-    @Test func aRefusedConnectionIsUnreachable() async throws {
-        // Bind, learn the port, close: nothing listens there any more.
-        var closedPort = 0
-        try await withServer(Handler([])) { port in closedPort = port }
-        let error = await #expect(throws: AppStoreServerAPIError.self) {
-            try await client(port: closedPort) { $0.retryPolicy = .never }.requestTestNotification()
+    @Test(.timeLimit(.minutes(1)))
+    func aBodyThatNeverArrivesTimesOutAsUnreachable() async throws {
+        try await withServer(StallingHandler()) { port in
+            let started = ContinuousClock.now
+            let error = await #expect(throws: AppStoreServerAPIError.self) {
+                try await client(port: port) {
+                    $0.timeout = .milliseconds(300)
+                    $0.retryPolicy = .never
+                }.requestTestNotification()
+            }
+            #expect(error?.code == .unreachable)
+            #expect(ContinuousClock.now - started < .seconds(10))
         }
-        #expect(error?.code == .unreachable)
+    }
+
+    @Test func aRefusedConnectionIsUnreachable() async throws {
+        try await withRefusingPort { port in
+            let error = await #expect(throws: AppStoreServerAPIError.self) {
+                try await client(port: port) { $0.retryPolicy = .never }.requestTestNotification()
+            }
+            #expect(error?.code == .unreachable)
+        }
+    }
+
+    /// A port on 127.0.0.1 that is bound but not listening while `body` runs: a connection is refused, and no other
+    /// test can take the port meanwhile (a port closed before use could be reused by a parallel test's server).
+    func withRefusingPort(_ body: (Int) async throws -> Void) async throws {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+            }
+        }
+        try #require(bound)
+        try await body(Int(UInt16(bigEndian: address.sin_port)))
     }
 }

@@ -17,6 +17,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
         self.client = client
     }
 
+    /// Sends `request`; `timeout` bounds the whole exchange — connection, head and body — not only the head.
     public func send(
         _ request: HTTPTransportRequest,
         timeout: Duration,
@@ -28,39 +29,73 @@ public struct AsyncHTTPTransport: HTTPTransport {
         message.method = HTTPMethod(rawValue: request.method)
         for header in request.headers { message.headers.add(name: header.name, value: header.value) }
         if let body = request.body { message.body = .bytes(ByteBuffer(bytes: body)) }
+        let prepared = message
+        let client = self.client
+        let limit = max(0, maximumResponseSize)
+        // AsyncHTTPClient's own deadline stops at the head; a server that sends the head and then trickles (or never
+        // sends) the body would hold the request for ever. The whole exchange races a timer; the loser is cancelled.
+        let outcome = await withTaskGroup(of: Result<HTTPTransportResponse, HTTPTransportFailure>?.self) { group in
+            group.addTask {
+                await Self.exchange(client, prepared, timeout: timeout, maximumResponseSize: limit)
+            }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: timeout)
+                } catch {
+                    return nil  // cancelled: the exchange finished first, or the caller gave up (the exchange says so)
+                }
+                return .failure(HTTPTransportFailure(.timeout, "no complete answer within \(timeout)"))
+            }
+            defer { group.cancelAll() }
+            while let next = await group.next() {
+                if let next { return next }
+            }
+            return Result<HTTPTransportResponse, HTTPTransportFailure>.failure(
+                HTTPTransportFailure(.cancelled, "the request was cancelled")
+            )
+        }
+        return try outcome.get()
+    }
+
+    /// One exchange, head and body, with its failure classified.
+    private static func exchange(
+        _ client: HTTPClient,
+        _ message: HTTPClientRequest,
+        timeout: Duration,
+        maximumResponseSize: Int
+    ) async -> Result<HTTPTransportResponse, HTTPTransportFailure> {
         do {
-            let answer = try await self.client.execute(message, timeout: TimeAmount(timeout))
+            let answer = try await client.execute(message, timeout: TimeAmount(timeout))
             let body: ByteBuffer
             do {
-                body = try await answer.body.collect(upTo: max(0, maximumResponseSize))
+                body = try await answer.body.collect(upTo: maximumResponseSize)
             } catch let error as NIOTooManyBytesError {
-                throw HTTPTransportFailure(
-                    .responseTooLarge,
-                    "the body is over \(maximumResponseSize) bytes (\(error))"
+                return .failure(
+                    HTTPTransportFailure(.responseTooLarge, "the body is over \(maximumResponseSize) bytes (\(error))")
                 )
             }
-            return HTTPTransportResponse(
-                status: Int(answer.status.code),
-                headers: answer.headers.map { (name: $0.name, value: $0.value) },
-                body: Array(body.readableBytesView)
+            return .success(
+                HTTPTransportResponse(
+                    status: Int(answer.status.code),
+                    headers: answer.headers.map { (name: $0.name, value: $0.value) },
+                    body: Array(body.readableBytesView)
+                )
             )
-        } catch let failure as HTTPTransportFailure {
-            throw failure
         } catch let error as HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
-                throw HTTPTransportFailure(.timeout, "no answer within \(timeout)")
+                return .failure(HTTPTransportFailure(.timeout, "no answer within \(timeout)"))
             case .cancelled:
-                throw HTTPTransportFailure(.cancelled, "the request was cancelled")
+                return .failure(HTTPTransportFailure(.cancelled, "the request was cancelled"))
             case .invalidURL, .emptyHost, .emptyScheme:
-                throw HTTPTransportFailure(.invalidRequest, "the URL is not usable (\(error))")
+                return .failure(HTTPTransportFailure(.invalidRequest, "the URL is not usable (\(error))"))
             default:
-                throw HTTPTransportFailure(.connection, "\(error)")
+                return .failure(HTTPTransportFailure(.connection, "\(error)"))
             }
         } catch is CancellationError {
-            throw HTTPTransportFailure(.cancelled, "the request was cancelled")
+            return .failure(HTTPTransportFailure(.cancelled, "the request was cancelled"))
         } catch {
-            throw HTTPTransportFailure(.connection, "\(error)")
+            return .failure(HTTPTransportFailure(.connection, "\(error)"))
         }
     }
 }
