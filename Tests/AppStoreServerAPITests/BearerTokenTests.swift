@@ -5,6 +5,12 @@ import AppStorePKI
 import Foundation
 import Testing
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 /// The bearer JWT as Apple documents it, checked by decoding it and verifying its ES256 signature with the key's
 /// public half; token reuse and renewal on a pinned clock.
 struct BearerTokenTests {
@@ -119,7 +125,7 @@ struct BearerTokenTests {
         #expect(emptyID?.code == .invalidConfiguration)
     }
 
-    @Test func aP8FileLoadsAndAMissingOrOversizedFileIsRefused() throws {
+    @Test func aP8FileOrALinkToItLoadsAndAMissingOrOversizedFileIsRefused() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("p8-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -128,6 +134,11 @@ struct BearerTokenTests {
         try Data(privateKey.pemRepresentation.utf8).write(to: file)
         let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY123", privateKeyFile: file.path)
         #expect(key.publicKey.rawRepresentation == privateKey.publicKey.rawRepresentation)
+        // A link to the file loads too (secrets are often mounted as links).
+        let link = directory.appendingPathComponent("current.p8")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let linked = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY123", privateKeyFile: link.path)
+        #expect(linked.publicKey.rawRepresentation == privateKey.publicKey.rawRepresentation)
 
         let missing = #expect(throws: AppStoreServerAPIError.self) {
             try AppStoreServerAPIKey(
@@ -143,5 +154,22 @@ struct BearerTokenTests {
             try AppStoreServerAPIKey(issuerID: "i", keyID: "k", privateKeyFile: large.path)
         }
         #expect(oversized?.code == .invalidPrivateKey)
+    }
+
+    /// Reading such a path whole would block for ever (a FIFO with no writer) or never end (`/dev/zero`).
+    @Test(.timeLimit(.minutes(1)))
+    func aKeyFileThatIsNotARegularFileIsRefusedWithoutReadingIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("p8-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("fifo.p8").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        for path in [directory.path, fifo, "/dev/zero"] {
+            let error = #expect(throws: AppStoreServerAPIError.self) {
+                try AppStoreServerAPIKey(issuerID: "i", keyID: "k", privateKeyFile: path)
+            }
+            #expect(error?.code == .invalidPrivateKey)
+            #expect(error?.reason.hasSuffix("is not a regular file") == true)
+        }
     }
 }

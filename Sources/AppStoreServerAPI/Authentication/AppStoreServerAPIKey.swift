@@ -55,18 +55,14 @@ public struct AppStoreServerAPIKey: Sendable, CustomStringConvertible, CustomDeb
         try self.init(issuerID: issuerID, keyID: keyID, privateKey: key)
     }
 
-    /// A key from a `.p8` file, read whole (at most 64 KiB; a `.p8` is about 250 bytes).
+    /// A key from a `.p8` file: a regular file (or a link to one) of at most 64 KiB (a `.p8` is about 250 bytes),
+    /// never read past that bound.
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidPrivateKey`` when the file cannot
-    ///   be read, is larger, or is not such a key; ``AppStoreServerAPIError/Code/invalidConfiguration`` when an id is
-    ///   empty.
+    ///   be read, is not a regular file (a directory, a FIFO, a device), is larger, or is not such a key;
+    ///   ``AppStoreServerAPIError/Code/invalidConfiguration`` when an id is empty.
     public init(issuerID: String, keyID: String, privateKeyFile path: String) throws(AppStoreServerAPIError) {
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
-            throw AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) cannot be read")
-        }
-        guard bytes.count <= 64 * 1024, let text = String(bytes: bytes, encoding: .utf8) else {
+        let bytes = try PrivateKeyFile.contents(atPath: path)
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) is not a .p8 key")
         }
         try self.init(issuerID: issuerID, keyID: keyID, pemRepresentation: text)

@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+// Glibc's `struct stat` belongs to whichever Clang module included <sys/stat.h> first; MemberImportVisibility wants
+// that module imported (see ReceiptKit's FileStatus).
+import CoreFoundation
+import Glibc
+#if canImport(CDispatch)
+import CDispatch
+#endif
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads a `.p8` file under a size bound: only a regular file (or a link to one) is read, and never more than one
+/// byte past the bound, so a FIFO, a device such as `/dev/zero` or a huge file cannot block or exhaust memory.
+enum PrivateKeyFile {
+    /// The largest `.p8` read: 64 KiB (a real one is about 250 bytes).
+    static let maximumSize = 64 * 1024
+
+    /// The bytes of the regular file at `path`.
+    /// - Throws: ``AppStoreServerAPIError/Code/invalidPrivateKey`` when it cannot be opened, is not a regular file,
+    ///   or is over `maximumSize` bytes.
+    static func contents(
+        atPath path: String,
+        maximumSize: Int = Self.maximumSize
+    ) throws(AppStoreServerAPIError) -> Data {
+        func refuse(_ why: String) -> AppStoreServerAPIError {
+            AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) \(why)")
+        }
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw refuse("cannot be read") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw refuse("cannot be read") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw refuse("is not a regular file") }
+        let bytes: Data
+        do {
+            bytes = try handle.read(upToCount: maximumSize + 1) ?? Data()
+        } catch {
+            throw refuse("cannot be read")
+        }
+        guard bytes.count <= maximumSize else { throw refuse("is over \(maximumSize) bytes") }
+        return bytes
+    }
+}
