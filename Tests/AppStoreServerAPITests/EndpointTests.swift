@@ -234,9 +234,9 @@ struct EndpointTests {
         ("https://api.example.com", "https://api.example.com"),
         ("https://api.example.com:8443/prefix/", "https://api.example.com:8443/prefix"),
         ("http://127.0.0.1:9000", "http://127.0.0.1:9000"),
-        ("http://localhost:9000/", "http://localhost:9000"),
+        ("http://127.0.0.1:9000/", "http://127.0.0.1:9000"),
         ("http://[::1]:9000", "http://[::1]:9000"),
-        ("HTTP://LOCALHOST", "HTTP://LOCALHOST"),
+        ("HTTP://[::1]", "HTTP://[::1]"),
     ])
     func baseURLsTheRulesAccept(url: String, expected: String) throws {
         let configuration = try AppStoreServerAPIConfiguration(
@@ -252,7 +252,7 @@ struct EndpointTests {
         "http://api.example.com", "http://10.0.0.1:8080", "http://127.0.0.2", "http://localhost.example.com",
         "http://[::2]:80", "ftp://127.0.0.1", "127.0.0.1:8080", "https://", "https://host:0", "https://host:99999",
         "https://host:port", "http://user@127.0.0.1", "https://host/path?q=1", "https://host#f", "http://[::1",
-        "https://ho st",
+        "https://ho st", "http://localhost:9000", "HTTP://LOCALHOST", "http://localhost.", "http://::1:9000",
     ])
     func baseURLsTheRulesRefuse(url: String) throws {
         let key = try TestClients.key()

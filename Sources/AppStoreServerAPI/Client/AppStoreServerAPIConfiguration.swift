@@ -45,7 +45,8 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     ///   - bundleID: The app's bundle id.
     ///   - environment: `.production` or `.sandbox`.
     ///   - baseURL: Another host than Apple's for `environment` (a local simulator): `https`, or plain `http` only to
-    ///     a loopback host (`127.0.0.1`, `::1`, `localhost`).
+    ///     a literal loopback address (`127.0.0.1` or `[::1]`; not `localhost`, a name the resolver may send
+    ///     elsewhere).
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` for an empty
     ///   bundle id, another environment, or a base URL these rules refuse.
     public init(

@@ -1,7 +1,9 @@
 /// The rules for a base URL of one's own: `https://host[:port][/path]`, or `http://` to a loopback host only —
 /// a bearer token never crosses a network in clear text.
 enum BaseURL {
-    static let loopbackHosts: Set<String> = ["127.0.0.1", "::1", "localhost"]
+    /// Literal loopback addresses only (`::1` is written `[::1]` in a URL): a name such as `localhost` is whatever the
+    /// resolver (or `/etc/hosts`) says it is.
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "::1"]
 
     /// `url` without a trailing `/`.
     /// - Throws: ``AppStoreServerAPIError/Code/invalidConfiguration`` when the rules refuse it.
@@ -32,8 +34,8 @@ enum BaseURL {
         switch scheme {
         case "https": break
         case "http":
-            guard Self.loopbackHosts.contains(host.lowercased()) else {
-                throw refuse("is plain http to a host that is not loopback (127.0.0.1, ::1, localhost)")
+            guard Self.loopbackHosts.contains(String(host)) else {
+                throw refuse("is plain http to a host that is not a loopback address (127.0.0.1, [::1])")
             }
         default: throw refuse("is neither https nor http")
         }
