@@ -142,6 +142,45 @@ struct RetryTests {
         #expect(transport.requests.count == 2)
     }
 
+    @Test func theTotalTimeBoundsAttemptsAndWaitsTogether() async throws {
+        // Each attempt takes 25 s on the clock before the connection fails; waits move the clock too.
+        let runtime = PinnedRuntime(unit: 0.5, sleepAdvancesClock: true)
+        let transport = ScriptedTransport(
+            Array(repeating: .failAfter(.timeout, seconds: 25), count: 10),
+            clock: runtime
+        )
+        let client = try TestClients.client(transport, runtime: runtime) {
+            $0.timeout = .seconds(30)
+            $0.retryPolicy = RetryPolicy(maximumAttempts: 10, maximumTotalDelay: .seconds(30))
+        }
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionInfoUnverified(transactionID: "1")
+        }
+        #expect(error?.code == .unreachable)
+        // 60 s in all (the default): 25 s, a 0.25 s wait, 25 s, a 0.5 s wait, then only 9.25 s are left for the
+        // third attempt's timeout, and none for a fourth — though attempts and waiting both had room.
+        #expect(transport.timeouts == [.seconds(30), .seconds(30), .milliseconds(9_250)])
+        #expect(runtime.sleeps == [.milliseconds(250), .milliseconds(500)])
+    }
+
+    @Test func aWaitThatLeavesNoTimeForAnotherAttemptIsNotMade() async throws {
+        let runtime = PinnedRuntime(sleepAdvancesClock: true)
+        let transport = ScriptedTransport([
+            ScriptedTransport.json(429, Self.rateLimited, headers: [("Retry-After", "10")]),
+            ScriptedTransport.json(200, Self.info),
+        ])
+        let client = try TestClients.client(transport, runtime: runtime) {
+            $0.retryPolicy = RetryPolicy(maximumTotalTime: .seconds(10))
+        }
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionInfoUnverified(transactionID: "1")
+        }
+        #expect(error?.code == .rateLimited)
+        #expect(error?.retryAfter == .seconds(10))
+        #expect(transport.requests.count == 1)
+        #expect(runtime.sleeps == [])
+    }
+
     @Test(arguments: [400, 404, 409, 422])
     func otherClientErrorsAreNotRetried(status: Int) async throws {
         let runtime = PinnedRuntime()
@@ -197,6 +236,7 @@ struct RetryTests {
         let policy = RetryPolicy.default
         #expect(policy.maximumAttempts == 3)
         #expect(policy.maximumTotalDelay == .seconds(30))
+        #expect(policy.maximumTotalTime == .seconds(60))
         #expect(policy.backoff(retry: 1, unit: 1) == .milliseconds(500))
         #expect(policy.backoff(retry: 10, unit: 1) == .seconds(8))
         #expect(policy.backoff(retry: 1_000, unit: 1) == .seconds(8))

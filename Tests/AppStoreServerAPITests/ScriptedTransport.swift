@@ -11,23 +11,31 @@ final class ScriptedTransport: HTTPTransport {
         case fail(HTTPTransportFailure.Kind)
         /// Waits for `release` before answering (for the concurrency bound).
         case hold(HTTPTransportResponse)
+        /// Fails after `seconds` on the clock given to the transport (a connection that times out slowly).
+        case failAfter(HTTPTransportFailure.Kind, seconds: Double)
     }
 
     private struct State {
         var steps: [Step]
         var requests: [HTTPTransportRequest] = []
+        var timeouts: [Duration] = []
         var inFlight = 0
         var mostInFlight = 0
         var released = false
     }
 
     private let state: NIOLockedValueBox<State>
+    private let clock: PinnedRuntime?
 
-    init(_ steps: [Step]) {
+    /// - Parameter clock: The clock `failAfter` advances.
+    init(_ steps: [Step], clock: PinnedRuntime? = nil) {
         self.state = NIOLockedValueBox(State(steps: steps))
+        self.clock = clock
     }
 
     var requests: [HTTPTransportRequest] { self.state.withLockedValue { $0.requests } }
+    /// The timeout the client gave each request.
+    var timeouts: [Duration] { self.state.withLockedValue { $0.timeouts } }
     var mostInFlight: Int { self.state.withLockedValue { $0.mostInFlight } }
     var inFlight: Int { self.state.withLockedValue { $0.inFlight } }
     func release() { self.state.withLockedValue { $0.released = true } }
@@ -41,6 +49,7 @@ final class ScriptedTransport: HTTPTransport {
     {
         let step = self.state.withLockedValue { state -> Step? in
             state.requests.append(request)
+            state.timeouts.append(timeout)
             state.inFlight += 1
             state.mostInFlight = max(state.mostInFlight, state.inFlight)
             return state.steps.isEmpty ? nil : state.steps.removeFirst()
@@ -54,6 +63,9 @@ final class ScriptedTransport: HTTPTransport {
             return response
         case .fail(let kind)?:
             throw HTTPTransportFailure(kind, "scripted \(kind.rawValue)")
+        case .failAfter(let kind, let seconds)?:
+            self.clock?.advance(seconds)
+            throw HTTPTransportFailure(kind, "scripted \(kind.rawValue) after \(seconds) s")
         case .hold(let response)?:
             while !self.state.withLockedValue({ $0.released }) {
                 try? await Task.sleep(for: .milliseconds(5))
@@ -69,15 +81,17 @@ final class ScriptedTransport: HTTPTransport {
     }
 }
 
-/// A pinned clock and a sleep that only records.
+/// A pinned clock and a sleep that only records (and, when asked, moves the clock on by what it slept).
 final class PinnedRuntime: Sendable {
     private let slept = NIOLockedValueBox<[Duration]>([])
     private let time: NIOLockedValueBox<Date>
     let unit: Double
+    let sleepAdvancesClock: Bool
 
-    init(now: Date = Date(timeIntervalSince1970: 1_750_000_000), unit: Double = 0.5) {
+    init(now: Date = Date(timeIntervalSince1970: 1_750_000_000), unit: Double = 0.5, sleepAdvancesClock: Bool = false) {
         self.time = NIOLockedValueBox(now)
         self.unit = unit
+        self.sleepAdvancesClock = sleepAdvancesClock
     }
 
     var sleeps: [Duration] { self.slept.withLockedValue { $0 } }
@@ -87,7 +101,13 @@ final class PinnedRuntime: Sendable {
     var runtime: APIClientRuntime {
         APIClientRuntime(
             now: { self.now },
-            sleep: { duration in self.slept.withLockedValue { $0.append(duration) } },
+            sleep: { duration in
+                self.slept.withLockedValue { $0.append(duration) }
+                if self.sleepAdvancesClock {
+                    let (seconds, attoseconds) = duration.components
+                    self.advance(Double(seconds) + Double(attoseconds) / 1e18)
+                }
+            },
             random: { self.unit }
         )
     }

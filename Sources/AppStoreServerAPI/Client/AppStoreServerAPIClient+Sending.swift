@@ -18,17 +18,22 @@ extension AppStoreServerAPIClient {
         }
     }
 
-    /// Sends `endpoint` until a success or an answer not to retry, as the retry policy says.
+    /// Sends `endpoint` until a success or an answer not to retry, as the retry policy says, within its
+    /// ``RetryPolicy/maximumTotalTime`` on the runtime's clock.
     /// - Returns: The 2xx answer.
     func perform(_ endpoint: Endpoint) async throws(AppStoreServerAPIError) -> HTTPTransportResponse {
         let policy = self.configuration.retryPolicy
         let attempts = max(1, policy.maximumAttempts)
+        let start = self.runtime.now()
         var waited: Duration = .zero
         var attempt = 0
+        var last: AppStoreServerAPIError? = nil
         while true {
             attempt += 1
             if Task.isCancelled { throw AppStoreServerAPIError(.cancelled, "the task was cancelled") }
-            let outcome = try await self.attempt(endpoint)
+            let left = self.remaining(of: policy.maximumTotalTime, since: start)
+            if let last, left <= .zero { throw last }
+            let outcome = try await self.attempt(endpoint, timeout: min(self.configuration.timeout, left))
             let wait: Duration
             switch outcome {
             case .success(let response):
@@ -39,6 +44,9 @@ extension AppStoreServerAPIClient {
                 guard attempt < attempts else { throw error }
                 wait = retryAfter ?? policy.backoff(retry: attempt, unit: self.runtime.random())
                 guard waited + wait <= policy.maximumTotalDelay else { throw error }
+                // A wait that leaves no time for the next attempt is not made.
+                guard wait < self.remaining(of: policy.maximumTotalTime, since: start) else { throw error }
+                last = error
             }
             do {
                 try await self.runtime.sleep(wait)
@@ -49,6 +57,16 @@ extension AppStoreServerAPIClient {
         }
     }
 
+    /// What is left of `total` since `start` on the runtime's clock: `total` when the clock went back, zero when
+    /// it is spent.
+    private func remaining(of total: Duration, since start: Date) -> Duration {
+        let seconds = self.runtime.now().timeIntervalSince(start)
+        guard seconds.isFinite, seconds > 0 else { return total }
+        // Whole milliseconds, saturating: a clock far ahead spends everything instead of overflowing.
+        let elapsed = Duration.milliseconds(Int64((min(seconds, 1e9) * 1000).rounded()))
+        return elapsed >= total ? .zero : total - elapsed
+    }
+
     enum Outcome {
         case success(HTTPTransportResponse)
         /// Worth another attempt; `retryAfter` is Apple's ask on a 429.
@@ -57,7 +75,7 @@ extension AppStoreServerAPIClient {
     }
 
     /// One exchange, classified.
-    func attempt(_ endpoint: Endpoint) async throws(AppStoreServerAPIError) -> Outcome {
+    func attempt(_ endpoint: Endpoint, timeout: Duration) async throws(AppStoreServerAPIError) -> Outcome {
         let token = try self.tokens.token(now: self.runtime.now())
         var headers: [(name: String, value: String)] = [
             ("Authorization", "Bearer \(token.compact)"),
@@ -73,7 +91,6 @@ extension AppStoreServerAPIClient {
             body: body
         )
         let transport = self.transport
-        let timeout = self.configuration.timeout
         let limit = self.configuration.maximumResponseSize
         let sent = await self.limiter.withPermit { () async -> Result<HTTPTransportResponse, HTTPTransportFailure> in
             do throws(HTTPTransportFailure) {

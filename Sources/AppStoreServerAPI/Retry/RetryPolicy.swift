@@ -1,6 +1,7 @@
 /// When ``AppStoreServerAPIClient`` asks again: HTTP 429 after Apple's `Retry-After`, HTTP 5xx and failed or timed-out
-/// connections after a jittered exponential backoff — each within ``maximumAttempts`` and a total
-/// ``maximumTotalDelay`` of waiting. No other status is retried: a 4xx is an answer.
+/// connections after a jittered exponential backoff — each within ``maximumAttempts``, a total
+/// ``maximumTotalDelay`` of waiting and ``maximumTotalTime`` for the request, attempts and waits together. No other
+/// status is retried: a 4xx is an answer.
 ///
 /// ```swift
 /// var retry = RetryPolicy.default
@@ -17,20 +18,28 @@ public struct RetryPolicy: Sendable, Hashable {
     public var baseDelay: Duration
     /// The longest backoff step. Default 8 seconds.
     public var maximumDelay: Duration
+    /// The most time one request may take, every attempt and every wait together, measured on the client's clock
+    /// (``APIClientRuntime/now``) from the first attempt. Before each attempt the client checks what is left: each
+    /// attempt's timeout is cut to it, a wait that would leave nothing is not made, and the last failure is thrown
+    /// instead. It bounds one request: a call that follows pages gets it for each page. Must be positive. Default 60
+    /// seconds.
+    public var maximumTotalTime: Duration
 
     public init(
         maximumAttempts: Int = 3,
         maximumTotalDelay: Duration = .seconds(30),
         baseDelay: Duration = .milliseconds(500),
-        maximumDelay: Duration = .seconds(8)
+        maximumDelay: Duration = .seconds(8),
+        maximumTotalTime: Duration = .seconds(60)
     ) {
         self.maximumAttempts = maximumAttempts
         self.maximumTotalDelay = maximumTotalDelay
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
+        self.maximumTotalTime = maximumTotalTime
     }
 
-    /// Three attempts within 30 seconds of waiting.
+    /// Three attempts within 30 seconds of waiting and 60 seconds in all.
     public static let `default` = RetryPolicy()
     /// One attempt.
     public static let never = RetryPolicy(maximumAttempts: 1, maximumTotalDelay: .zero)
