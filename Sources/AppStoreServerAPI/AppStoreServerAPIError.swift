@@ -52,7 +52,8 @@ public struct AppStoreServerAPIError: CodedError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The configuration cannot be used: an empty identifier, a base URL that is not `https` (plain `http` only to
-        /// a loopback host), a token lifetime over 60 minutes.
+        /// `127.0.0.1` or `[::1]`), a token lifetime over 60 minutes, a timeout, total time, page or concurrency bound
+        /// that is not positive, or a request date out of range.
         public static let invalidConfiguration = Code("invalid_configuration")
         /// The private key is not a PEM PKCS#8 (`.p8`) P-256 key. The key's text is never repeated in the reason.
         public static let invalidPrivateKey = Code("invalid_private_key")

@@ -210,6 +210,47 @@ struct EndpointTests {
         #expect(dots.url == "http://127.0.0.1:8080/inApps/v1/transactions/%2E%2E")
     }
 
+    @Test(arguments: [
+        "timeout", "maximumResponseSize", "maximumPages", "maximumConcurrentRequests", "retryPolicy.maximumAttempts",
+        "retryPolicy.maximumTotalTime",
+    ])
+    func aBoundThatIsNotPositiveIsAnInvalidConfiguration(bound: String) throws {
+        for value in [0, -1] {
+            let transport = ScriptedTransport([])
+            let error = #expect(throws: AppStoreServerAPIError.self) {
+                try TestClients.client(transport) { configuration in
+                    switch bound {
+                    case "timeout": configuration.timeout = .seconds(value)
+                    case "maximumResponseSize": configuration.maximumResponseSize = value
+                    case "maximumPages": configuration.maximumPages = value
+                    case "maximumConcurrentRequests": configuration.maximumConcurrentRequests = value
+                    case "retryPolicy.maximumAttempts": configuration.retryPolicy.maximumAttempts = value
+                    default: configuration.retryPolicy.maximumTotalTime = .seconds(value)
+                    }
+                }
+            }
+            #expect(error?.code == .invalidConfiguration)
+            #expect(error?.reason.contains(bound) == true)
+        }
+    }
+
+    @Test func aNotificationHistoryDateOutOfRangeIsRefusedBeforeSending() async throws {
+        let transport = ScriptedTransport([ScriptedTransport.json(200, "{}")])
+        let client = try TestClients.client(transport)
+        for (start, end) in [
+            (Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: 0)),
+            (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1e300)),
+        ] {
+            let error = await #expect(throws: AppStoreServerAPIError.self) {
+                try await client.notificationHistoryPageUnverified(
+                    NotificationHistoryRequest(startDate: start, endDate: end)
+                )
+            }
+            #expect(error?.code == .invalidConfiguration)
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test func theHostsAreApplesForEachEnvironment() throws {
         let key = try TestClients.key()
         let production = try AppStoreServerAPIConfiguration(key: key, bundleID: "b", environment: .production)

@@ -244,6 +244,35 @@ struct VerificationTests {
         #expect(unverified.transactions.count == 2)
     }
 
+    @Test func aFreshPolicyStillHoldsTheClientsBundleAndEnvironment() async throws {
+        let otherApp = try transaction("1", bundleID: "com.other.app")
+        let otherEnvironment = try transaction("2", environment: .sandbox)
+        let transport = ScriptedTransport([
+            ScriptedTransport.json(200, #"{"signedTransactionInfo":"\#(otherApp)"}"#),
+            ScriptedTransport.json(200, #"{"signedTransactionInfo":"\#(otherEnvironment)"}"#),
+        ])
+        let client = try TestClients.client(transport, runtime: PinnedRuntime(now: Self.now)) {
+            // A policy built from scratch: no bundle id, no environment, local environments allowed.
+            $0.verificationPolicy = JWSVerificationPolicy(
+                anchors: AppStoreTrustAnchors([self.authority.root.certificate]),
+                allowsLocalEnvironments: true
+            )
+        }
+        #expect(client.configuration.verificationPolicy.bundleIdentifier == TestClients.bundleID)
+        #expect(client.configuration.verificationPolicy.environment == .production)
+        #expect(client.configuration.verificationPolicy.allowsLocalEnvironments == false)
+        let wrongApp = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionInfo(transactionID: "1")
+        }
+        #expect(wrongApp?.code == .untrustedSignedData)
+        #expect(wrongApp?.verificationFailures == [.bundleIDMismatch])
+        let wrongEnvironment = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionInfo(transactionID: "2")
+        }
+        #expect(wrongEnvironment?.code == .untrustedSignedData)
+        #expect(wrongEnvironment?.verificationFailures == [.environmentMismatch])
+    }
+
     /// What `receiptkit api … --json` prints: the answer with each signed value replaced by its verified payload.
     @Test func aVerifiedAnswerEncodesWithPayloadsInPlaceOfSignedValues() async throws {
         let (client, _) = try client([Self.page([try transaction("1")], revision: "r", hasMore: false)])

@@ -26,17 +26,29 @@ public struct AppStoreServerAPIClient: Sendable {
     let verifier: JWSVerifier
 
     /// A client.
+    ///
+    /// The client holds signed data to its own app whatever the configuration's policy says: it verifies with
+    /// ``AppStoreServerAPIConfiguration/verificationPolicy`` with `bundleIdentifier` set to
+    /// ``AppStoreServerAPIConfiguration/bundleID``, `environment` to ``AppStoreServerAPIConfiguration/environment``
+    /// and `allowsLocalEnvironments` off (its anchors, revocation check and the rest are kept), and
+    /// ``configuration`` shows that policy.
     /// - Parameters:
     ///   - configuration: The key, the app, the environment and the limits.
     ///   - transport: How requests travel; AsyncHTTPClient by default.
     ///   - runtime: The clock, the sleep and the jitter; the system's by default.
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` when the token
-    ///   lifetime is out of range.
+    ///   lifetime is out of range, or when the timeout, the response size bound, the page bound, the concurrency
+    ///   bound, the retry policy's attempts or its total time is not positive.
     public init(
         configuration: AppStoreServerAPIConfiguration,
         transport: any HTTPTransport = AsyncHTTPTransport(),
         runtime: APIClientRuntime = .live
     ) throws(AppStoreServerAPIError) {
+        try Self.validate(configuration)
+        var configuration = configuration
+        configuration.verificationPolicy.bundleIdentifier = configuration.bundleID
+        configuration.verificationPolicy.environment = configuration.environment
+        configuration.verificationPolicy.allowsLocalEnvironments = false
         self.configuration = configuration
         self.transport = transport
         self.runtime = runtime
@@ -50,6 +62,20 @@ public struct AppStoreServerAPIClient: Sendable {
             permits: configuration.maximumConcurrentRequests
         )
         self.verifier = JWSVerifier(policy: configuration.verificationPolicy)
+    }
+
+    private static func validate(_ configuration: AppStoreServerAPIConfiguration) throws(AppStoreServerAPIError) {
+        let bounds: [(name: String, isPositive: Bool)] = [
+            ("timeout", configuration.timeout > .zero),
+            ("maximumResponseSize", configuration.maximumResponseSize > 0),
+            ("maximumPages", configuration.maximumPages > 0),
+            ("maximumConcurrentRequests", configuration.maximumConcurrentRequests > 0),
+            ("retryPolicy.maximumAttempts", configuration.retryPolicy.maximumAttempts > 0),
+            ("retryPolicy.maximumTotalTime", configuration.retryPolicy.maximumTotalTime > .zero),
+        ]
+        for bound in bounds where !bound.isPositive {
+            throw AppStoreServerAPIError(.invalidConfiguration, "\(bound.name) must be positive")
+        }
     }
 
     // MARK: Transaction history
@@ -279,7 +305,7 @@ public struct AppStoreServerAPIClient: Sendable {
         _ request: NotificationHistoryRequest,
         paginationToken: String? = nil
     ) async throws(AppStoreServerAPIError) -> NotificationHistoryResponse<String> {
-        try await self.decoded(.notificationHistory(request, paginationToken: paginationToken))
+        try await self.decoded(try .notificationHistory(request, paginationToken: paginationToken))
     }
 
     /// Request a Test Notification: Apple sends a `TEST` notification to the app's notification URL.

@@ -22,19 +22,23 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     /// Where requests go: Apple's host for ``environment`` unless another was given.
     public let baseURL: String
     /// What signed values in answers must satisfy before they are returned. By default: a chain to Apple Root CA - G3,
-    /// Apple's App Store markers, ``bundleID`` and ``environment``. Add your own anchors for data minted in tests.
+    /// Apple's App Store markers, ``bundleID`` and ``environment``. Add your own anchors for data minted in tests. The
+    /// client always verifies with `bundleIdentifier` set to ``bundleID``, `environment` to ``environment`` and
+    /// `allowsLocalEnvironments` off, whatever this policy says of them.
     public var verificationPolicy: JWSVerificationPolicy
     /// When to retry. Default ``RetryPolicy/default``.
     public var retryPolicy: RetryPolicy
-    /// How long one request may take, connection included. Default 30 seconds.
+    /// How long one attempt may take, connection, head and body included (cut to what is left of
+    /// ``RetryPolicy/maximumTotalTime``). Must be positive. Default 30 seconds.
     public var timeout: Duration
-    /// The largest answer body read. Default 4 MiB.
+    /// The largest answer body read. Must be positive. Default 4 MiB.
     public var maximumResponseSize: Int
-    /// The most requests in flight at once for one key (issuer id and key id), across every client of the process
-    /// (the first client made for a key sets it). Default 8.
+    /// The most requests in flight at once for one key (issuer id and key id), across every client of the process.
+    /// The first client made for a key fixes the bound for the life of the process: a later client of the same key
+    /// with another value shares the first one's. Must be positive. Default 8.
     public var maximumConcurrentRequests: Int
     /// The most pages a call that follows `revision` or `paginationToken` reads before it gives up with
-    /// ``AppStoreServerAPIError/Code/malformedResponse``. Default 1000.
+    /// ``AppStoreServerAPIError/Code/malformedResponse``. Must be positive. Default 1000.
     public var maximumPages: Int
     /// Each bearer token's lifetime (over 5 minutes, at most 60). Default 30 minutes.
     public var tokenLifetime: Duration

@@ -69,12 +69,16 @@ struct Endpoint: Sendable, Hashable {
     }
 
     /// Get Notification History: `POST /inApps/v1/notifications/history`, `paginationToken` in the query.
-    static func notificationHistory(_ request: NotificationHistoryRequest, paginationToken: String?) -> Endpoint {
+    /// - Throws: ``AppStoreServerAPIError/Code/invalidConfiguration`` for a date out of range.
+    static func notificationHistory(
+        _ request: NotificationHistoryRequest,
+        paginationToken: String?
+    ) throws(AppStoreServerAPIError) -> Endpoint {
         Endpoint(
             "POST",
             "/inApps/v1/notifications/history",
             query: paginationToken.map { [("paginationToken", $0)] } ?? [],
-            body: request.json
+            body: try request.json()
         )
     }
 
@@ -133,9 +137,14 @@ struct Endpoint: Sendable, Hashable {
 
     /// Whole milliseconds since 1970, as Apple's query dates are written; `nil` for an instant out of range.
     static func milliseconds(_ date: Date) -> String? {
+        Self.millisecondsSince1970(date).map { String($0) }
+    }
+
+    /// Whole milliseconds since 1970; `nil` for an instant out of range (never a trap on conversion).
+    static func millisecondsSince1970(_ date: Date) -> Int64? {
         let value = (date.timeIntervalSince1970 * 1000).rounded()
         guard value.isFinite, abs(value) < 9e15 else { return nil }
-        return String(Int64(value))
+        return Int64(value)
     }
 }
 

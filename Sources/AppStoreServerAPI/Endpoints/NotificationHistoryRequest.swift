@@ -33,10 +33,17 @@ public struct NotificationHistoryRequest: Sendable, Hashable {
         self.onlyFailures = onlyFailures
     }
 
-    var json: JSONValue {
+    /// The JSON body.
+    /// - Throws: ``AppStoreServerAPIError/Code/invalidConfiguration`` when a date is out of range for milliseconds.
+    func json() throws(AppStoreServerAPIError) -> JSONValue {
+        guard let start = Endpoint.millisecondsSince1970(self.startDate),
+            let end = Endpoint.millisecondsSince1970(self.endDate)
+        else {
+            throw AppStoreServerAPIError(.invalidConfiguration, "a notification history date is out of range")
+        }
         var members: [String: JSONValue] = [
-            "startDate": .number(AppStoreTimestamp(self.startDate).number),
-            "endDate": .number(AppStoreTimestamp(self.endDate).number),
+            "startDate": .number(JSONNumber(start)),
+            "endDate": .number(JSONNumber(end)),
         ]
         if let notificationType { members["notificationType"] = .string(notificationType) }
         if let notificationSubtype { members["notificationSubtype"] = .string(notificationSubtype) }
