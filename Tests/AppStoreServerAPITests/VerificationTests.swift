@@ -273,6 +273,74 @@ struct VerificationTests {
         #expect(wrongEnvironment?.verificationFailures == [.environmentMismatch])
     }
 
+    func statuses(
+        _ originalTransactionID: String,
+        bundleID: String = "com.example.app",
+        environment: String = "Production"
+    ) throws -> String {
+        #"""
+        {"environment":"\#(environment)","bundleId":"\#(bundleID)","appAppleId":1234,"data":[{"subscriptionGroupIdentifier":"21000001","lastTransactions":[{"status":1,"originalTransactionId":"\#(originalTransactionID)","signedTransactionInfo":"\#(try transaction("2"))","signedRenewalInfo":"\#(try renewalInfo())"}]}]}
+        """#
+    }
+
+    @Test func anUnsignedOriginalTransactionIDMustMatchTheSignedOnes() async throws {
+        let (client, _) = try client([ScriptedTransport.json(200, try statuses("9999"))])
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.allSubscriptionStatuses(transactionID: "1000")
+        }
+        #expect(error?.code == .malformedResponse)
+    }
+
+    @Test(arguments: [("com.other.app", "Production"), ("com.example.app", "Sandbox")])
+    func anotherAppOrEnvironmentAtTheTopOfAStatusAnswerIsMalformed(bundleID: String, environment: String) async throws {
+        let (client, _) = try client([
+            ScriptedTransport.json(200, try statuses("1000", bundleID: bundleID, environment: environment))
+        ])
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.allSubscriptionStatuses(transactionID: "1000")
+        }
+        #expect(error?.code == .malformedResponse)
+    }
+
+    @Test(arguments: [
+        #""bundleId":"com.other.app","environment":"Production""#,
+        #""bundleId":"com.example.app","environment":"Sandbox""#,
+    ])
+    func anotherAppOrEnvironmentAtTheTopOfAHistoryPageIsMalformed(fields: String) async throws {
+        let signed = try transaction("1")
+        let (client, _) = try client([
+            ScriptedTransport.json(200, #"{"hasMore":false,\#(fields),"signedTransactions":["\#(signed)"]}"#)
+        ])
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionHistory(transactionID: "1000")
+        }
+        #expect(error?.code == .malformedResponse)
+    }
+
+    @Test func anAbsentTopLevelAppAndAMatchingItemPass() async throws {
+        let (client, _) = try client([
+            ScriptedTransport.json(200, #"{"hasMore":false,"signedTransactions":["\#(try transaction("1"))"]}"#),
+            ScriptedTransport.json(
+                200,
+                #"{"data":[{"lastTransactions":[{"status":2,"signedTransactionInfo":"\#(try transaction("2"))"}]}]}"#
+            ),
+        ])
+        #expect(try await client.transactionHistory(transactionID: "1000").transactions.count == 1)
+        let statuses = try await client.allSubscriptionStatuses(transactionID: "1000")
+        // The item named no originalTransactionId: the verified transaction's is returned.
+        #expect(statuses.data.first?.lastTransactions.first?.originalTransactionID == "1000")
+    }
+
+    @Test func anInvalidOrderWithTransactionsIsMalformed() async throws {
+        let (client, _) = try client([
+            ScriptedTransport.json(200, #"{"status":1,"signedTransactions":["\#(try transaction("6"))"]}"#)
+        ])
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.lookUpOrderID("W1")
+        }
+        #expect(error?.code == .malformedResponse)
+    }
+
     /// What `receiptkit api … --json` prints: the answer with each signed value replaced by its verified payload.
     @Test func aVerifiedAnswerEncodesWithPayloadsInPlaceOfSignedValues() async throws {
         let (client, _) = try client([Self.page([try transaction("1")], revision: "r", hasMore: false)])

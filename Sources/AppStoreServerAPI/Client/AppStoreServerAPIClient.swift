@@ -111,6 +111,9 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     /// One page of Get Transaction History v2, each transaction verified.
+    ///
+    /// `revision`, `hasMore`, `bundleId`, `appAppleId` and `environment` are not signed: a present `bundleId` or
+    /// `environment` other than the configuration's is ``AppStoreServerAPIError/Code/malformedResponse``.
     public func transactionHistoryPage(
         transactionID: String,
         filter: TransactionHistoryFilter = TransactionHistoryFilter(),
@@ -121,6 +124,7 @@ public struct AppStoreServerAPIClient: Sendable {
             filter: filter,
             revision: revision
         )
+        try self.checkApp(bundleID: page.bundleID, environment: page.environment, in: "the history page")
         return page.replacing(try await self.verifyAll(page.transactions, as: JWSTransactionPayload.self))
     }
 
@@ -154,6 +158,13 @@ public struct AppStoreServerAPIClient: Sendable {
     // MARK: Subscription statuses
 
     /// Get All Subscription Statuses, each transaction and renewal info verified.
+    ///
+    /// Each item's `status` and `originalTransactionId`, and the top-level `bundleId`, `environment` and
+    /// `appAppleId`, are not signed. The client checks what it can — an item's `originalTransactionId` must be its
+    /// signed transaction's and renewal info's, and a present `bundleId` or `environment` the configuration's, or
+    /// the answer is ``AppStoreServerAPIError/Code/malformedResponse`` — but it cannot check `status`: when access
+    /// depends on it, derive it from the verified transaction's `expiresDate` and `revocationDate` (and the renewal
+    /// info's grace period) instead.
     /// - Parameters:
     ///   - transactionID: Any transaction id of the customer.
     ///   - status: Only subscriptions in these statuses (`status`, repeated); all when empty.
@@ -162,16 +173,23 @@ public struct AppStoreServerAPIClient: Sendable {
         status: [SubscriptionStatus] = []
     ) async throws(AppStoreServerAPIError) -> StatusResponse<JWSTransactionPayload, JWSRenewalInfoPayload> {
         let response = try await self.allSubscriptionStatusesUnverified(transactionID: transactionID, status: status)
+        try self.checkApp(bundleID: response.bundleID, environment: response.environment, in: "the status answer")
         var groups: [SubscriptionGroupStatus<JWSTransactionPayload, JWSRenewalInfoPayload>] = []
         for group in response.data {
             var items: [LastTransaction<JWSTransactionPayload, JWSRenewalInfoPayload>] = []
             for item in group.lastTransactions {
+                let transaction = try await self.verifyIfPresent(item.transaction, as: JWSTransactionPayload.self)
+                let renewalInfo = try await self.verifyIfPresent(item.renewalInfo, as: JWSRenewalInfoPayload.self)
                 items.append(
                     LastTransaction(
                         status: item.status,
-                        originalTransactionID: item.originalTransactionID,
-                        transaction: try await self.verifyIfPresent(item.transaction, as: JWSTransactionPayload.self),
-                        renewalInfo: try await self.verifyIfPresent(item.renewalInfo, as: JWSRenewalInfoPayload.self)
+                        originalTransactionID: try Self.originalTransactionID(
+                            item.originalTransactionID,
+                            transaction: transaction,
+                            renewalInfo: renewalInfo
+                        ),
+                        transaction: transaction,
+                        renewalInfo: renewalInfo
                     )
                 )
             }
@@ -201,10 +219,14 @@ public struct AppStoreServerAPIClient: Sendable {
     // MARK: Order lookup
 
     /// Look Up Order ID, each transaction verified.
+    ///
+    /// `status` is not signed; an answer that calls the order invalid yet carries transactions is
+    /// ``AppStoreServerAPIError/Code/malformedResponse``. Grant from the verified transactions, not from `status`.
     public func lookUpOrderID(
         _ orderID: String
     ) async throws(AppStoreServerAPIError) -> OrderLookupResponse<JWSTransactionPayload> {
         let response = try await self.lookUpOrderIDUnverified(orderID)
+        try Self.checkOrderLookup(status: response.status, transactions: response.transactions.count)
         return OrderLookupResponse(
             status: response.status,
             transactions: try await self.verifyAll(response.transactions, as: JWSTransactionPayload.self)

@@ -1,8 +1,10 @@
 /// The newest transaction and renewal info of one subscription (`LastTransactionsItem`).
 public struct LastTransaction<Transaction: Sendable & Hashable, RenewalInfo: Sendable & Hashable>: Sendable, Hashable {
-    /// `status`.
+    /// `status`. Not signed: when access depends on it, derive it from the verified transaction's `expiresDate` and
+    /// `revocationDate` instead.
     public var status: SubscriptionStatus?
-    /// `originalTransactionId`.
+    /// `originalTransactionId`. Not signed; the verified form is checked to equal the signed transaction's and
+    /// renewal info's.
     public var originalTransactionID: String?
     /// The transaction (`signedTransactionInfo`).
     public var transaction: Transaction?

@@ -3,7 +3,7 @@
 /// `Transaction` is `String` (the signed JWS as sent) from ``AppStoreServerAPIClient/lookUpOrderIDUnverified(_:)``,
 /// and `JWSTransactionPayload` (verified) from ``AppStoreServerAPIClient/lookUpOrderID(_:)``.
 public struct OrderLookupResponse<Transaction: Sendable & Hashable>: Sendable, Hashable {
-    /// Whether the order id is valid (`status`).
+    /// Whether the order id is valid (`status`). Not signed: grant from the verified transactions, not from this.
     public var status: OrderLookupStatus?
     /// The order's transactions (`signedTransactions`).
     public var transactions: [Transaction]

@@ -7,11 +7,11 @@ public import AppStoreJWS
 /// `JWSTransactionPayload` / `JWSRenewalInfoPayload` (verified) from
 /// ``AppStoreServerAPIClient/allSubscriptionStatuses(transactionID:status:)``.
 public struct StatusResponse<Transaction: Sendable & Hashable, RenewalInfo: Sendable & Hashable>: Sendable, Hashable {
-    /// `environment`, kept as sent.
+    /// `environment`, kept as sent. Not signed; when present in a verified answer, the configuration's environment.
     public var environment: AppStoreEnvironment?
-    /// `bundleId`.
+    /// `bundleId`. Not signed; when present in a verified answer, the configuration's bundle id.
     public var bundleID: String?
-    /// `appAppleId`.
+    /// `appAppleId`. Not signed and not checked.
     public var appAppleID: Int64?
     /// One entry per subscription group (`data`).
     public var data: [SubscriptionGroupStatus<Transaction, RenewalInfo>]

@@ -5,15 +5,17 @@ public import AppStoreJWS
 /// `Transaction` is `String` — the signed JWS as Apple sent it — from calls whose name ends in `Unverified`, and
 /// `JWSTransactionPayload` (verified) from the others.
 public struct TransactionHistoryResponse<Transaction: Sendable & Hashable>: Sendable, Hashable {
-    /// The token for the next page (`revision`).
+    /// The token for the next page (`revision`). Not signed.
     public var revision: String?
-    /// Whether more pages follow (`hasMore`).
+    /// Whether more pages follow (`hasMore`). Not signed: a connection that can alter it can cut a history short,
+    /// though not add to it.
     public var hasMore: Bool
-    /// `bundleId`.
+    /// `bundleId`. Not signed; when present in a verified answer, the configuration's bundle id.
     public var bundleID: String?
-    /// `appAppleId`.
+    /// `appAppleId`. Not signed and not checked.
     public var appAppleID: Int64?
-    /// `environment`, kept as sent when it is not one this version knows.
+    /// `environment`, kept as sent when it is not one this version knows. Not signed; when present in a verified
+    /// answer, the configuration's environment.
     public var environment: AppStoreEnvironment?
     /// The transactions (`signedTransactions`).
     public var transactions: [Transaction]

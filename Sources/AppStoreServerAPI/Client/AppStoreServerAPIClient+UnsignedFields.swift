@@ -1,0 +1,58 @@
+import AppStoreJWS
+
+/// The fields of an answer that Apple does not sign — `bundleId`, `environment`, `appAppleId`, `status`,
+/// `originalTransactionId` next to signed values, `hasMore`, `revision`, `paginationToken` — are only as trustworthy
+/// as the connection that carried them. Where a signed value says the same thing, the two must agree; where a top-level
+/// field names the app or the environment, it must name the client's. Otherwise the answer is
+/// ``AppStoreServerAPIError/Code/malformedResponse``.
+extension AppStoreServerAPIClient {
+    /// A present top-level `bundleId` and `environment` must be the configuration's.
+    func checkApp(
+        bundleID: String?,
+        environment: AppStoreEnvironment?,
+        in answer: String
+    ) throws(AppStoreServerAPIError) {
+        if let bundleID, bundleID != self.configuration.bundleID {
+            throw AppStoreServerAPIError(
+                .malformedResponse,
+                "\(answer) names bundleId \(bundleID), not \(self.configuration.bundleID)"
+            )
+        }
+        if let environment, environment != self.configuration.environment {
+            throw AppStoreServerAPIError(
+                .malformedResponse,
+                "\(answer) names environment \(environment), not \(self.configuration.environment)"
+            )
+        }
+    }
+
+    /// The original transaction id of a `lastTransactions` item: the unsigned `originalTransactionId` and those of the
+    /// verified transaction and renewal info, each when present, must be one id.
+    static func originalTransactionID(
+        _ unsigned: String?,
+        transaction: JWSTransactionPayload?,
+        renewalInfo: JWSRenewalInfoPayload?
+    ) throws(AppStoreServerAPIError) -> String? {
+        let named = [unsigned, transaction?.originalTransactionID, renewalInfo?.originalTransactionID].compactMap { $0 }
+        guard let first = named.first else { return nil }
+        guard named.allSatisfy({ $0 == first }) else {
+            throw AppStoreServerAPIError(
+                .malformedResponse,
+                "a lastTransactions item's originalTransactionId does not match its signed transaction or renewal info"
+            )
+        }
+        return first
+    }
+
+    /// Look Up Order ID: an order Apple calls invalid has no transactions.
+    static func checkOrderLookup(
+        status: OrderLookupStatus?,
+        transactions: Int
+    ) throws(AppStoreServerAPIError) {
+        guard status == .invalid, transactions > 0 else { return }
+        throw AppStoreServerAPIError(
+            .malformedResponse,
+            "the order lookup says the order id is invalid yet carries \(transactions) signed transactions"
+        )
+    }
+}
