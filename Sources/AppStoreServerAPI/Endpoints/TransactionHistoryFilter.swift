@@ -3,9 +3,9 @@ public import struct Foundation.Date
 /// The documented query filters of Get Transaction History (`TransactionHistoryRequest`). Every page of one history
 /// is asked with the same filters, as Apple requires.
 public struct TransactionHistoryFilter: Sendable, Hashable {
-    /// Transactions modified at or after this instant (`startDate`, milliseconds).
+    /// Transactions purchased at or after this instant (`startDate`, milliseconds): Apple selects by purchase date.
     public var startDate: Date?
-    /// Transactions modified before this instant (`endDate`, milliseconds).
+    /// Transactions purchased before this instant (`endDate`, milliseconds).
     public var endDate: Date?
     /// Only these products (`productId`, repeated).
     public var productIDs: [String]
