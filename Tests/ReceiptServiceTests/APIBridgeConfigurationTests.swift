@@ -76,7 +76,7 @@ struct APIBridgeConfigurationTests {
         #expect(Self.refusal(#"{"api_refresh_wait_seconds": 0}"#) == "api_refresh_wait_seconds must be in [0.001, 3600]")
     }
 
-    @Test("the key file: missing is unreadable_file, not a .p8 or a base URL refused is malformed_file, never quoted")
+    @Test("the key file: missing or a FIFO is unreadable_file, not a .p8 or a base URL refused is malformed_file, never quoted")
     func keyFileStartupErrors() async throws {
         try await B.inDirectory { directory in
             let settings = directory.appendingPathComponent("serve.json")
@@ -87,6 +87,13 @@ struct APIBridgeConfigurationTests {
             let missing = try await startupError(Self.entry(file: "none.p8"))
             #expect(missing?.code == .unreadableFile)
             #expect(missing?.reason.hasPrefix("private_key_file \(directory.appendingPathComponent("none.p8").path): ") == true)
+
+            // A FIFO named by mistake is refused at once, not read (a blocking open would hang startup).
+            let fifo = directory.appendingPathComponent("fifo.p8")
+            #expect(mkfifo(fifo.path, 0o600) == 0)
+            let notRegular = try await startupError(Self.entry(file: "fifo.p8"))
+            #expect(notRegular?.code == .unreadableFile)
+            #expect(notRegular?.reason == "private_key_file \(fifo.path): not a regular file")
 
             let secret = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWJ5dGVz\n-----END PRIVATE KEY-----\n"
             try Data(secret.utf8).write(to: directory.appendingPathComponent("key.p8"))

@@ -132,6 +132,22 @@ struct APIBridgeTests {
         }
     }
 
+    @Test("statuses failing after the history: the history still reaches the answer, and the id stays due",
+          arguments: LedgerBackend.available)
+    func historyKeptWhenStatusesFail(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        let store = try Self.store()
+        store.inject(.serverError(status: 503), for: .subscriptionStatuses, times: nil)
+        try await Self.withBridge(backend, store: store, configure: { try Self.configuration(baseURL: $0) }) {
+            client, _ in
+            let object = try await H.post(client, body: H.body(receipt))
+            #expect(object["status"] as? Int == 0)
+            #expect(L.ids(object) == [Self.renewal, Self.original])
+            #expect(object["pending_renewal_info"] == nil)
+            #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="failed"} 1"#))
+        }
+    }
+
     @Test("a renewal refunded at Apple carries cancellation_date*, cancellation_reason",
           arguments: LedgerBackend.available)
     func refundedRenewal(backend: LedgerBackend) async throws {

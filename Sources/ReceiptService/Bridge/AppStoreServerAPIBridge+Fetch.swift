@@ -8,26 +8,34 @@ extension AppStoreServerAPIBridge {
 
     /// One refresh: the transaction history of `key`'s original transaction id (every page) and, for an
     /// auto-renewable subscription, its subscription statuses, each signed value verified by the client, written
-    /// to the ledger with the refresh time. An Apple error that asking again cannot change (an unknown
-    /// transaction id, say) is recorded as a refresh that found nothing, so it is not asked for again before the
-    /// refresh interval.
-    /// - Returns: Whether the ledger was written.
-    func fetch(_ key: RefreshKey) async -> Bool {
-        guard let client = self.clients[key.environment]?[key.bundleIdentifier] else { return false }
+    /// to the ledger with the refresh time. The history is written even when the statuses call fails; the refresh
+    /// time is then not recorded, so the id stays due. Only Apple's answer that it has no such transaction (its
+    /// codes for an unknown or invalid id) is recorded as a refresh that found nothing, so it is not asked for
+    /// again before the refresh interval; any other error writes nothing.
+    /// - Returns: Whether the ledger was written, and whether the refresh was complete (its time recorded).
+    func fetch(_ key: RefreshKey) async -> (written: Bool, complete: Bool) {
+        guard let box = self.clients[key.environment]?[key.bundleIdentifier] else { return (false, false) }
         let id = key.originalTransactionIdentifier
-        var transactions: [LedgerTransaction] = []
-        var renewalInfo: [LedgerRenewalInfo] = []
+        let client: AppStoreServerAPIClient
+        let history: [JWSTransactionPayload]
         do throws(AppStoreServerAPIError) {
-            let client = try client.get()
-            let history = try await self.counted("transaction_history") { () throws(AppStoreServerAPIError) in
+            client = try box.get()
+            history = try await self.counted("transaction_history") { () throws(AppStoreServerAPIError) in
                 try await client.transactionHistory(transactionID: id)
-            }
-            transactions += history.transactions.compactMap { self.row($0, key) }
-            let isAutoRenewable = history.transactions.contains { payload in
-                (payload.originalTransactionID ?? payload.transactionID) == id
-                    && (payload.type == Self.autoRenewableType || payload.expiresDate != nil)
-            }
-            if isAutoRenewable {
+            }.transactions
+        } catch {
+            guard Self.findsNothing(error) else { return (false, false) }
+            let written = await self.write(key, transactions: [], renewalInfo: [], complete: true)
+            return (written, written)
+        }
+        var transactions = history.compactMap { self.row($0, key) }
+        var renewalInfo: [LedgerRenewalInfo] = []
+        var complete = true
+        let isAutoRenewable = history.contains { payload in
+            (payload.originalTransactionID ?? payload.transactionID) == id && payload.type == Self.autoRenewableType
+        }
+        if isAutoRenewable {
+            do throws(AppStoreServerAPIError) {
                 let statuses = try await self.counted("subscription_statuses") { () throws(AppStoreServerAPIError) in
                     try await client.allSubscriptionStatuses(transactionID: id)
                 }
@@ -46,16 +54,34 @@ extension AppStoreServerAPIBridge {
                         renewalInfo.append(info)
                     }
                 }
+            } catch {
+                complete = false
             }
-        } catch {
-            guard error.code == .apiError, !error.isRetryable else { return false }
-            transactions = []
-            renewalInfo = []
         }
+        let written = await self.write(key, transactions: transactions, renewalInfo: renewalInfo, complete: complete)
+        return (written, written && complete)
+    }
+
+    /// Whether `error` is Apple saying it has no transaction by that id: asking again cannot change the answer.
+    static func findsNothing(_ error: AppStoreServerAPIError) -> Bool {
+        guard error.code == .apiError, let code = error.apiErrorCode else { return false }
+        return [
+            APIErrorCode.transactionIDNotFound, .originalTransactionIDNotFound, .invalidTransactionID,
+            .invalidOriginalTransactionID,
+        ].contains(code)
+    }
+
+    /// Writes what a refresh found; with `complete`, the refresh time too. Returns whether the ledger took it.
+    private func write(
+        _ key: RefreshKey,
+        transactions: [LedgerTransaction],
+        renewalInfo: [LedgerRenewalInfo],
+        complete: Bool
+    ) async -> Bool {
         let query = LedgerQuery(
             environment: key.environment,
             bundleIdentifier: key.bundleIdentifier,
-            originalTransactionIdentifiers: [id]
+            originalTransactionIdentifiers: [key.originalTransactionIdentifier]
         )
         do {
             try await self.ledger.apply(
@@ -63,7 +89,7 @@ extension AppStoreServerAPIBridge {
                     source: .api,
                     transactions: transactions,
                     renewalInfo: renewalInfo,
-                    refresh: LedgerRefresh(query, at: self.now())
+                    refresh: complete ? LedgerRefresh(query, at: self.now()) : nil
                 )
             )
             return true

@@ -168,8 +168,8 @@ final class AppStoreServerAPIBridge: Service, Sendable {
             }
             let flight = RefreshFlight()
             let job: Job = { [self] in
-                let refreshed = await self.fetch(key)
-                self.complete(key, flight: flight, refreshed: refreshed)
+                let fetched = await self.fetch(key)
+                self.complete(key, flight: flight, written: fetched.written, complete: fetched.complete)
             }
             guard case .enqueued = self.submit.yield(job) else { return .skip("not_running") }
             state.flights[key] = flight
@@ -177,15 +177,16 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         }
     }
 
-    /// Ends a refresh: out of the table, a failure remembered for the backoff, its waiters resumed.
-    private func complete(_ key: RefreshKey, flight: RefreshFlight, refreshed: Bool) {
-        let failedAt = refreshed ? nil : self.now().epochMilliseconds
+    /// Ends a refresh: out of the table, a failure (a refresh not `complete`) remembered for the backoff, its
+    /// waiters resumed with whether the ledger was `written` (they read it again).
+    private func complete(_ key: RefreshKey, flight: RefreshFlight, written: Bool, complete: Bool) {
+        let failedAt = complete ? nil : self.now().epochMilliseconds
         self.state.withLockedValue { state in
             if state.flights[key] === flight { state.flights.removeValue(forKey: key) }
             if let failedAt, state.phase == .running { state.failures[key] = failedAt }
         }
-        self.metrics.countAPIRefresh(result: refreshed ? "fetched" : "failed")
-        flight.finish(refreshed)
+        self.metrics.countAPIRefresh(result: complete ? "fetched" : "failed")
+        flight.finish(written)
     }
 
     /// Refuses new refreshes and ends those that never ran.

@@ -134,7 +134,7 @@ extension ServiceConfiguration {
         for entry in entries {
             let path = directory.map { URL(fileURLWithPath: entry.privateKeyFile, relativeTo: $0).path }
                 ?? entry.privateKeyFile
-            let bytes = try Self.contents(path, label: "private_key_file")
+            let bytes = try Self.keyFileContents(path)
             do {
                 let key = try AppStoreServerAPIKey(
                     issuerID: entry.issuerIdentifier, keyID: entry.keyIdentifier,
@@ -150,6 +150,22 @@ extension ServiceConfiguration {
             }
         }
         return apps
+    }
+
+    /// The bytes of a `.p8` key file: a regular file (or a link to one) of at most 64 KiB, opened without blocking,
+    /// so that a FIFO or a device named by mistake cannot hang or swell startup; anything else is
+    /// ``ServiceStartupError/Code/unreadableFile``.
+    static func keyFileContents(_ path: String) throws(ServiceStartupError) -> [UInt8] {
+        let bytes: [UInt8]?
+        do {
+            bytes = try ReceiptFile.regularFileContents(atPath: path, maximumSize: 64 * 1024)
+        } catch {
+            throw ServiceStartupError(.unreadableFile, "private_key_file \(path): \(error.code): \(error.reason)")
+        }
+        guard let bytes else {
+            throw ServiceStartupError(.unreadableFile, "private_key_file \(path): not a regular file")
+        }
+        return bytes
     }
 
     /// The bytes of a file the configuration names; an unreadable one is ``ServiceStartupError/Code/unreadableFile``.
