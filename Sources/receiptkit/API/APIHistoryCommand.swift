@@ -22,10 +22,10 @@ struct APIHistoryCommand: AsyncParsableCommand {
     @Argument(help: "Any transaction id of the customer.")
     var transactionID: String
 
-    @Option(name: .customLong("start"), help: "Only transactions changed at or after this RFC 3339 time.")
+    @Option(name: .customLong("start"), help: "Only transactions purchased at or after this RFC 3339 time.")
     var start: String?
 
-    @Option(name: .customLong("end"), help: "Only transactions changed before this RFC 3339 time.")
+    @Option(name: .customLong("end"), help: "Only transactions purchased before this RFC 3339 time.")
     var end: String?
 
     @Option(name: .customLong("product-id"), help: "Only this product (repeatable).")

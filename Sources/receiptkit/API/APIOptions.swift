@@ -34,7 +34,7 @@ struct APIOptions: ParsableArguments {
     @Option(
         name: .customLong("base-url"),
         help: ArgumentHelp(
-            "Another host than Apple's (a local simulator): https, or plain http to 127.0.0.1, ::1 or localhost only.",
+            "Another host than Apple's (a local simulator): https, or plain http to 127.0.0.1 or [::1] only.",
             valueName: "url"
         )
     )
@@ -72,11 +72,16 @@ struct APIOptions: ParsableArguments {
     /// part of a message.
     func client() throws -> AppStoreServerAPIClient {
         let anchorCertificates = try AnchorFiles.certificates(self.anchors)
-        let bytes: [UInt8]
+        // A regular file only, opened without blocking: a FIFO or device named by mistake cannot hang the command.
+        let read: [UInt8]?
         do {
-            bytes = try ReceiptFile.contents(atPath: self.privateKey, maximumSize: Self.maximumKeyFileSize)
+            read = try ReceiptFile.regularFileContents(atPath: self.privateKey, maximumSize: Self.maximumKeyFileSize)
         } catch {
             throw InputFailure(error).reported(subject: "--private-key \(self.privateKey)")
+        }
+        guard let bytes = read else {
+            throw InputFailure(ReceiptFileError(.unreadableFile, "not a regular file"))
+                .reported(subject: "--private-key \(self.privateKey)")
         }
         let environment = self.appStoreEnvironment ?? .production
         do throws(AppStoreServerAPIError) {
@@ -99,7 +104,7 @@ struct APIOptions: ParsableArguments {
             return try AppStoreServerAPIClient(configuration: configuration)
         } catch {
             let subject = error.code == .invalidPrivateKey ? "--private-key \(self.privateKey)" : "api"
-            throw APIFailure(error).reported(subject: subject, json: false)
+            throw APIFailure(error).reported(subject: subject, json: self.json)
         }
     }
 
