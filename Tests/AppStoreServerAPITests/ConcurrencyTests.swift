@@ -39,4 +39,29 @@ struct ConcurrencyTests {
         #expect(transport.requests.count == 10)
         #expect(transport.mostInFlight == 3)
     }
+
+    @Test func timeQueuedForATurnCountsAgainstTheTotalTime() async throws {
+        let answer = HTTPTransportResponse(status: 200, body: Array(#"{"signedTransactionInfo":"x"}"#.utf8))
+        let clock = PinnedRuntime()
+        let transport = ScriptedTransport([.hold(answer), .answer(answer)], clock: clock)
+        var configuration = try AppStoreServerAPIConfiguration(
+            key: try TestClients.key(),
+            bundleID: "com.example.app",
+            environment: .sandbox,
+            baseURL: "http://127.0.0.1:1"
+        )
+        configuration.maximumConcurrentRequests = 1
+        let client = try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: clock.runtime)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try await client.transactionInfoUnverified(transactionID: "1") }
+            for _ in 0..<400 where transport.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            group.addTask { _ = try await client.transactionInfoUnverified(transactionID: "2") }
+            try await Task.sleep(for: .milliseconds(50))
+            // The second request waits for the one turn while all but half a second of its total time passes.
+            clock.advance(configuration.retryPolicy.maximumTotalTime / .seconds(1) - 0.5)
+            transport.release()
+            try await group.waitForAll()
+        }
+        #expect(transport.timeouts == [configuration.timeout, .milliseconds(500)])
+    }
 }

@@ -33,7 +33,12 @@ extension AppStoreServerAPIClient {
             if Task.isCancelled { throw AppStoreServerAPIError(.cancelled, "the task was cancelled") }
             let left = self.remaining(of: policy.maximumTotalTime, since: start)
             if let last, left <= .zero { throw last }
-            let outcome = try await self.attempt(endpoint, timeout: min(self.configuration.timeout, left))
+            // The attempt's timeout is taken once it has a turn under the per-key bound: time spent queued for
+            // one counts against the total too (at least a millisecond, so an attempt with nothing left ends).
+            let outcome = try await self.attempt(endpoint) { [self] in
+                let left = self.remaining(of: policy.maximumTotalTime, since: start)
+                return min(self.configuration.timeout, max(left, .milliseconds(1)))
+            }
             let wait: Duration
             switch outcome {
             case .success(let response):
@@ -74,8 +79,11 @@ extension AppStoreServerAPIClient {
         case final(AppStoreServerAPIError)
     }
 
-    /// One exchange, classified.
-    func attempt(_ endpoint: Endpoint, timeout: Duration) async throws(AppStoreServerAPIError) -> Outcome {
+    /// One exchange, classified; `timeout` is asked for once the exchange has its turn under the per-key bound.
+    func attempt(
+        _ endpoint: Endpoint,
+        timeout: @escaping @Sendable () -> Duration
+    ) async throws(AppStoreServerAPIError) -> Outcome {
         let token = try self.tokens.token(now: self.runtime.now())
         var headers: [(name: String, value: String)] = [
             ("Authorization", "Bearer \(token.compact)"),
@@ -94,7 +102,7 @@ extension AppStoreServerAPIClient {
         let limit = self.configuration.maximumResponseSize
         let sent = await self.limiter.withPermit { () async -> Result<HTTPTransportResponse, HTTPTransportFailure> in
             do throws(HTTPTransportFailure) {
-                return .success(try await transport.send(request, timeout: timeout, maximumResponseSize: limit))
+                return .success(try await transport.send(request, timeout: timeout(), maximumResponseSize: limit))
             } catch {
                 return .failure(error)
             }

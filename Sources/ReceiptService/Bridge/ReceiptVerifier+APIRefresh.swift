@@ -28,7 +28,8 @@ extension ReceiptVerifier {
             // A stamp later than now (the clock was set back) is due: it must not hold the data until the clock
             // catches up.
             if let refreshed = snapshot.apiRefreshedMilliseconds(originalTransactionIdentifier: id),
-                refreshed <= nowMilliseconds, AppStoreServerAPIBridge.elapsed(from: refreshed, to: nowMilliseconds) < interval
+                refreshed <= nowMilliseconds,
+                AppStoreServerAPIBridge.elapsed(from: refreshed, to: nowMilliseconds) < interval
             {
                 self.metrics.countAPIRefresh(result: "fresh")
                 continue
