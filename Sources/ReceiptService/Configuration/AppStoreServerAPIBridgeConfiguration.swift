@@ -7,8 +7,9 @@ public import AppStoreServerAPI
 /// A request for a configured app refreshes each of the receipt's original transaction ids whose last refresh is
 /// older than ``refreshInterval`` (or that was never refreshed): its transaction history and, for an
 /// auto-renewable subscription, its subscription statuses, verified and written to the ledger. It waits for that
-/// at most ``refreshWait`` (and never more than half the request timeout); past it, the answer comes from the
-/// ledger and the refresh finishes in the background.
+/// at most ``refreshWait`` (and never more than half the request timeout; the deadline clock ticks every 50 ms,
+/// which the wait may overrun by); past it, the answer comes from the ledger and the refresh finishes in the
+/// background.
 ///
 /// ```swift
 /// var configuration = VerifyReceiptConfiguration()
