@@ -216,6 +216,30 @@ struct APIBridgeTests {
         }
     }
 
+    @Test("a receipt of several original transaction ids costs one history call and one statuses call",
+          arguments: LedgerBackend.available)
+    func oneFetchPerReceipt(backend: LedgerBackend) async throws {
+        // The subscription Apple knows, and a non-consumable of the same customer.
+        let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
+            ServiceTestPKI.purchase(Self.original, original: Self.original, product: "com.example.app.pro", day: 1),
+            ServiceTestPKI.purchase("3000000000000001", original: "3000000000000001", product: "com.example.app.coins",
+                                    day: 2, subscription: false),
+        ]))
+        let store = try Self.store()
+        try await Self.withBridge(backend, store: store, configure: { try Self.configuration(baseURL: $0) }) {
+            client, _ in
+            let object = try await H.post(client, body: H.body(receipt))
+            #expect(object["status"] as? Int == 0)
+            #expect(L.ids(object)?.prefix(2) == [Self.renewal, Self.original])
+            #expect(store.requestCount(.transactionHistory) == 1)
+            #expect(store.requestCount(.subscriptionStatuses) == 1)
+            // Both ids were stamped by that one refresh: the next request makes no call.
+            store.resetRequests()
+            #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+            #expect(store.requestCount(.transactionHistory) == 0)
+        }
+    }
+
     @Test("concurrent requests for one receipt make one history fetch", arguments: LedgerBackend.available)
     func concurrentRequestsShareOneFetch(backend: LedgerBackend) async throws {
         let receipt = try L.receipt()
@@ -279,18 +303,22 @@ struct APIBridgeTests {
     @Test("past maximumRefreshes a due refresh is skipped (busy) and the answer comes from the ledger")
     func refreshesAreBounded() async throws {
         let other = "2000000000000009"
-        let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
-            ServiceTestPKI.purchase(Self.original, original: Self.original, product: "com.example.app.pro", day: 1),
-            ServiceTestPKI.purchase(other, original: other, product: "com.example.app.pro", day: 2),
+        let another = try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
+            ServiceTestPKI.purchase(other, original: other, product: "com.example.app.pro", day: 2)
         ]))
         let store = try Self.store()
+        // The first receipt's refresh stays in flight (in the background) while the second receipt comes.
+        store.inject(.delay(.seconds(2)), for: .transactionHistory)
         try await Self.withBridge(.sqliteMemory, store: store, configure: {
-            try Self.configuration(baseURL: $0) { $0.maximumRefreshes = 1 }
+            try Self.configuration(baseURL: $0) {
+                $0.maximumRefreshes = 1
+                $0.refreshWait = .milliseconds(200)
+            }
         }) { client, _ in
-            let object = try await H.post(client, body: H.body(receipt))
+            #expect(try await H.post(client, body: H.body(L.receipt()))["status"] as? Int == 0)
+            let object = try await H.post(client, body: H.body(another))
             #expect(object["status"] as? Int == 0)
-            #expect(L.ids(object)?.contains(Self.renewal) == true)
-            #expect(store.requestCount(.transactionHistory) == 1)
+            #expect(L.ids(object) == [other])  // from the ledger: the receipt alone
             #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="busy"} 1"#))
         }
     }

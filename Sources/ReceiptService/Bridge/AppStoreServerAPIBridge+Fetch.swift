@@ -6,14 +6,16 @@ extension AppStoreServerAPIBridge {
     /// Apple's `type` of an auto-renewable subscription's transactions.
     static let autoRenewableType = "Auto-Renewable Subscription"
 
-    /// One refresh: the transaction history of `key`'s original transaction id (every page) and, for an
-    /// auto-renewable subscription, its subscription statuses, each signed value verified by the client, written
-    /// to the ledger with the refresh time. The history is written even when the statuses call fails; the refresh
-    /// time is then not recorded, so the id stays due. Only Apple's answer that it has no such transaction (its
-    /// codes for an unknown or invalid id) is recorded as a refresh that found nothing, so it is not asked for
-    /// again before the refresh interval; any other error writes nothing.
+    /// One refresh of a customer: the transaction history named by `key`'s original transaction id (every page)
+    /// and, when it holds an auto-renewable subscription, the subscription statuses, each signed value verified by
+    /// the client, written to the ledger with the refresh time of every original transaction id it covers — the
+    /// key's, `companions` (the receipt's other due ids: Apple's answer is the whole customer's) and those in the
+    /// history. The history is written even when the statuses call fails; the refresh time is then not recorded,
+    /// so the ids stay due. Only Apple's answer that it has no such transaction (its codes for an unknown or
+    /// invalid id) is recorded as a refresh that found nothing, so it is not asked for again before the refresh
+    /// interval; any other error writes nothing.
     /// - Returns: Whether the ledger was written, and whether the refresh was complete (its time recorded).
-    func fetch(_ key: RefreshKey) async -> (written: Bool, complete: Bool) {
+    func fetch(_ key: RefreshKey, covering companions: [String] = []) async -> (written: Bool, complete: Bool) {
         guard let box = self.clients[key.environment]?[key.bundleIdentifier] else { return (false, false) }
         let id = key.originalTransactionIdentifier
         let client: AppStoreServerAPIClient
@@ -25,19 +27,19 @@ extension AppStoreServerAPIBridge {
             }.transactions
         } catch {
             guard Self.findsNothing(error) else { return (false, false) }
-            let written = await self.write(key, transactions: [], renewalInfo: [], complete: true)
+            let written = await self.write(key, covering: [id], transactions: [], renewalInfo: [], complete: true)
             return (written, written)
         }
+        var covered = [id] + companions
+        covered += history.compactMap { $0.originalTransactionID ?? $0.transactionID }
         var transactions = history.compactMap { self.row($0, key) }
         var renewalInfo: [LedgerRenewalInfo] = []
         var complete = true
-        let isAutoRenewable = history.contains { payload in
-            (payload.originalTransactionID ?? payload.transactionID) == id && payload.type == Self.autoRenewableType
-        }
-        if isAutoRenewable {
+        // Any of the customer's subscription transactions names them all to Get All Subscription Statuses.
+        if let subscription = history.first(where: { $0.type == Self.autoRenewableType })?.transactionID {
             do throws(AppStoreServerAPIError) {
                 let statuses = try await self.counted("subscription_statuses") { () throws(AppStoreServerAPIError) in
-                    try await client.allSubscriptionStatuses(transactionID: id)
+                    try await client.allSubscriptionStatuses(transactionID: subscription)
                 }
                 for item in statuses.data.flatMap(\.lastTransactions) {
                     if let transaction = item.transaction.flatMap({ self.row($0, key) }) {
@@ -58,7 +60,8 @@ extension AppStoreServerAPIBridge {
                 complete = false
             }
         }
-        let written = await self.write(key, transactions: transactions, renewalInfo: renewalInfo, complete: complete)
+        let written = await self.write(
+            key, covering: covered, transactions: transactions, renewalInfo: renewalInfo, complete: complete)
         return (written, written && complete)
     }
 
@@ -71,9 +74,11 @@ extension AppStoreServerAPIBridge {
         ].contains(code)
     }
 
-    /// Writes what a refresh found; with `complete`, the refresh time too. Returns whether the ledger took it.
+    /// Writes what a refresh found; with `complete`, the refresh time of `ids` too. Returns whether the ledger took
+    /// it.
     private func write(
         _ key: RefreshKey,
+        covering ids: [String],
         transactions: [LedgerTransaction],
         renewalInfo: [LedgerRenewalInfo],
         complete: Bool
@@ -81,7 +86,7 @@ extension AppStoreServerAPIBridge {
         let query = LedgerQuery(
             environment: key.environment,
             bundleIdentifier: key.bundleIdentifier,
-            originalTransactionIdentifiers: [key.originalTransactionIdentifier]
+            originalTransactionIdentifiers: ids
         )
         do {
             try await self.ledger.apply(

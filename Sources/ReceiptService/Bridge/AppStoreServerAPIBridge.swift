@@ -8,7 +8,8 @@ import ReceiptLedger
 import ServiceLifecycle
 
 /// The service as the bridge to the App Store Server API: refreshes the ledger for `/verifyReceipt` from Apple's
-/// records, one fetch at a time per original transaction id, within what a request may wait.
+/// records, one fetch per receipt (Apple answers with the whole customer's) and at most one at a time per original
+/// transaction id, within what a request may wait.
 ///
 /// It runs as a lifecycle service beside the server (``VerifyReceiptServer/application(services:onServerRunning:)``
 /// adds it): every fetch is a child task of its ``run()``, so a refresh a request stopped waiting for finishes in
@@ -122,15 +123,21 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         }
     }
 
-    /// Refreshes `keys` (each due) and waits at most `wait` for them.
-    /// - Returns: Whether any of them refreshed the ledger in time (the caller reads it again).
+    /// Refreshes `keys` (each due, all of one receipt) and waits at most `wait`.
+    ///
+    /// Apple answers a history or statuses request with everything the customer bought, whichever of their
+    /// transactions it names, so one fetch covers a receipt: it joins a fetch already in flight for one of the
+    /// keys, or starts one for the first that also stamps the others.
+    /// - Returns: Whether the ledger was refreshed in time (the caller reads it again).
     func refresh(_ keys: [RefreshKey], wait: Duration) async -> Bool {
+        guard let first = keys.first else { return false }
+        let running = self.state.withLockedValue { state in keys.first { state.flights[$0] != nil } }
+        let lead = running ?? first
+        let companions = keys.filter { $0 != lead }.map(\.originalTransactionIdentifier)
         var flights: [RefreshFlight] = []
-        for key in keys {
-            switch self.admit(key) {
-            case .wait(let flight): flights.append(flight)
-            case .skip(let result): self.metrics.countAPIRefresh(result: result)
-            }
+        switch self.admit(lead, covering: companions) {
+        case .wait(let flight): flights.append(flight)
+        case .skip(let result): self.metrics.countAPIRefresh(result: result)
         }
         guard !flights.isEmpty else { return false }
         let waiting = flights
@@ -147,8 +154,9 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         return flights.contains { $0.hasRefreshed }
     }
 
-    /// Starts a refresh of `key`, joins the one in flight, or says why neither.
-    func admit(_ key: RefreshKey) -> Admission {
+    /// Starts a refresh of `key` (that also stamps `companions`, the receipt's other due ids), joins the one in
+    /// flight, or says why neither.
+    func admit(_ key: RefreshKey, covering companions: [String] = []) -> Admission {
         let nowMilliseconds = self.now().epochMilliseconds
         let backoff = Self.milliseconds(self.configuration.failureBackoff)
         return self.state.withLockedValue { state -> Admission in
@@ -168,7 +176,7 @@ final class AppStoreServerAPIBridge: Service, Sendable {
             }
             let flight = RefreshFlight()
             let job: Job = { [self] in
-                let fetched = await self.fetch(key)
+                let fetched = await self.fetch(key, covering: companions)
                 self.complete(key, flight: flight, written: fetched.written, complete: fetched.complete)
             }
             guard case .enqueued = self.submit.yield(job) else { return .skip("not_running") }
