@@ -145,6 +145,9 @@ struct APIBridgeTests {
             #expect(L.ids(object) == [Self.renewal, Self.original])
             #expect(object["pending_renewal_info"] == nil)
             #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="failed"} 1"#))
+            // A 5xx is not the key's fault: the id backs off, the app is not paused.
+            #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+            #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="backoff"} 1"#))
         }
     }
 
@@ -280,7 +283,7 @@ struct APIBridgeTests {
         }
     }
 
-    @Test("a key Apple refuses (401): answered from the ledger, the call counted unauthorized",
+    @Test("a key Apple refuses (401): answered from the ledger, the call counted unauthorized, the app paused",
           arguments: LedgerBackend.available)
     func refusedKeyAnswersFromTheLedger(backend: LedgerBackend) async throws {
         let receipt = try L.receipt()
@@ -293,10 +296,15 @@ struct APIBridgeTests {
             #expect(metrics.contains(
                 #"receiptkit_app_store_api_calls_total{endpoint="transaction_history",outcome="unauthorized"} 1"#))
             #expect(metrics.contains(#"receiptkit_app_store_api_refreshes_total{result="failed"} 1"#))
-            // Backing off: the next request does not ask again.
+            // The app is paused: neither this receipt nor another customer's asks Apple again.
+            let other = "2000000000000009"
+            let another = try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
+                ServiceTestPKI.purchase(other, original: other, product: "com.example.app.pro", day: 2)
+            ]))
             #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+            #expect(try await H.post(client, body: H.body(another))["status"] as? Int == 0)
             #expect(store.requestCount(.transactionHistory) == 1)
-            #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="backoff"} 1"#))
+            #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="paused"} 2"#))
         }
     }
 

@@ -26,6 +26,7 @@ extension AppStoreServerAPIBridge {
                 try await client.transactionHistory(transactionID: id)
             }.transactions
         } catch {
+            self.pause(key, after: error)
             guard Self.findsNothing(error) else { return (false, false) }
             let written = await self.write(key, covering: [id], transactions: [], renewalInfo: [], complete: true)
             return (written, written)
@@ -57,6 +58,7 @@ extension AppStoreServerAPIBridge {
                     }
                 }
             } catch {
+                self.pause(key, after: error)
                 complete = false
             }
         }

@@ -30,6 +30,19 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         var flights: [RefreshKey: RefreshFlight] = [:]
         /// When a key's last refresh failed, in milliseconds of the service's clock.
         var failures: [RefreshKey: Int64] = [:]
+        /// Until when an app (bundle id and environment) asks Apple nothing: its key was refused, or it was rate
+        /// limited. One entry per configured app and environment at most.
+        var paused: [AppKey: Int64] = [:]
+    }
+
+    /// An app in an environment: what Apple refuses or rate-limits as a whole.
+    struct AppKey: Hashable, Sendable {
+        let environment: AppStoreEnvironment
+        let bundleIdentifier: String
+
+        init(_ key: RefreshKey) {
+            (self.environment, self.bundleIdentifier) = (key.environment, key.bundleIdentifier)
+        }
     }
 
     /// What a request found for one due key.
@@ -164,6 +177,10 @@ final class AppStoreServerAPIBridge: Service, Sendable {
             if let flight = state.flights[key] {
                 return flight.isBackground ? .skip("in_background") : .wait(flight)
             }
+            if let until = state.paused[AppKey(key)] {
+                guard until <= nowMilliseconds else { return .skip("paused") }
+                state.paused.removeValue(forKey: AppKey(key))
+            }
             if let failed = state.failures[key] {
                 if Self.elapsed(from: failed, to: nowMilliseconds) < backoff { return .skip("backoff") }
                 state.failures.removeValue(forKey: key)
@@ -182,6 +199,22 @@ final class AppStoreServerAPIBridge: Service, Sendable {
             guard case .enqueued = self.submit.yield(job) else { return .skip("not_running") }
             state.flights[key] = flight
             return .wait(flight)
+        }
+    }
+
+    /// Pauses `key`'s app after Apple refused its key (401, 403) or rate-limited it (429): its other ids would only
+    /// meet the same answer.
+    func pause(_ key: RefreshKey, after error: AppStoreServerAPIError) {
+        let pause: Duration
+        switch error.code {
+        case .unauthorized, .forbidden: pause = self.configuration.refusedKeyPause
+        case .rateLimited: pause = max(self.configuration.failureBackoff, error.retryAfter ?? .zero)
+        default: return
+        }
+        let (until, overflow) = self.now().epochMilliseconds.addingReportingOverflow(Self.milliseconds(pause))
+        self.state.withLockedValue { state in
+            guard state.phase == .running else { return }
+            state.paused[AppKey(key)] = overflow ? .max : until
         }
     }
 

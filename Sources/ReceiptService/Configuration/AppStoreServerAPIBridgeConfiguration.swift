@@ -27,6 +27,10 @@ public struct AppStoreServerAPIBridgeConfiguration: Sendable {
     /// After a refresh that failed, how long requests for the same original transaction id answer from the ledger
     /// without asking Apple again (default 60 seconds).
     public var failureBackoff: Duration = .seconds(60)
+    /// How long an app's key is left alone after Apple refused it (401 or 403): no refresh for that app and
+    /// environment asks Apple before it has passed. A 429 pauses the app likewise, for its `Retry-After` (at least
+    /// ``failureBackoff``).
+    public var refusedKeyPause: Duration = .seconds(300)
     /// The most original transaction ids refreshing at once or backing off after a failure, per service (default
     /// 256); past it a due refresh is skipped and the answer comes from the ledger.
     public var maximumRefreshes = 256
