@@ -1,18 +1,5 @@
 import Foundation
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-// Glibc's `struct stat` belongs to whichever Clang module included <sys/stat.h> first; MemberImportVisibility wants
-// that module imported (see ReceiptKit's FileStatus).
-import CoreFoundation
-import Glibc
-#if canImport(CDispatch)
-import CDispatch
-#endif
-#elseif canImport(Musl)
-import Musl
-#endif
+import _ReceiptKitShared
 
 /// Reads a `.p8` file under a size bound: only a regular file (or a link to one) is read, and never more than one
 /// byte past the bound, so a FIFO, a device such as `/dev/zero` or a huge file cannot block or exhaust memory.
@@ -34,9 +21,8 @@ enum PrivateKeyFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw refuse("cannot be read") }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw refuse("cannot be read") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw refuse("is not a regular file") }
+        guard let status = FileStatus(descriptor: descriptor) else { throw refuse("cannot be read") }
+        guard status.kind == .regular else { throw refuse("is not a regular file") }
         let bytes: Data
         do {
             bytes = try handle.read(upToCount: maximumSize + 1) ?? Data()

@@ -1,4 +1,5 @@
 import Foundation
+import _ReceiptKitShared
 
 #if canImport(Darwin)
 import Darwin

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptKit
+import _ReceiptKitShared
 
 #if canImport(Darwin)
 import Darwin
