@@ -55,8 +55,11 @@ struct ConcurrencyTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { _ = try await client.transactionInfoUnverified(transactionID: "1") }
             for _ in 0..<400 where transport.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            // The second request has started (read its start time) once the clock is read again.
+            let reads = clock.clockReads
             group.addTask { _ = try await client.transactionInfoUnverified(transactionID: "2") }
-            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<400 where clock.clockReads == reads { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(20))
             // The second request waits for the one turn while all but half a second of its total time passes.
             clock.advance(configuration.retryPolicy.maximumTotalTime / .seconds(1) - 0.5)
             transport.release()

@@ -85,6 +85,7 @@ final class ScriptedTransport: HTTPTransport {
 final class PinnedRuntime: Sendable {
     private let slept = NIOLockedValueBox<[Duration]>([])
     private let time: NIOLockedValueBox<Date>
+    private let reads = NIOLockedValueBox(0)
     let unit: Double
     let sleepAdvancesClock: Bool
 
@@ -96,11 +97,16 @@ final class PinnedRuntime: Sendable {
 
     var sleeps: [Duration] { self.slept.withLockedValue { $0 } }
     var now: Date { self.time.withLockedValue { $0 } }
+    /// How many times the client read the clock (tests wait on it to know a request has started).
+    var clockReads: Int { self.reads.withLockedValue { $0 } }
     func advance(_ seconds: Double) { self.time.withLockedValue { $0 = $0.addingTimeInterval(seconds) } }
 
     var runtime: APIClientRuntime {
         APIClientRuntime(
-            now: { self.now },
+            now: {
+                self.reads.withLockedValue { $0 += 1 }
+                return self.now
+            },
             sleep: { duration in
                 self.slept.withLockedValue { $0.append(duration) }
                 if self.sleepAdvancesClock {

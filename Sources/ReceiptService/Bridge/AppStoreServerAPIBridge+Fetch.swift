@@ -9,13 +9,13 @@ extension AppStoreServerAPIBridge {
     /// One refresh of a customer: the transaction history named by `key`'s original transaction id (every page)
     /// and, when it holds an auto-renewable subscription, the subscription statuses, each signed value verified by
     /// the client, written to the ledger with the refresh time of every original transaction id it covers — the
-    /// key's, `companions` (the receipt's other due ids: Apple's answer is the whole customer's) and those in the
-    /// history. The history is written even when the statuses call fails; the refresh time is then not recorded,
+    /// key's and those in the history (Apple's answer is the whole customer's; an id of the receipt that it does
+    /// not hold stays due, and leads the next refresh). The history is written even when the statuses call fails; the refresh time is then not recorded,
     /// so the ids stay due. Only Apple's answer that it has no such transaction (its codes for an unknown or
     /// invalid id) is recorded as a refresh that found nothing, so it is not asked for again before the refresh
     /// interval; any other error writes nothing.
     /// - Returns: Whether the ledger was written, and whether the refresh was complete (its time recorded).
-    func fetch(_ key: RefreshKey, covering companions: [String] = []) async -> (written: Bool, complete: Bool) {
+    func fetch(_ key: RefreshKey) async -> (written: Bool, complete: Bool) {
         guard let box = self.clients[key.environment]?[key.bundleIdentifier] else { return (false, false) }
         let id = key.originalTransactionIdentifier
         let client: AppStoreServerAPIClient
@@ -31,13 +31,14 @@ extension AppStoreServerAPIBridge {
             let written = await self.write(key, covering: [id], transactions: [], renewalInfo: [], complete: true)
             return (written, written)
         }
-        var covered = [id] + companions
-        covered += history.compactMap { $0.originalTransactionID ?? $0.transactionID }
+        let covered = [id] + history.compactMap { $0.originalTransactionID ?? $0.transactionID }
         var transactions = history.compactMap { self.row($0, key) }
         var renewalInfo: [LedgerRenewalInfo] = []
         var complete = true
         // Any of the customer's subscription transactions names them all to Get All Subscription Statuses.
-        if let subscription = history.first(where: { $0.type == Self.autoRenewableType })?.transactionID {
+        if let subscription = history.first(where: { $0.type == Self.autoRenewableType && $0.transactionID != nil })?
+            .transactionID
+        {
             do throws(AppStoreServerAPIError) {
                 let statuses = try await self.counted("subscription_statuses") { () throws(AppStoreServerAPIError) in
                     try await client.allSubscriptionStatuses(transactionID: subscription)

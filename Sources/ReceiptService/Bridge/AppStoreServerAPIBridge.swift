@@ -146,7 +146,7 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         guard let first = keys.first else { return false }
         let running = self.state.withLockedValue { state in keys.first { state.flights[$0] != nil } }
         let lead = running ?? first
-        let companions = keys.filter { $0 != lead }.map(\.originalTransactionIdentifier)
+        let companions = keys.filter { $0 != lead }
         var flights: [RefreshFlight] = []
         switch self.admit(lead, covering: companions) {
         case .wait(let flight): flights.append(flight)
@@ -167,9 +167,10 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         return flights.contains { $0.hasRefreshed }
     }
 
-    /// Starts a refresh of `key` (that also stamps `companions`, the receipt's other due ids), joins the one in
-    /// flight, or says why neither.
-    func admit(_ key: RefreshKey, covering companions: [String] = []) -> Admission {
+    /// Starts a refresh of `key`, joins the one in flight, or says why neither. A refresh started is registered
+    /// under `companions` too (the receipt's other due ids, none of them in flight): a request for one of them joins
+    /// it rather than asking Apple for the same customer again, and its failure backs them all off.
+    func admit(_ key: RefreshKey, covering companions: [RefreshKey] = []) -> Admission {
         let nowMilliseconds = self.now().epochMilliseconds
         let backoff = Self.milliseconds(self.configuration.failureBackoff)
         return self.state.withLockedValue { state -> Admission in
@@ -193,11 +194,12 @@ final class AppStoreServerAPIBridge: Service, Sendable {
             }
             let flight = RefreshFlight()
             let job: Job = { [self] in
-                let fetched = await self.fetch(key, covering: companions)
+                let fetched = await self.fetch(key)
                 self.complete(key, flight: flight, written: fetched.written, complete: fetched.complete)
             }
             guard case .enqueued = self.submit.yield(job) else { return .skip("not_running") }
             state.flights[key] = flight
+            for companion in companions where state.flights[companion] == nil { state.flights[companion] = flight }
             return .wait(flight)
         }
     }
@@ -223,8 +225,13 @@ final class AppStoreServerAPIBridge: Service, Sendable {
     private func complete(_ key: RefreshKey, flight: RefreshFlight, written: Bool, complete: Bool) {
         let failedAt = complete ? nil : self.now().epochMilliseconds
         self.state.withLockedValue { state in
-            if state.flights[key] === flight { state.flights.removeValue(forKey: key) }
-            if let failedAt, state.phase == .running { state.failures[key] = failedAt }
+            // Every key the refresh was registered under: the lead's and its companions'.
+            let covered = state.flights.filter { $0.value === flight }.map(\.key)
+            for covered in covered { state.flights.removeValue(forKey: covered) }
+            if let failedAt, state.phase == .running {
+                for covered in covered { state.failures[covered] = failedAt }
+                state.failures[key] = failedAt
+            }
         }
         self.metrics.countAPIRefresh(result: complete ? "fetched" : "failed")
         flight.finish(written)

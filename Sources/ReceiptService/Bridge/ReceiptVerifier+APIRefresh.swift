@@ -25,10 +25,7 @@ extension ReceiptVerifier {
         var due: [RefreshKey] = []
         var seen = Set<String>()
         for id in entry.originalTransactionIdentifiers where seen.insert(id).inserted {
-            // A stamp later than now (the clock was set back) is due: it must not hold the data until the clock
-            // catches up.
             if let refreshed = snapshot.apiRefreshedMilliseconds(originalTransactionIdentifier: id),
-                refreshed <= nowMilliseconds,
                 AppStoreServerAPIBridge.elapsed(from: refreshed, to: nowMilliseconds) < interval
             {
                 self.metrics.countAPIRefresh(result: "fresh")

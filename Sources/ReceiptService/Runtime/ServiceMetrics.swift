@@ -60,7 +60,7 @@ public struct ServiceMetrics: Sendable {
 
     /// The results ``countAPIRefresh(result:)`` is called with.
     static let apiRefreshResults = [
-        "fresh", "fetched", "failed", "background", "in_background", "backoff", "busy", "not_running",
+        "fresh", "fetched", "failed", "background", "in_background", "backoff", "busy", "paused", "not_running",
     ]
 
     func count(_ answer: VerifyReceiptAnswer, endpoint: VerifyReceiptEndpoint) {
