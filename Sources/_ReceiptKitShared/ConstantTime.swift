@@ -1,8 +1,8 @@
 /// Comparisons whose time depends only on the lengths of what is compared, never on where the bytes differ: for
 /// digests, device hashes, pins and secrets.
 ///
-/// Concrete byte slices rather than generic collections: a generic comparison called across modules ran
-/// unspecialized and allocated on every call (the ServerTrust allocation benchmark caught it).
+/// Concrete byte slices rather than generic collections: a generic function called from another module runs
+/// unspecialized, and allocates.
 package enum ConstantTime {
     /// Whether `lhs` and `rhs` hold the same bytes.
     package static func equals(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {

@@ -29,8 +29,8 @@ public struct AppStoreCertificates: Sendable {
         self.entries = entries
     }
 
-    // Concrete collections on purpose: a generic initializer called from another module runs unspecialized and
-    // allocates per certificate on the hot, cached path.
+    // Concrete collections on purpose: a generic initializer called from another module runs unspecialized, and
+    // allocates on the cached path.
     private static func parse(_ der: ArraySlice<UInt8>, _ cache: AppStoreTrustCache?) throws(MalformedCertificateError) -> ParsedCertificate {
         if let cached = cache?.certificate(der) { return cached }
         return try ParsedCertificate(derEncoded: der)
