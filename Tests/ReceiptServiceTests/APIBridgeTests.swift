@@ -105,6 +105,15 @@ struct APIBridgeTests {
         return object
     }
 
+    /// Another customer's subscription, which the simulator does not know.
+    static let otherOriginal = "2000000000000009"
+
+    static func anotherCustomersReceipt() throws -> [UInt8] {
+        try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
+            ServiceTestPKI.purchase(Self.otherOriginal, original: Self.otherOriginal, product: "com.example.app.pro", day: 2)
+        ]))
+    }
+
     @Test("a renewal only Apple knows appears in latest_receipt_info, with pending_renewal_info",
           arguments: LedgerBackend.available)
     func renewalOnlyAppleKnows(backend: LedgerBackend) async throws {
@@ -301,10 +310,7 @@ struct APIBridgeTests {
                 #"receiptkit_app_store_api_calls_total{endpoint="transaction_history",outcome="unauthorized"} 1"#))
             #expect(metrics.contains(#"receiptkit_app_store_api_refreshes_total{result="failed"} 1"#))
             // The app is paused: neither this receipt nor another customer's asks Apple again.
-            let other = "2000000000000009"
-            let another = try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
-                ServiceTestPKI.purchase(other, original: other, product: "com.example.app.pro", day: 2)
-            ]))
+            let another = try Self.anotherCustomersReceipt()
             #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
             #expect(try await H.post(client, body: H.body(another))["status"] as? Int == 0)
             #expect(store.requestCount(.transactionHistory) == 1)
@@ -314,10 +320,7 @@ struct APIBridgeTests {
 
     @Test("past maximumRefreshes a due refresh is skipped (busy) and the answer comes from the ledger")
     func refreshesAreBounded() async throws {
-        let other = "2000000000000009"
-        let another = try ServiceTestPKI.mint(ServiceTestPKI.receipt(purchases: [
-            ServiceTestPKI.purchase(other, original: other, product: "com.example.app.pro", day: 2)
-        ]))
+        let another = try Self.anotherCustomersReceipt()
         let store = try Self.store()
         // The first receipt's refresh stays in flight (in the background) while the second receipt comes.
         store.inject(.delay(.seconds(2)), for: .transactionHistory)
@@ -330,7 +333,7 @@ struct APIBridgeTests {
             #expect(try await H.post(client, body: H.body(L.receipt()))["status"] as? Int == 0)
             let object = try await H.post(client, body: H.body(another))
             #expect(object["status"] as? Int == 0)
-            #expect(L.ids(object) == [other])  // from the ledger: the receipt alone
+            #expect(L.ids(object) == [Self.otherOriginal])  // from the ledger: the receipt alone
             #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="busy"} 1"#))
         }
     }

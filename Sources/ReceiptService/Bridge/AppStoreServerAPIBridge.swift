@@ -230,7 +230,6 @@ final class AppStoreServerAPIBridge: Service, Sendable {
             for covered in covered { state.flights.removeValue(forKey: covered) }
             if let failedAt, state.phase == .running {
                 for covered in covered { state.failures[covered] = failedAt }
-                state.failures[key] = failedAt
             }
         }
         self.metrics.countAPIRefresh(result: complete ? "fetched" : "failed")
