@@ -55,8 +55,12 @@ public struct AppStoreServerAPIKey: Sendable, CustomStringConvertible, CustomDeb
         try self.init(issuerID: issuerID, keyID: keyID, privateKey: key)
     }
 
-    /// A key from a `.p8` file: a regular file (or a link to one) of at most 64 KiB (a `.p8` is about 250 bytes),
-    /// never read past that bound.
+    /// The largest `.p8` file read: 64 KiB (App Store Connect's are about 250 bytes). Readers of key files elsewhere
+    /// (the CLI, the service) use the same bound.
+    public static let maximumFileSize = 64 * 1024
+
+    /// A key from a `.p8` file: a regular file (or a link to one) of at most ``maximumFileSize`` bytes, never read
+    /// past that bound.
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidPrivateKey`` when the file cannot
     ///   be read, is not a regular file (a directory, a FIFO, a device), is larger, or is not such a key;
     ///   ``AppStoreServerAPIError/Code/invalidConfiguration`` when an id is empty.

@@ -4,15 +4,12 @@ import _ReceiptKitShared
 /// Reads a `.p8` file under a size bound: only a regular file (or a link to one) is read, and never more than one
 /// byte past the bound, so a FIFO, a device such as `/dev/zero` or a huge file cannot block or exhaust memory.
 enum PrivateKeyFile {
-    /// The largest `.p8` read: 64 KiB (a real one is about 250 bytes).
-    static let maximumSize = 64 * 1024
-
     /// The bytes of the regular file at `path`.
     /// - Throws: ``AppStoreServerAPIError/Code/invalidPrivateKey`` when it cannot be opened, is not a regular file,
     ///   or is over `maximumSize` bytes.
     static func contents(
         atPath path: String,
-        maximumSize: Int = Self.maximumSize
+        maximumSize: Int = AppStoreServerAPIKey.maximumFileSize
     ) throws(AppStoreServerAPIError) -> Data {
         func refuse(_ why: String) -> AppStoreServerAPIError {
             AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) \(why)")

@@ -158,7 +158,7 @@ extension ServiceConfiguration {
     static func keyFileContents(_ path: String) throws(ServiceStartupError) -> [UInt8] {
         let bytes: [UInt8]?
         do {
-            bytes = try ReceiptFile.regularFileContents(atPath: path, maximumSize: 64 * 1024)
+            bytes = try ReceiptFile.regularFileContents(atPath: path, maximumSize: AppStoreServerAPIKey.maximumFileSize)
         } catch {
             throw ServiceStartupError(.unreadableFile, "private_key_file \(path): \(error.code): \(error.reason)")
         }

@@ -7,9 +7,6 @@ import ReceiptKit
 /// The options every `receiptkit api` subcommand takes: the In-App Purchase key, the app, where to send requests,
 /// what signed data must chain to, and the output format.
 struct APIOptions: ParsableArguments {
-    /// The largest `.p8` file read; App Store Connect's are about 250 bytes.
-    static let maximumKeyFileSize = 64 * 1024
-
     @Option(
         name: .customLong("issuer-id"),
         help: "The issuer id of the In-App Purchase key (App Store Connect, Users and Access, Integrations)."
@@ -75,7 +72,7 @@ struct APIOptions: ParsableArguments {
         // A regular file only, opened without blocking: a FIFO or device named by mistake cannot hang the command.
         let read: [UInt8]?
         do {
-            read = try ReceiptFile.regularFileContents(atPath: self.privateKey, maximumSize: Self.maximumKeyFileSize)
+            read = try ReceiptFile.regularFileContents(atPath: self.privateKey, maximumSize: AppStoreServerAPIKey.maximumFileSize)
         } catch {
             throw InputFailure(error).reported(subject: "--private-key \(self.privateKey)")
         }
