@@ -1,4 +1,4 @@
-@testable import ReceiptService
+import _ReceiptKitShared
 import Testing
 
 /// Time limits kept by one ticking task: an operation past its limit is cancelled and answered `nil`, one within it

@@ -2,6 +2,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
+import _ReceiptKitShared
 
 /// PostgreSQL through PostgresNIO's connection pool. Writes run in transactions; migrations additionally hold a
 /// transaction-scoped advisory lock, so instances starting together migrate one after the other.
@@ -42,31 +43,29 @@ struct PostgresBackend: SQLBackend {
     private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let limit = self.reachability.leaseLimit
         let lease = NIOLockedValueBox(LeaseState.waiting)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await self.client.withConnection { connection in
-                    guard lease.withLockedValue({ $0.advance(to: .leased) }) else { throw CancellationError() }
-                    self.reachability.leaseSucceeded()
-                    return try await body(connection)
-                }
+        let work = Task {
+            try await self.client.withConnection { connection in
+                guard lease.withLockedValue({ $0.advance(to: .leased) }) else { throw CancellationError() }
+                self.reachability.leaseSucceeded()
+                return try await body(connection)
             }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            while let next = try await group.next() {
-                if let value = next {
-                    group.cancelAll()
-                    return value
-                }
-                if lease.withLockedValue({ $0.advance(to: .expired) }) {
-                    group.cancelAll()
-                    self.reachability.leaseTimedOut()
-                    throw LedgerError(.unavailable, "PostgreSQL: no connection within \(limit) (server unreachable)")
-                }
-            }
-            throw CancellationError()
         }
+        // One ticking task expires every waiting lease (a timer per lease costs more than the query; see the
+        // catalog's measurements); once leased, `body` runs to its end.
+        let ticket = DeadlineTicker.shared.register(limit: limit) {
+            if lease.withLockedValue({ $0.advance(to: .expired) }) { work.cancel() }
+        }
+        let result = await withTaskCancellationHandler {
+            await work.result
+        } onCancel: {
+            work.cancel()
+        }
+        DeadlineTicker.shared.unregister(ticket)
+        if lease.withLockedValue({ $0 == .expired }) {
+            self.reachability.leaseTimedOut()
+            throw LedgerError(.unavailable, "PostgreSQL: no connection within \(limit) (server unreachable)")
+        }
+        return try result.get()
     }
 
     /// A lease's race between the pool and the clock: whichever moves it out of `waiting` first wins.
@@ -110,18 +109,17 @@ struct PostgresBackend: SQLBackend {
         let logger: Logger
 
         func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
-            var bindings = PostgresBindings(capacity: statement.binds.count)
-            for value in statement.binds {
-                switch value {
-                case .text(let text): bindings.append(text)
-                case .integer(let integer): bindings.append(integer)
-                case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
-                case .null: bindings.appendNull()
+            var result: [[SQLValue]] = []
+            if statement.sql == PostgresSnapshotStatement.sql {
+                let rows = try await self.connection.execute(
+                    PostgresSnapshotStatement(binds: statement.binds), logger: self.logger)
+                for try await row in rows {
+                    result.append(row)
                 }
+                return result
             }
             let rows = try await self.connection.query(
-                PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: self.logger)
-            var result: [[SQLValue]] = []
+                PostgresQuery(unsafeSQL: statement.sql, binds: try Self.bindings(statement.binds)), logger: self.logger)
             for try await row in rows {
                 var values: [SQLValue] = []
                 for cell in row {
@@ -130,6 +128,20 @@ struct PostgresBackend: SQLBackend {
                 result.append(values)
             }
             return result
+        }
+
+        static func bindings(_ values: [SQLValue]) throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: values.count)
+            for value in values {
+                switch value {
+                case .text(let text): bindings.append(text)
+                case .integer(let integer): bindings.append(integer)
+                case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+                case .null: bindings.appendNull()
+                case .texts(let texts): bindings.append(texts)
+                }
+            }
+            return bindings
         }
 
         static func value(_ cell: PostgresCell) throws -> SQLValue {

@@ -88,6 +88,7 @@ struct SQLiteBackend: SQLBackend {
     }
 
     func ledgerError(_ error: any Error) -> LedgerError {
+        if let error = error as? LedgerError { return error }
         guard let error = error as? SQLiteError else {
             return LedgerError(.unavailable, "SQLite: \(error)")
         }
@@ -110,7 +111,7 @@ struct SQLiteBackend: SQLBackend {
         let connection: SQLiteConnection
 
         func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
-            let binds = statement.binds.map(Self.sqliteData)
+            let binds = try statement.binds.map(Self.sqliteData)
             let rows = NIOLockedValueBox<[[SQLValue]]>([])
             try await self.connection.query(statement.sql, binds) { row in
                 let values = row.columns.map { Self.value($0.data) }
@@ -119,12 +120,13 @@ struct SQLiteBackend: SQLBackend {
             return rows.withLockedValue { $0 }
         }
 
-        static func sqliteData(_ value: SQLValue) -> SQLiteData {
+        static func sqliteData(_ value: SQLValue) throws -> SQLiteData {
             switch value {
             case .text(let text): .text(text)
             case .integer(let integer): .integer(Int(truncatingIfNeeded: integer))
             case .blob(let bytes): .blob(ByteBuffer(bytes: bytes))
             case .null: .null
+            case .texts: throw LedgerError(.statementFailed, "SQLite binds no list (a PostgreSQL statement)")
             }
         }
 

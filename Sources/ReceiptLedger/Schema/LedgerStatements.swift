@@ -121,25 +121,39 @@ struct LedgerStatements: Sendable {
     /// column keeps one type, as PostgreSQL's UNION requires. An `o` row puts its newest receipt's creation date,
     /// its API refresh time and that receipt's hash in the date, expiry and receipt-hash columns.
     func selectSnapshot(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
-        let p = self.dialect.placeholder
-        let list = (3..<3 + ids.count).map(p).joined(separator: ", ")
-        let scope = "environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id IN (\(list))"
-        return SQLStatement(
-            sql: """
-                SELECT 't' AS kind, transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms,
-                       cancellation_ms, receipt_hash, receipt_created_ms, purchase_json, source
-                FROM receiptkit_transactions WHERE \(scope)
-                UNION ALL
-                SELECT 'r', NULL, original_transaction_id, product_id, updated_ms, NULL, NULL, NULL, NULL, renewal_json,
-                       source
-                FROM receiptkit_renewal_info WHERE \(scope)
-                UNION ALL
-                SELECT 'o', NULL, original_transaction_id, NULL, latest_receipt_created_ms, api_refreshed_ms, NULL,
-                       latest_receipt_hash, NULL, NULL, NULL
-                FROM receiptkit_original_transactions WHERE \(scope)
-                """,
-            binds: [.text(query.environment.rawValue), .text(query.bundleIdentifier)] + ids.map { .text($0) }
-        )
+        let scope = [SQLValue.text(query.environment.rawValue), .text(query.bundleIdentifier)]
+        switch self.dialect {
+        case .sqlite:
+            let list = (3..<3 + ids.count).map(self.dialect.placeholder).joined(separator: ", ")
+            return SQLStatement(
+                sql: Self.snapshotSQL(dialect: .sqlite, ids: "IN (\(list))"), binds: scope + ids.map { .text($0) })
+        case .postgres:
+            // One text for every query, so PostgreSQL plans it once per connection (a prepared statement).
+            return SQLStatement(sql: Self.postgresSnapshotSQL, binds: scope + [.texts(Array(ids))])
+        }
+    }
+
+    /// The snapshot query of PostgreSQL: its ids are one `text[]`, so the text never varies.
+    static let postgresSnapshotSQL = snapshotSQL(dialect: .postgres, ids: "= ANY($3)")
+
+    /// The transactions, renewal information and original-transaction records of some original transaction ids,
+    /// `ids` being the condition on `original_transaction_id`.
+    private static func snapshotSQL(dialect: SQLDialect, ids: String) -> String {
+        let p = dialect.placeholder
+        let scope = "environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id \(ids)"
+        return """
+            SELECT 't' AS kind, transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms,
+                   cancellation_ms, receipt_hash, receipt_created_ms, purchase_json, source
+            FROM receiptkit_transactions WHERE \(scope)
+            UNION ALL
+            SELECT 'r', NULL, original_transaction_id, product_id, updated_ms, NULL, NULL, NULL, NULL, renewal_json,
+                   source
+            FROM receiptkit_renewal_info WHERE \(scope)
+            UNION ALL
+            SELECT 'o', NULL, original_transaction_id, NULL, latest_receipt_created_ms, api_refreshed_ms, NULL,
+                   latest_receipt_hash, NULL, NULL, NULL
+            FROM receiptkit_original_transactions WHERE \(scope)
+            """
     }
 
     /// Upserts original-transaction records (at most ``chunkSize``, distinct and sorted by id), replacing only

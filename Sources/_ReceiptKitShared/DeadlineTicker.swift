@@ -1,16 +1,17 @@
 import NIOConcurrencyHelpers
 
 /// Time limits for many concurrent operations, kept by one ticking task instead of a timer each (a timer per
-/// limit is costly under load; the service's DocC catalog gives the measurement).
+/// limit is costly under load; the service's and the ledger's DocC catalogs give the measurements): the service's
+/// request deadlines, and the ledger's PostgreSQL leases.
 ///
 /// An operation writes its deadline into a table; while the table is not empty, one task wakes every
 /// ``resolution`` and cancels the operations past due. A limit may thus be exceeded by up to one
 /// resolution (and by the time the operation takes to notice its cancellation).
 ///
 /// Elapsed time is measured on the continuous clock: a resource bound, not logic.
-final class DeadlineTicker: Sendable {
+package final class DeadlineTicker: Sendable {
     /// The service's ticker.
-    static let shared = DeadlineTicker(resolution: .milliseconds(50))
+    package static let shared = DeadlineTicker(resolution: .milliseconds(50))
 
     private struct Entry {
         let deadline: ContinuousClock.Instant
@@ -25,18 +26,18 @@ final class DeadlineTicker: Sendable {
 
     /// How an operation under a limit stands: the operation's task ends it, the ticking task expires it, whichever
     /// comes first.
-    enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         case running
         case ended
         case expired
 
         /// Marks the operation ended, unless its limit passed first.
-        mutating func end() {
+        package mutating func end() {
             if self == .running { self = .ended }
         }
 
         /// Marks the limit passed unless the operation has ended; whether it did.
-        mutating func expire() -> Bool {
+        package mutating func expire() -> Bool {
             guard self == .running else { return false }
             self = .expired
             return true
@@ -44,26 +45,25 @@ final class DeadlineTicker: Sendable {
     }
 
     /// How often past-due operations are looked for.
-    let resolution: Duration
+    package let resolution: Duration
     private let state = NIOLockedValueBox(State())
 
-    init(resolution: Duration) {
+    package init(resolution: Duration) {
         self.resolution = resolution
     }
 
     /// Operations waiting for their result now.
-    var pending: Int {
+    package var pending: Int {
         self.state.withLockedValue { $0.entries.count }
     }
 
     /// Runs `operation` with a time limit: its result, or `nil` when `limit` passed first (the operation is then
     /// cancelled, and waited for; what it threw or returned is dropped). Cancelling the calling task cancels the
     /// operation.
-    func run<T: Sendable>(
+    package func run<T: Sendable>(
         limit: Duration,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
-        let deadline = ContinuousClock.now + limit
         let phase = NIOLockedValueBox(Phase.running)
         let task = Task {
             // Ended is judged when the operation ends, not when its caller next runs: on a busy pool the caller
@@ -71,7 +71,7 @@ final class DeadlineTicker: Sendable {
             defer { phase.withLockedValue { $0.end() } }
             return try await operation()
         }
-        let id = self.register(deadline: deadline) {
+        let id = self.register(limit: limit) {
             if phase.withLockedValue({ $0.expire() }) { task.cancel() }
         }
         defer { self.unregister(id) }
@@ -85,7 +85,11 @@ final class DeadlineTicker: Sendable {
         return try result.get()
     }
 
-    private func register(deadline: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) -> UInt64 {
+    /// Calls `expire` once `limit` has passed (to within ``resolution``), unless ``unregister(_:)`` comes first;
+    /// for callers whose limit ends before their operation does (``run(limit:_:)`` covers the whole operation).
+    /// - Returns: The ticket ``unregister(_:)`` takes.
+    package func register(limit: Duration, expire: @escaping @Sendable () -> Void) -> UInt64 {
+        let deadline = ContinuousClock.now + limit
         let (id, startsTicking) = self.state.withLockedValue { state -> (UInt64, Bool) in
             state.nextID &+= 1
             state.entries[state.nextID] = Entry(deadline: deadline, expire: expire)
@@ -99,7 +103,8 @@ final class DeadlineTicker: Sendable {
         return id
     }
 
-    private func unregister(_ id: UInt64) {
+    /// Forgets a ticket: its `expire` is not called (a ticket already expired or forgotten is ignored).
+    package func unregister(_ id: UInt64) {
         self.state.withLockedValue { _ = $0.entries.removeValue(forKey: id) }
     }
 
