@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import NIOCore
 import ReceiptKit
@@ -372,6 +373,31 @@ struct APIBridgeTests {
                             #expect(L.ids(object) == [Self.original])
                             #expect(store.requests.isEmpty)
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a server started again refreshes again: the bridge runs with each application, not only the first")
+    func bridgeRunsAgainAfterARestart() async throws {
+        let store = try Self.store()
+        let simulator = AppStoreServerSimulator(
+            store: store, authority: try N.authority.get(), now: { ServiceTestPKI.now })
+        try await simulator.run { baseURL in
+            let configuration = try Self.configuration(baseURL: baseURL)
+            try await H.withMemoryLedger { ledger in
+                let verifier = ReceiptVerifier(configuration: configuration, ledger: ledger, now: { ServiceTestPKI.now })
+                var logger = Logger(label: "receiptkit.test")
+                logger.logLevel = .warning
+                let server = VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 0, logger: logger)
+                let receipts = [try L.receipt(), try Self.anotherCustomersReceipt()]
+                for (round, receipt) in receipts.enumerated() {
+                    try await server.application().test(.live) { (client: any TestClientProtocol) async throws in
+                        #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+                        #expect(store.requestCount(.transactionHistory) == round + 1, "round \(round)")
+                        #expect(try await Self.metrics(client).contains(
+                            #"receiptkit_app_store_api_refreshes_total{result="fetched"} \#(round + 1)"#))
                     }
                 }
             }

@@ -20,12 +20,10 @@ import ServiceLifecycle
 final class AppStoreServerAPIBridge: Service, Sendable {
     typealias Job = @Sendable () async -> Void
 
-    private enum Phase {
-        case idle, running, stopped
-    }
-
     private struct State {
-        var phase = Phase.idle
+        /// Where refreshes are submitted while ``run()`` runs; `nil` otherwise (a stopped bridge runs again when an
+        /// application using it starts again).
+        var submit: AsyncStream<Job>.Continuation?
         /// Refreshes in flight, by key.
         var flights: [RefreshKey: RefreshFlight] = [:]
         /// When a key's last refresh failed, in milliseconds of the service's clock.
@@ -60,8 +58,6 @@ final class AppStoreServerAPIBridge: Service, Sendable {
     /// A client per environment and bundle id (or why it could not be made).
     let clients: [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]]
     private let state = NIOLockedValueBox(State())
-    private let jobs: AsyncStream<Job>
-    private let submit: AsyncStream<Job>.Continuation
 
     /// A bridge for `configuration`'s apps; `nil` when it names none.
     /// - Parameters:
@@ -104,7 +100,16 @@ final class AppStoreServerAPIBridge: Service, Sendable {
             }
         }
         self.clients = clients
-        (self.jobs, self.submit) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Why a client could not be made (its settings are out of range), for the first app it failed for.
+    var refusedClient: AppStoreServerAPIError? {
+        for environment in [AppStoreEnvironment.production, .sandbox] {
+            for app in self.configuration.apps {
+                if case .failure(let error)? = self.clients[environment]?[app.bundleIdentifier] { return error }
+            }
+        }
+        return nil
     }
 
     /// Whether receipts of `bundleIdentifier` in `environment` are refreshed.
@@ -115,19 +120,21 @@ final class AppStoreServerAPIBridge: Service, Sendable {
     /// Runs the refreshes requests start, each a child task, until the service shuts down (gracefully or by
     /// cancellation); then cancels those still running and refuses new ones.
     func run() async throws {
-        let starts = self.state.withLockedValue { state -> Bool in
-            guard state.phase == .idle else { return false }
-            state.phase = .running
-            return true
+        let jobs = self.state.withLockedValue { state -> AsyncStream<Job>? in
+            guard state.submit == nil else { return nil }
+            let (jobs, submit) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .unbounded)
+            state.submit = submit
+            return jobs
         }
-        guard starts else { return }
+        // One run at a time: an application started while another runs this bridge leaves it to that one.
+        guard let jobs else { return }
         defer { self.stop() }
         // A plain task group (a discarding one needs macOS 14): a finished child is reaped before the group holds
         // more than the most refreshes that can be in flight, so it never grows past that bound.
         let bound = max(1, self.configuration.maximumRefreshes)
         await withTaskGroup(of: Void.self) { group in
             var children = 0
-            for await job in self.jobs.cancelOnGracefulShutdown() {
+            for await job in jobs.cancelOnGracefulShutdown() {
                 if children >= bound, await group.next() != nil { children -= 1 }
                 group.addTask { await job() }
                 children += 1
@@ -174,7 +181,7 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         let nowMilliseconds = self.now().epochMilliseconds
         let backoff = Self.milliseconds(self.configuration.failureBackoff)
         return self.state.withLockedValue { state -> Admission in
-            guard state.phase == .running else { return .skip("not_running") }
+            guard let submit = state.submit else { return .skip("not_running") }
             if let flight = state.flights[key] {
                 return flight.isBackground ? .skip("in_background") : .wait(flight)
             }
@@ -197,7 +204,7 @@ final class AppStoreServerAPIBridge: Service, Sendable {
                 let fetched = await self.fetch(key)
                 self.complete(key, flight: flight, written: fetched.written, complete: fetched.complete)
             }
-            guard case .enqueued = self.submit.yield(job) else { return .skip("not_running") }
+            guard case .enqueued = submit.yield(job) else { return .skip("not_running") }
             state.flights[key] = flight
             for companion in companions where state.flights[companion] == nil { state.flights[companion] = flight }
             return .wait(flight)
@@ -215,7 +222,7 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         }
         let (until, overflow) = self.now().epochMilliseconds.addingReportingOverflow(Self.milliseconds(pause))
         self.state.withLockedValue { state in
-            guard state.phase == .running else { return }
+            guard state.submit != nil else { return }
             state.paused[AppKey(key)] = overflow ? .max : until
         }
     }
@@ -228,7 +235,7 @@ final class AppStoreServerAPIBridge: Service, Sendable {
             // Every key the refresh was registered under: the lead's and its companions'.
             let covered = state.flights.filter { $0.value === flight }.map(\.key)
             for covered in covered { state.flights.removeValue(forKey: covered) }
-            if let failedAt, state.phase == .running {
+            if let failedAt, state.submit != nil {
                 for covered in covered { state.failures[covered] = failedAt }
             }
         }
@@ -236,14 +243,13 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         flight.finish(written)
     }
 
-    /// Refuses new refreshes and ends those that never ran.
+    /// Refuses new refreshes (until the next ``run()``) and ends those that never ran.
     private func stop() {
-        let pending = self.state.withLockedValue { state -> [RefreshFlight] in
-            state.phase = .stopped
-            defer { state.flights = [:] }
-            return Array(state.flights.values)
+        let (submit, pending) = self.state.withLockedValue { state -> (AsyncStream<Job>.Continuation?, [RefreshFlight]) in
+            defer { (state.submit, state.flights) = (nil, [:]) }
+            return (state.submit, Array(state.flights.values))
         }
-        self.submit.finish()
+        submit?.finish()
         for flight in pending { flight.finish(false) }
     }
 
