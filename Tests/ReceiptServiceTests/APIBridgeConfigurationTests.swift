@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import Crypto
 import Foundation
 import Hummingbird
@@ -117,6 +118,30 @@ struct APIBridgeConfigurationTests {
             try await buildApplication(configuration: configuration).test(.live) { client in
                 try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             }
+        }
+    }
+
+    @Test("bridge settings given in code out of range are refused at startup (invalid_setting), naming the setting")
+    func outOfRangeSettingsInCode() async throws {
+        let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY1", privateKey: P256.Signing.PrivateKey())
+        let app = try AppStoreServerAPIAppConfiguration(
+            bundleIdentifier: "com.example.app", key: key, baseURL: "http://127.0.0.1:9")
+        let cases: [(String, @Sendable (inout AppStoreServerAPIBridgeConfiguration) -> Void)] = [
+            ("appStoreServerAPI.refreshWait must be positive", { $0.refreshWait = .zero }),
+            ("appStoreServerAPI.refreshInterval must be positive", { $0.refreshInterval = .seconds(-1) }),
+            ("appStoreServerAPI.requestTimeout must be positive", { $0.requestTimeout = .zero }),
+            ("appStoreServerAPI.failureBackoff must not be negative", { $0.failureBackoff = .seconds(-1) }),
+            ("appStoreServerAPI.refusedKeyPause must not be negative", { $0.refusedKeyPause = .seconds(-1) }),
+            ("appStoreServerAPI.maximumRefreshes must be at least 1", { $0.maximumRefreshes = 0 }),
+            ("appStoreServerAPI: retryPolicy.maximumAttempts must be positive", { $0.retryPolicy.maximumAttempts = 0 }),
+        ]
+        for (reason, adjust) in cases {
+            let error = await B.startupError {
+                $0.verifyReceipt.appStoreServerAPI.apps = [app]
+                adjust(&$0.verifyReceipt.appStoreServerAPI)
+            }
+            #expect(error?.code == .invalidSetting, "\(reason)")
+            #expect(error?.reason == reason)
         }
     }
 }

@@ -24,7 +24,8 @@ import ServiceLifecycle
 /// - Parameter configuration: The settings file, its overrides, the logger and the clock.
 /// - Returns: The application; nothing listens until it runs.
 /// - Throws: ``ServiceStartupError`` for an unreadable or malformed settings, anchor or App Store Server API key
-///   file, a database location that names none, or a database that cannot be opened.
+///   file, an App Store Server API setting out of its range, a database location that names none, or a database
+///   that cannot be opened.
 public func buildApplication(
     configuration: ServiceConfiguration
 ) async throws(ServiceStartupError) -> some ApplicationProtocol {
@@ -34,6 +35,9 @@ public func buildApplication(
     configuration.applyOverrides(to: &accepted)
     accepted.anchors = try configuration.anchors(adding: settings, to: accepted.anchors)
     if let apps = try configuration.appStoreServerAPIApps(settings) { accepted.appStoreServerAPI.apps = apps }
+    if !accepted.appStoreServerAPI.apps.isEmpty, let invalid = accepted.appStoreServerAPI.invalidSetting {
+        throw ServiceStartupError(.invalidSetting, "appStoreServerAPI.\(invalid)")
+    }
 
     let location: LedgerLocation
     do {
@@ -57,8 +61,13 @@ public func buildApplication(
         throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
     }
 
+    let verifier = ReceiptVerifier(configuration: accepted, ledger: ledger, now: configuration.now)
+    if let refused = verifier.bridge?.refusedClient {
+        await ledger.shutdown()
+        throw ServiceStartupError(.invalidSetting, "appStoreServerAPI: \(refused.reason)")
+    }
     let server = VerifyReceiptServer(
-        verifier: ReceiptVerifier(configuration: accepted, ledger: ledger, now: configuration.now),
+        verifier: verifier,
         host: configuration.host ?? settings?.host ?? "127.0.0.1",
         port: configuration.port ?? settings?.port ?? 8080,
         logger: logger

@@ -1,7 +1,8 @@
 public import _ReceiptKitShared
 
 /// Why ``buildApplication(configuration:)`` could not compose the service: a settings or anchor file that cannot be
-/// read or is malformed, a database location that names none, or a database that cannot be opened.
+/// read or is malformed, a setting out of its range, a database location that names none, or a database that cannot
+/// be opened.
 ///
 /// Equality compares the code only; ``reason`` is for people (`--config serve.json: unknown setting "x" (…)`).
 public struct ServiceStartupError: CodedError {
@@ -18,6 +19,9 @@ public struct ServiceStartupError: CodedError {
         public static let unreadableFile = Code("unreadable_file")
         /// A settings file is not valid settings, or an anchor file holds no certificate.
         public static let malformedFile = Code("malformed_file")
+        /// A setting given in code is out of its range (a settings file's are refused as `malformed_file`), e.g. an
+        /// App Store Server API refresh wait of zero.
+        public static let invalidSetting = Code("invalid_setting")
         /// The database location is not `sqlite:PATH`, `sqlite::memory:` or a `postgres://` URL.
         public static let invalidDatabase = Code("invalid_database")
         /// The database could not be opened.
