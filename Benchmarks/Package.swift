@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .executableTarget(
@@ -29,7 +30,21 @@ let package = Package(
             ],
             path: "Benchmarks/ReceiptKitBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // The App Store Server API simulator as a process, for Benchmarks/serve/ledger-path.sh.
+        .executableTarget(
+            name: "api-simulator",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AppStoreJWS", package: "ReceiptKit"),
+                .product(name: "ReceiptKit", package: "ReceiptKit"),
+                .product(name: "ReceiptKitTesting", package: "ReceiptKit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Tools/APISimulator"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,11 +4,15 @@
 #   1. `{}` to /verifyReceipt                       — HTTP and JSON only (21002);
 #   2. a production receipt to /sandbox/verifyReceipt — full validation, no ledger (21008);
 #   3. the same receipt to /verifyReceipt on SQLite   — validation and the ledger (status 0);
-#   4. the same on PostgreSQL (when RECEIPTKIT_TEST_POSTGRES_URL is set or .ci/postgres.sh can start one).
-# It prints requests/s, p50 and p99 for each, and the ratios the issue states targets for:
-# SQLite / no ledger (>= 0.8) and PostgreSQL / SQLite (>= 0.6).
+#   4. the same on PostgreSQL (when RECEIPTKIT_TEST_POSTGRES_URL is set or .ci/postgres.sh can start one);
+#   5. 3 and 4 again with the App Store Server API configured for the receipt's app, against the simulator
+#      (Benchmarks' `api-simulator`, which knows the receipt's transactions): the first request refreshes the
+#      ledger, after which it is fresh and no request may call the API (checked on /metrics).
+# It prints requests/s, p50, p99 and the server's CPU time per request (Linux) for each, and the ratios the issue states targets for:
+# SQLite / no ledger (>= 0.8), PostgreSQL / SQLite (>= 0.6), and API configured and fresh / not configured (>= 0.9).
 #
 #   Benchmarks/serve/ledger-path.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS]
+#   LEDGER_PATH_API=0 Benchmarks/serve/ledger-path.sh    # without 5 (which builds the simulator in Benchmarks/)
 #
 # The receipt is the production fixture when ../shared is present, else the repository's minted sample (whose
 # environment decides which path is "the other one").
@@ -19,9 +23,11 @@ connections="${3:-64}"
 command -v wrk >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
 server=""
+simulator=""
 started_pg=""
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null || true
+  [ -n "$simulator" ] && kill "$simulator" 2>/dev/null || true
   [ -n "$started_pg" ] && RECEIPTKIT_PG_DIR=/tmp/receiptkit-pg-ledger-path .ci/postgres.sh stop >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -44,38 +50,90 @@ local f = io.open("$work/$name.json", "rb"); wrk.body = f:read("*a"); f:close()
 LUA
 done
 
+# start_server DATABASE [SERVE-OPTION]...
 start_server() {
   port=$((20000 + RANDOM % 20000))
-  "$bin" serve --host 127.0.0.1 --port "$port" --database "$1" "${anchors[@]}" --log-level warning 2>"$work/serve.log" &
+  "$bin" serve --host 127.0.0.1 --port "$port" --database "$1" "${anchors[@]}" "${@:2}" --log-level warning 2>"$work/serve.log" &
   server=$!
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return; sleep 0.1; done
   echo "ledger-path.sh: the service did not start:"; cat "$work/serve.log"; exit 1
 }
 stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
 
-# measure NAME BODY PATH EXPECTED-STATUS: checks one answer, warms up, then prints and records requests/s.
+# The server's CPU time so far, in clock ticks (Linux; empty elsewhere).
+cpu_ticks() { [ -r "/proc/$server/stat" ] && awk '{print $14 + $15}' "/proc/$server/stat" || true; }
+
+# measure NAME BODY PATH EXPECTED-STATUS: checks one answer, warms up, then prints and records requests/s, and the
+# server's CPU time per request (what decides the rate once the cores are busy, and steadier than it).
 measure() {
   local status
   status=$(curl -s -X POST --data-binary @"$work/$2.json" "http://127.0.0.1:$port$3" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')
   [ "$status" = "$4" ] || { echo "ledger-path.sh: $1 answered status $status, not $4"; exit 1; }
   wrk -t2 -c"$connections" -d3s -s "$work/$2.lua" "http://127.0.0.1:$port$3" >/dev/null
+  local before; before=$(cpu_ticks)
   wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/$2.lua" "http://127.0.0.1:$port$3" >"$work/wrk.txt"
-  local rps p50 p99 non2xx
+  local after; after=$(cpu_ticks)
+  local rps p50 p99 non2xx requests cpu=-
   rps=$(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt")
   p50=$(awk '$1=="50%" {print $2}' "$work/wrk.txt")
   p99=$(awk '$1=="99%" {print $2}' "$work/wrk.txt")
   non2xx=$(awk '/Non-2xx/ {print $5}' "$work/wrk.txt")
-  printf '%-34s %10s %9s %9s %8s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}"
+  requests=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
+  if [ -n "$before" ] && [ -n "$after" ] && [ "${requests:-0}" -gt 0 ]; then
+    cpu=$(python3 -c "print(f'{($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests:.0f}')")
+  fi
+  printf '%-16s %10s %9s %9s %8s %12s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu"
   echo "$rps" >"$work/rate.$1"
 }
 
+# metric NAME LABEL-FILTER: the sum of a counter's samples whose labels match (0 before the first).
+metric() {
+  curl -fs "http://127.0.0.1:$port/metrics" | awk -v name="$1" -v filter="$2" \
+    'index($1, name) == 1 && index($1, filter) > 0 {n += $2} END {print n + 0}'
+}
+
+# measure_fresh NAME DATABASE: the receipt on its own endpoint with the API configured. The first request
+# refreshes the ledger from the simulator; then no request may call the API.
+measure_fresh() {
+  start_server "$2" --config "$work/api.json"
+  curl -fs -X POST --data-binary @"$work/receipt.json" "http://127.0.0.1:$port$own" >/dev/null
+  for _ in $(seq 1 100); do [ "$(metric receiptkit_app_store_api_refreshes_total fetched)" -gt 0 ] && break; sleep 0.1; done
+  [ "$(metric receiptkit_app_store_api_refreshes_total fetched)" -gt 0 ] \
+    || { echo "ledger-path.sh: $1: the first request did not refresh from the API"; cat "$work/serve.log"; exit 1; }
+  local before; before=$(metric receiptkit_app_store_api_calls_total "")
+  measure "$1" receipt "$own" 0
+  local after; after=$(metric receiptkit_app_store_api_calls_total "")
+  [ "$after" = "$before" ] || { echo "ledger-path.sh: $1: $((after - before)) API calls on a fresh ledger"; exit 1; }
+  stop_server
+}
+
+api="${LEDGER_PATH_API:-1}"
+if [ "$api" = 1 ]; then
+  (cd Benchmarks && swift build -c release --product api-simulator >/dev/null)
+  mkdir -p "$work/simulator"
+  Benchmarks/.build/release/api-simulator --receipt "$receipt" --output "$work/simulator" >"$work/simulator.log" 2>&1 &
+  simulator=$!
+  for _ in $(seq 1 100); do [ -f "$work/simulator/simulator.json" ] && break; sleep 0.1; done
+  [ -f "$work/simulator/simulator.json" ] || { echo "ledger-path.sh: the simulator did not start:"; cat "$work/simulator.log"; exit 1; }
+  python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+simulator = json.load(open(f"{work}/simulator/simulator.json"))
+json.dump({
+    "anchors": [f"{work}/simulator/root.cer"],
+    "app_store_server_api": [dict(simulator, private_key_file=f"{work}/simulator/AuthKey.p8")],
+}, open(f"{work}/api.json", "w"))
+PY
+fi
+
 echo "== $(basename "$receipt") ($type), $connections connections, ${seconds}s per run"
-printf '%-34s %10s %9s %9s %8s\n' path "req/s" p50 p99 non-2xx
+printf '%-16s %10s %9s %9s %8s %12s\n' path "req/s" p50 p99 non-2xx "server µs/req"
 start_server "sqlite:$work/ledger.sqlite"
 measure empty empty /verifyReceipt 21002
 measure no-ledger receipt "$other" "$([ "$type" = Production ] && echo 21008 || echo 21007)"
 measure sqlite receipt "$own" 0
 stop_server
+[ "$api" = 1 ] && measure_fresh sqlite-api "sqlite:$work/ledger-api.sqlite"
 
 pg_url="${RECEIPTKIT_TEST_POSTGRES_URL:-}"
 if [ -z "$pg_url" ]; then
@@ -86,15 +144,20 @@ if [ -n "$pg_url" ]; then
   start_server "$pg_url"
   measure postgres receipt "$own" 0
   stop_server
+  [ "$api" = 1 ] && measure_fresh postgres-api "$pg_url"
 else
   echo "(PostgreSQL: not available, skipped)"
 fi
 
 rate() { cat "$work/rate.$1" 2>/dev/null || echo 0; }
-python3 - "$(rate no-ledger)" "$(rate sqlite)" "$(rate postgres)" <<'PY'
+python3 - "$(rate no-ledger)" "$(rate sqlite)" "$(rate postgres)" "$(rate sqlite-api)" "$(rate postgres-api)" <<'PY'
 import sys
-none, sqlite, postgres = (float(x) for x in sys.argv[1:])
-print(f"SQLite / no ledger   {sqlite / none:.2f}  (target >= 0.8)" if none else "")
+none, sqlite, postgres, sqlite_api, postgres_api = (float(x) for x in sys.argv[1:])
+print(f"SQLite / no ledger                 {sqlite / none:.2f}  (target >= 0.8)")
 if postgres:
-    print(f"PostgreSQL / SQLite  {postgres / sqlite:.2f}  (target >= 0.6)")
+    print(f"PostgreSQL / SQLite                {postgres / sqlite:.2f}  (target >= 0.6)")
+if sqlite_api:
+    print(f"SQLite, API fresh / not configured {sqlite_api / sqlite:.2f}  (target >= 0.9)")
+if postgres_api and postgres:
+    print(f"PostgreSQL, API fresh / not conf.  {postgres_api / postgres:.2f}  (target >= 0.9)")
 PY
