@@ -455,6 +455,24 @@ struct APICLITests {
         #expect(output.stderr.contains("invalid_private_key"))
     }
 
+    @Test func withJSONAnUnreadableKeyOrAnchorIsAJSONErrorToo() async throws {
+        for arguments in [
+            ["history", "1", "--json"],
+            ["history", "1", "--json", "--anchor", "/nonexistent/root.cer"],
+        ] {
+            let missingKey = arguments.count == 3
+            let output = try await Self.api(
+                arguments, baseURL: "http://127.0.0.1:9", key: missingKey ? "/nonexistent/AuthKey.p8" : nil)
+            #expect(output.status == 66)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            let error = try #require(object["error"] as? [String: Any])
+            #expect(error["code"] as? String == "unreadable_file")
+            #expect(output.stderr.hasPrefix(
+                missingKey ? "receiptkit: --private-key /nonexistent/AuthKey.p8: " : "receiptkit: --anchor /nonexistent/root.cer: "))
+        }
+    }
+
     @Test func thePrivateKeyIsNeverPrinted() async throws {
         let store = try Self.store()
         let otherKey = Self.directory.appendingPathComponent("other.p8")

@@ -65,20 +65,20 @@ struct APIOptions: ParsableArguments {
     }
 
     /// A client as the options say. A key or anchor file that cannot be read ends the command with 66, one that
-    /// holds no usable key or certificate with 65, a base URL the client refuses with 64; the key's text is never
-    /// part of a message.
+    /// holds no usable key or certificate with 65, a base URL the client refuses with 64 — each also a JSON error
+    /// object with `--json`; the key's text is never part of a message.
     func client() throws -> AppStoreServerAPIClient {
-        let anchorCertificates = try AnchorFiles.certificates(self.anchors)
+        let anchorCertificates = try AnchorFiles.certificates(self.anchors, json: self.json)
         // A regular file only, opened without blocking: a FIFO or device named by mistake cannot hang the command.
         let read: [UInt8]?
         do {
             read = try ReceiptFile.regularFileContents(atPath: self.privateKey, maximumSize: AppStoreServerAPIKey.maximumFileSize)
         } catch {
-            throw InputFailure(error).reported(subject: "--private-key \(self.privateKey)")
+            throw InputFailure(error).reported(subject: "--private-key \(self.privateKey)", json: self.json)
         }
         guard let bytes = read else {
             throw InputFailure(ReceiptFileError(.unreadableFile, "not a regular file"))
-                .reported(subject: "--private-key \(self.privateKey)")
+                .reported(subject: "--private-key \(self.privateKey)", json: self.json)
         }
         let environment = self.appStoreEnvironment ?? .production
         do throws(AppStoreServerAPIError) {

@@ -55,9 +55,15 @@ struct InputFailure: Error, Sendable {
 }
 
 extension InputFailure {
-    /// Writes `receiptkit: <subject>: <code>: <reason>` to standard error and returns the exit code to end with.
-    func reported(subject: String) -> ExitCode {
+    /// Writes `receiptkit: <subject>: <code>: <reason>` to standard error, and with `json` the error object
+    /// `{"error":{"code":…,"reason":…}}` to standard output (as `receiptkit api --json` reports every failure);
+    /// returns the exit code to end with.
+    func reported(subject: String, json: Bool = false) -> ExitCode {
         StandardError.write("receiptkit: \(subject): \(self.code): \(self.reason)\n")
+        if json {
+            let error = JSONValue.object(["code": .string(self.code), "reason": .string(self.reason)])
+            print(JSONOutput.line(JSONValue.object(["error": error])))
+        }
         return self.status.exitCode
     }
 }
