@@ -67,4 +67,42 @@ struct ConcurrencyTests {
         }
         #expect(transport.timeouts == [configuration.timeout, .milliseconds(500)])
     }
+
+    @Test func aRequestWhoseTotalTimePassesWhileQueuedIsNotSent() async throws {
+        let answer = HTTPTransportResponse(status: 200, body: Array(#"{"signedTransactionInfo":"x"}"#.utf8))
+        let clock = PinnedRuntime()
+        let transport = ScriptedTransport([.hold(answer), .answer(answer)], clock: clock)
+        var configuration = try AppStoreServerAPIConfiguration(
+            key: try TestClients.key(),
+            bundleID: "com.example.app",
+            environment: .sandbox,
+            baseURL: "http://127.0.0.1:1"
+        )
+        configuration.maximumConcurrentRequests = 1
+        let client = try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: clock.runtime)
+        let second = try await withThrowingTaskGroup(of: AppStoreServerAPIError?.self) { group in
+            group.addTask { _ = try await client.transactionInfoUnverified(transactionID: "1"); return nil }
+            for _ in 0..<400 where transport.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            let reads = clock.clockReads
+            group.addTask {
+                do throws(AppStoreServerAPIError) {
+                    _ = try await client.transactionInfoUnverified(transactionID: "2")
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            for _ in 0..<400 where clock.clockReads == reads { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(20))
+            // All of the second request's total time passes while it waits for the one turn.
+            clock.advance(configuration.retryPolicy.maximumTotalTime / .seconds(1) + 1)
+            transport.release()
+            var failure: AppStoreServerAPIError?
+            for try await result in group { failure = failure ?? result }
+            return failure
+        }
+        #expect(second?.code == .unreachable)
+        #expect(transport.requests.count == 1)
+        #expect(transport.timeouts == [configuration.timeout])
+    }
 }

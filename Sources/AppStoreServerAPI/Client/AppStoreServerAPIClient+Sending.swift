@@ -34,10 +34,10 @@ extension AppStoreServerAPIClient {
             let left = self.remaining(of: policy.maximumTotalTime, since: start)
             if let last, left <= .zero { throw last }
             // The attempt's timeout is taken once it has a turn under the per-key bound: time spent queued for
-            // one counts against the total too (at least a millisecond, so an attempt with nothing left ends).
+            // one counts against the total too, and an attempt whose total time is spent by then is not sent.
             let outcome = try await self.attempt(endpoint) { [self] in
                 let left = self.remaining(of: policy.maximumTotalTime, since: start)
-                return min(self.configuration.timeout, max(left, .milliseconds(1)))
+                return left > .zero ? min(self.configuration.timeout, left) : nil
             }
             let wait: Duration
             switch outcome {
@@ -82,7 +82,7 @@ extension AppStoreServerAPIClient {
     /// One exchange, classified; `timeout` is asked for once the exchange has its turn under the per-key bound.
     func attempt(
         _ endpoint: Endpoint,
-        timeout: @escaping @Sendable () -> Duration
+        timeout: @escaping @Sendable () -> Duration?
     ) async throws(AppStoreServerAPIError) -> Outcome {
         let token = try self.tokens.token(now: self.runtime.now())
         var headers: [(name: String, value: String)] = [
@@ -101,8 +101,11 @@ extension AppStoreServerAPIClient {
         let transport = self.transport
         let limit = self.configuration.maximumResponseSize
         let sent = await self.limiter.withPermit { () async -> Result<HTTPTransportResponse, HTTPTransportFailure> in
+            guard let timeout = timeout() else {
+                return .failure(HTTPTransportFailure(.timeout, "the total time was spent waiting for a turn"))
+            }
             do throws(HTTPTransportFailure) {
-                return .success(try await transport.send(request, timeout: timeout(), maximumResponseSize: limit))
+                return .success(try await transport.send(request, timeout: timeout, maximumResponseSize: limit))
             } catch {
                 return .failure(error)
             }
