@@ -158,8 +158,8 @@ struct LedgerAnswerTests {
 
 extension LedgerAnswerTests {
     /// `latest_receipt_info` as the service wrote it before signed data joined it (captured from `main`), for a
-    /// receipt posted twice: its rows and their keys, byte for byte.
-    static let receiptOnlyInfo = [
+    /// receipt posted twice: its rows (1001, 7000, 1000: newest first) and their keys, byte for byte.
+    static let receiptOnlyRows = [
         Self.row(#""expires_date":"2023-03-03 00:00:00 Etc/GMT""#, #""expires_date_ms":"1677801600000""#,
                  #""expires_date_pst":"2023-03-02 16:00:00 America/Los_Angeles""#, #""is_trial_period":"false""#,
                  #""original_purchase_date":"2023-02-01 00:00:00 Etc/GMT""#,
@@ -187,7 +187,22 @@ extension LedgerAnswerTests {
                  #""purchase_date_ms":"1672617600000""#,
                  #""purchase_date_pst":"2023-01-01 16:00:00 America/Los_Angeles""#, #""quantity":"1""#,
                  #""transaction_id":"1000""#),
-    ].joined(separator: ",")
+    ]
+
+    static let receiptOnlyInfo = Self.receiptOnlyRows.joined(separator: ",")
+
+    /// The `receipt` object of the same answer: the receipt's fields, its `in_app` in the receipt's order (the
+    /// same rows as `latest_receipt_info`) and the request date.
+    static let receiptOnlyReceipt = #"{"adam_id":1234567890,"app_item_id":1234567890,"application_version":"42","#
+        + #""bundle_id":"com.example.app","in_app":["#
+        + [Self.receiptOnlyRows[2], Self.receiptOnlyRows[0], Self.receiptOnlyRows[1]].joined(separator: ",")
+        + #"],"opaque_value":"AQIDBAUGBwg=","original_application_version":"1.0","#
+        + #""original_purchase_date":"2020-09-13 12:26:40 Etc/GMT","original_purchase_date_ms":"1600000000000","#
+        + #""original_purchase_date_pst":"2020-09-13 05:26:40 America/Los_Angeles","#
+        + #""receipt_creation_date":"2023-04-11 00:00:00 Etc/GMT","receipt_creation_date_ms":"1681171200000","#
+        + #""receipt_creation_date_pst":"2023-04-10 17:00:00 America/Los_Angeles","receipt_type":"Production","#
+        + #""request_date":"2025-06-15 15:06:40 Etc/GMT","request_date_ms":"1750000000000","#
+        + #""request_date_pst":"2025-06-15 08:06:40 America/Los_Angeles"}"#
 
     /// One `latest_receipt_info` element from its `"key":"value"` members, in order.
     static func row(_ members: String...) -> String { "{" + members.joined(separator: ",") + "}" }
@@ -204,10 +219,10 @@ extension LedgerAnswerTests {
             let body = Array(H.body(receipt).readableBytesView)
             for _ in 0..<2 {
                 let answer = String(decoding: await verifier.answer(body: body, endpoint: .production).body, as: UTF8.self)
-                let prefix = #"{"environment":"Production","latest_receipt":""# + Data(receipt).base64EncodedString()
-                    + #"","latest_receipt_info":["# + Self.receiptOnlyInfo + #"],"receipt":{"#
-                #expect(answer.hasPrefix(prefix))
-                #expect(answer.hasSuffix(#","status":0}"#))
+                let expected = #"{"environment":"Production","latest_receipt":""# + Data(receipt).base64EncodedString()
+                    + #"","latest_receipt_info":["# + Self.receiptOnlyInfo + #"],"receipt":"#
+                    + Self.receiptOnlyReceipt + #","status":0}"#
+                #expect(answer == expected)
                 #expect(!answer.contains("pending_renewal_info"))
             }
         }
