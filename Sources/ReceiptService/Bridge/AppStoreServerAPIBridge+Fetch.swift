@@ -10,10 +10,11 @@ extension AppStoreServerAPIBridge {
     /// and, when it holds an auto-renewable subscription, the subscription statuses, each signed value verified by
     /// the client, written to the ledger with the refresh time of every original transaction id it covers — the
     /// key's and those in the history (Apple's answer is the whole customer's; an id of the receipt that it does
-    /// not hold stays due, and leads the next refresh). The history is written even when the statuses call fails; the refresh time is then not recorded,
-    /// so the ids stay due. Only Apple's answer that it has no such transaction (its codes for an unknown or
-    /// invalid id) is recorded as a refresh that found nothing, so it is not asked for again before the refresh
-    /// interval; any other error writes nothing.
+    /// not hold stays due, and leads the next refresh: one lead per fetch, so a receipt of many ids Apple does not
+    /// know costs a call per request, never a burst). The history is written even when the statuses call fails;
+    /// the refresh time is then not recorded, so the ids stay due. Only Apple's answer that it has no such
+    /// transaction (its codes for an unknown or invalid id) is recorded as a refresh that found nothing, so it is
+    /// not asked for again before the refresh interval; any other error writes nothing.
     /// - Returns: Whether the ledger was written, and whether the refresh was complete (its time recorded).
     func fetch(_ key: RefreshKey) async -> (written: Bool, complete: Bool) {
         guard let box = self.clients[key.environment]?[key.bundleIdentifier] else { return (false, false) }
