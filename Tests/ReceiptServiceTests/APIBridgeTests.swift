@@ -382,6 +382,41 @@ struct APIBridgeTests {
     @Test("a server started again refreshes again: the bridge runs with each application, not only the first")
     func bridgeRunsAgainAfterARestart() async throws {
         let store = try Self.store()
+        try await Self.withServer(store: store) { server in
+            let receipts = [try L.receipt(), try Self.anotherCustomersReceipt()]
+            for (round, receipt) in receipts.enumerated() {
+                try await server.application().test(.live) { (client: any TestClientProtocol) async throws in
+                    #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+                    #expect(store.requestCount(.transactionHistory) == round + 1, "round \(round)")
+                    #expect(try await Self.metrics(client).contains(
+                        #"receiptkit_app_store_api_refreshes_total{result="fetched"} \#(round + 1)"#))
+                }
+            }
+        }
+    }
+
+    @Test("two applications of one server at once: the second starts and is refreshed, the first keeps refreshing")
+    func twoApplicationsShareTheBridge() async throws {
+        let store = try Self.store()
+        try await Self.withServer(store: store) { server in
+            let (first, second) = (try L.receipt(), try Self.anotherCustomersReceipt())
+            try await server.application().test(.live) { (outer: any TestClientProtocol) async throws in
+                try await server.application().test(.live) { (inner: any TestClientProtocol) async throws in
+                    #expect(try await H.post(inner, body: H.body(first))["status"] as? Int == 0)
+                    #expect(store.requestCount(.transactionHistory) == 1)
+                }
+                #expect(try await H.post(outer, body: H.body(second))["status"] as? Int == 0)
+                #expect(store.requestCount(.transactionHistory) == 2)
+            }
+        }
+    }
+
+    /// Runs the simulator and one `VerifyReceiptServer` (not yet started) on a memory ledger, for tests that start
+    /// its applications themselves.
+    static func withServer(
+        store: SimulatedAppStore,
+        _ body: @escaping @Sendable (VerifyReceiptServer) async throws -> Void
+    ) async throws {
         let simulator = AppStoreServerSimulator(
             store: store, authority: try N.authority.get(), now: { ServiceTestPKI.now })
         try await simulator.run { baseURL in
@@ -390,16 +425,7 @@ struct APIBridgeTests {
                 let verifier = ReceiptVerifier(configuration: configuration, ledger: ledger, now: { ServiceTestPKI.now })
                 var logger = Logger(label: "receiptkit.test")
                 logger.logLevel = .warning
-                let server = VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 0, logger: logger)
-                let receipts = [try L.receipt(), try Self.anotherCustomersReceipt()]
-                for (round, receipt) in receipts.enumerated() {
-                    try await server.application().test(.live) { (client: any TestClientProtocol) async throws in
-                        #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
-                        #expect(store.requestCount(.transactionHistory) == round + 1, "round \(round)")
-                        #expect(try await Self.metrics(client).contains(
-                            #"receiptkit_app_store_api_refreshes_total{result="fetched"} \#(round + 1)"#))
-                    }
-                }
+                try await body(VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 0, logger: logger))
             }
         }
     }

@@ -78,11 +78,23 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         self.ledger = ledger
         self.metrics = metrics
         self.now = now
-        let runtime = APIClientRuntime(
-            now: now,
-            sleep: { duration in try await Task.sleep(for: duration) },
-            random: { Double.random(in: 0..<1) }
+        self.clients = Self.clients(
+            for: configuration,
+            runtime: APIClientRuntime(
+                now: now,
+                sleep: { duration in try await Task.sleep(for: duration) },
+                random: { Double.random(in: 0..<1) }
+            )
         )
+    }
+
+    /// A client per environment and bundle id of `configuration`'s apps (or why it could not be made): each with the
+    /// service's anchors and revocation check, and the bridge's retry policy and request timeout.
+    static func clients(
+        for configuration: VerifyReceiptConfiguration,
+        runtime: APIClientRuntime
+    ) -> [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]] {
+        let bridge = configuration.appStoreServerAPI
         var clients: [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]] = [:]
         for app in bridge.apps {
             for environment in [AppStoreEnvironment.production, .sandbox] {
@@ -99,14 +111,17 @@ final class AppStoreServerAPIBridge: Service, Sendable {
                 }
             }
         }
-        self.clients = clients
+        return clients
     }
 
-    /// Why a client could not be made (its settings are out of range), for the first app it failed for.
-    var refusedClient: AppStoreServerAPIError? {
+    /// Why a client for `configuration`'s apps could not be made (its settings are out of range), for the first app
+    /// it fails for; `nil` when every client can be made. Makes them and lets them go: nothing is sent.
+    static func refusedClient(in configuration: VerifyReceiptConfiguration) -> AppStoreServerAPIError? {
+        let runtime = APIClientRuntime(now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, random: { 0 })
+        let clients = Self.clients(for: configuration, runtime: runtime)
         for environment in [AppStoreEnvironment.production, .sandbox] {
-            for app in self.configuration.apps {
-                if case .failure(let error)? = self.clients[environment]?[app.bundleIdentifier] { return error }
+            for app in configuration.appStoreServerAPI.apps {
+                if case .failure(let error)? = clients[environment]?[app.bundleIdentifier] { return error }
             }
         }
         return nil
@@ -120,14 +135,18 @@ final class AppStoreServerAPIBridge: Service, Sendable {
     /// Runs the refreshes requests start, each a child task, until the service shuts down (gracefully or by
     /// cancellation); then cancels those still running and refuses new ones.
     func run() async throws {
-        let jobs = self.state.withLockedValue { state -> AsyncStream<Job>? in
-            guard state.submit == nil else { return nil }
-            let (jobs, submit) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .unbounded)
-            state.submit = submit
-            return jobs
+        // One run at a time. An application of the same server started while another runs the bridge (its
+        // requests share it) takes over when that one stops, and ends when its own service group shuts down.
+        var acquired = self.acquire()
+        while acquired == nil {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(100)) }
+            } catch {
+                return
+            }
+            acquired = self.acquire()
         }
-        // One run at a time: an application started while another runs this bridge leaves it to that one.
-        guard let jobs else { return }
+        guard let jobs = acquired else { return }
         defer { self.stop() }
         // A plain task group (a discarding one needs macOS 14): a finished child is reaped before the group holds
         // more than the most refreshes that can be in flight, so it never grows past that bound.
@@ -241,6 +260,16 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         }
         self.metrics.countAPIRefresh(result: complete ? "fetched" : "failed")
         flight.finish(written)
+    }
+
+    /// A new job stream for a run, unless another run holds one.
+    private func acquire() -> AsyncStream<Job>? {
+        self.state.withLockedValue { state -> AsyncStream<Job>? in
+            guard state.submit == nil else { return nil }
+            let (jobs, submit) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .unbounded)
+            state.submit = submit
+            return jobs
+        }
     }
 
     /// Refuses new refreshes (until the next ``run()``) and ends those that never ran.

@@ -35,8 +35,13 @@ public func buildApplication(
     configuration.applyOverrides(to: &accepted)
     accepted.anchors = try configuration.anchors(adding: settings, to: accepted.anchors)
     if let apps = try configuration.appStoreServerAPIApps(settings) { accepted.appStoreServerAPI.apps = apps }
-    if !accepted.appStoreServerAPI.apps.isEmpty, let invalid = accepted.appStoreServerAPI.invalidSetting {
-        throw ServiceStartupError(.invalidSetting, "appStoreServerAPI.\(invalid)")
+    if !accepted.appStoreServerAPI.apps.isEmpty {
+        if let invalid = accepted.appStoreServerAPI.invalidSetting {
+            throw ServiceStartupError(.invalidSetting, "appStoreServerAPI.\(invalid)")
+        }
+        if let refused = AppStoreServerAPIBridge.refusedClient(in: accepted) {
+            throw ServiceStartupError(.invalidSetting, "appStoreServerAPI: \(refused.reason)")
+        }
     }
 
     let location: LedgerLocation
@@ -61,13 +66,8 @@ public func buildApplication(
         throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
     }
 
-    let verifier = ReceiptVerifier(configuration: accepted, ledger: ledger, now: configuration.now)
-    if let refused = verifier.bridge?.refusedClient {
-        await ledger.shutdown()
-        throw ServiceStartupError(.invalidSetting, "appStoreServerAPI: \(refused.reason)")
-    }
     let server = VerifyReceiptServer(
-        verifier: verifier,
+        verifier: ReceiptVerifier(configuration: accepted, ledger: ledger, now: configuration.now),
         host: configuration.host ?? settings?.host ?? "127.0.0.1",
         port: configuration.port ?? settings?.port ?? 8080,
         logger: logger
