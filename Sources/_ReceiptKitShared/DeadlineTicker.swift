@@ -10,7 +10,7 @@ import NIOConcurrencyHelpers
 ///
 /// Elapsed time is measured on the continuous clock: a resource bound, not logic.
 package final class DeadlineTicker: Sendable {
-    /// The service's ticker.
+    /// The process's ticker: the service's request deadlines and the ledger's PostgreSQL leases.
     package static let shared = DeadlineTicker(resolution: .milliseconds(50))
 
     private struct Entry {

@@ -155,8 +155,16 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     /// gives up) must be refused by both.
     private static func refuseNUL(_ statements: [SQLStatement]) throws(LedgerError) {
         for statement in statements {
-            for case .text(let text) in statement.binds where text.utf8.contains(0) {
-                throw LedgerError(.stringContainsNUL, "a string to be stored holds U+0000")
+            for bind in statement.binds {
+                let texts: [String]
+                switch bind {
+                case .text(let text): texts = [text]
+                case .texts(let list): texts = list
+                case .integer, .blob, .null: continue
+                }
+                if texts.contains(where: { $0.utf8.contains(0) }) {
+                    throw LedgerError(.stringContainsNUL, "a string to be stored holds U+0000")
+                }
             }
         }
     }

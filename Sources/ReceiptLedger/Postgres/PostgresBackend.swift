@@ -44,7 +44,10 @@ struct PostgresBackend: SQLBackend {
         let limit = self.reachability.leaseLimit
         let lease = NIOLockedValueBox(LeaseState.waiting)
         let work = Task {
-            try await self.client.withConnection { connection in
+            // A lease that fails by itself (the pool's error, a cancelled caller) is over too: the ticker must not
+            // then call it a timeout and mark the server unreachable.
+            defer { lease.withLockedValue { _ = $0.advance(to: .finished) } }
+            return try await self.client.withConnection { connection in
                 guard lease.withLockedValue({ $0.advance(to: .leased) }) else { throw CancellationError() }
                 self.reachability.leaseSucceeded()
                 return try await body(connection)
@@ -70,7 +73,7 @@ struct PostgresBackend: SQLBackend {
 
     /// A lease's race between the pool and the clock: whichever moves it out of `waiting` first wins.
     enum LeaseState {
-        case waiting, leased, expired
+        case waiting, leased, expired, finished
 
         mutating func advance(to next: LeaseState) -> Bool {
             guard self == .waiting else { return false }
@@ -111,12 +114,18 @@ struct PostgresBackend: SQLBackend {
         func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
             var result: [[SQLValue]] = []
             if statement.sql == PostgresSnapshotStatement.sql {
-                let rows = try await self.connection.execute(
-                    PostgresSnapshotStatement(binds: statement.binds), logger: self.logger)
-                for try await row in rows {
-                    result.append(row)
+                do {
+                    let rows = try await self.connection.execute(
+                        PostgresSnapshotStatement(binds: statement.binds), logger: self.logger)
+                    for try await row in rows {
+                        result.append(row)
+                    }
+                    return result
+                } catch {
+                    // PostgresNIO remembers a failed preparation for the connection's life: the same statement
+                    // unprepared still answers (and fails for what really fails, such as a server gone).
+                    result = []
                 }
-                return result
             }
             let rows = try await self.connection.query(
                 PostgresQuery(unsafeSQL: statement.sql, binds: try Self.bindings(statement.binds)), logger: self.logger)
