@@ -43,6 +43,9 @@ extension AppStoreServerAPIClient {
             switch outcome {
             case .success(let response):
                 return response
+            case .notSent(let error):
+                // The total time ran out while queued: what the last attempt met says more than that.
+                throw last ?? error
             case .final(let error):
                 throw error
             case .retryable(let error, let retryAfter):
@@ -77,6 +80,8 @@ extension AppStoreServerAPIClient {
         /// Worth another attempt; `retryAfter` is Apple's ask on a 429.
         case retryable(AppStoreServerAPIError, retryAfter: Duration?)
         case final(AppStoreServerAPIError)
+        /// Not sent: the total time was spent while the attempt waited for a turn under the per-key bound.
+        case notSent(AppStoreServerAPIError)
     }
 
     /// One exchange, classified; `timeout` is asked for once the exchange has its turn under the per-key bound.
@@ -100,10 +105,9 @@ extension AppStoreServerAPIClient {
         )
         let transport = self.transport
         let limit = self.configuration.maximumResponseSize
-        let sent = await self.limiter.withPermit { () async -> Result<HTTPTransportResponse, HTTPTransportFailure> in
-            guard let timeout = timeout() else {
-                return .failure(HTTPTransportFailure(.timeout, "the total time was spent waiting for a turn"))
-            }
+        // nil: cancelled while waiting for a turn; .some(nil): the turn came after the total time was spent.
+        let sent = await self.limiter.withPermit { () async -> Result<HTTPTransportResponse, HTTPTransportFailure>? in
+            guard let timeout = timeout() else { return nil }
             do throws(HTTPTransportFailure) {
                 return .success(try await transport.send(request, timeout: timeout, maximumResponseSize: limit))
             } catch {
@@ -111,6 +115,10 @@ extension AppStoreServerAPIClient {
             }
         }
         guard let sent else { throw AppStoreServerAPIError(.cancelled, "the task was cancelled waiting for a turn") }
+        guard let sent else {
+            return .notSent(
+                AppStoreServerAPIError(.unreachable, "\(endpoint.method) \(endpoint.path): the total time was spent waiting for a turn"))
+        }
         switch sent {
         case .success(let response):
             return self.classify(response, endpoint: endpoint)

@@ -3,7 +3,8 @@ import ReceiptService
 
 extension ExitCode {
     /// sysexits(3) for what stopped the service's start: 66 an unreadable file, 65 a malformed one, 64 a database
-    /// location that names none (a usage error), 69 a database that cannot be opened (unavailable).
+    /// location that names none or a setting out of range (usage errors), 69 a database that cannot be opened
+    /// (unavailable).
     init(_ error: ServiceStartupError) {
         let statuses: [ServiceStartupError.Code: Int32] = [
             .unreadableFile: 66, .malformedFile: 65, .invalidSetting: 64, .invalidDatabase: 64,
