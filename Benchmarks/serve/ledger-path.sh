@@ -86,10 +86,17 @@ measure() {
   echo "$rps" >"$work/rate.$1"
 }
 
-# metric NAME LABEL-FILTER: the sum of a counter's samples whose labels match (0 before the first).
+# metric NAME LABEL-FILTER: the sum of a counter's samples (`NAME{labels} value`) whose labels hold the filter.
 metric() {
-  curl -fs "http://127.0.0.1:$port/metrics" | awk -v name="$1" -v filter="$2" \
+  curl -fs "http://127.0.0.1:$port/metrics" | awk -v name="$1{" -v filter="$2" \
     'index($1, name) == 1 && index($1, filter) > 0 {n += $2} END {print n + 0}'
+}
+
+# Whether the ledger is fresh for the receipt: refreshed by the first request, or still fresh from an earlier run
+# on the same PostgreSQL database.
+is_fresh() {
+  [ "$(metric receiptkit_app_store_api_refreshes_total fetched)" -gt 0 ] \
+    || [ "$(metric receiptkit_app_store_api_refreshes_total fresh)" -gt 0 ]
 }
 
 # measure_fresh NAME DATABASE: the receipt on its own endpoint with the API configured. The first request
@@ -97,9 +104,8 @@ metric() {
 measure_fresh() {
   start_server "$2" --config "$work/api.json"
   curl -fs -X POST --data-binary @"$work/receipt.json" "http://127.0.0.1:$port$own" >/dev/null
-  for _ in $(seq 1 100); do [ "$(metric receiptkit_app_store_api_refreshes_total fetched)" -gt 0 ] && break; sleep 0.1; done
-  [ "$(metric receiptkit_app_store_api_refreshes_total fetched)" -gt 0 ] \
-    || { echo "ledger-path.sh: $1: the first request did not refresh from the API"; cat "$work/serve.log"; exit 1; }
+  for _ in $(seq 1 100); do is_fresh && break; sleep 0.1; done
+  is_fresh || { echo "ledger-path.sh: $1: the first request did not refresh from the API"; cat "$work/serve.log"; exit 1; }
   local before; before=$(metric receiptkit_app_store_api_calls_total "")
   measure "$1" receipt "$own" 0
   local after; after=$(metric receiptkit_app_store_api_calls_total "")
@@ -133,7 +139,7 @@ measure empty empty /verifyReceipt 21002
 measure no-ledger receipt "$other" "$([ "$type" = Production ] && echo 21008 || echo 21007)"
 measure sqlite receipt "$own" 0
 stop_server
-[ "$api" = 1 ] && measure_fresh sqlite-api "sqlite:$work/ledger-api.sqlite"
+if [ "$api" = 1 ]; then measure_fresh sqlite-api "sqlite:$work/ledger-api.sqlite"; fi
 
 pg_url="${RECEIPTKIT_TEST_POSTGRES_URL:-}"
 if [ -z "$pg_url" ]; then
@@ -144,19 +150,20 @@ if [ -n "$pg_url" ]; then
   start_server "$pg_url"
   measure postgres receipt "$own" 0
   stop_server
-  [ "$api" = 1 ] && measure_fresh postgres-api "$pg_url"
+  if [ "$api" = 1 ]; then measure_fresh postgres-api "$pg_url"; fi
 else
   echo "(PostgreSQL: not available, skipped)"
 fi
 
-rate() { cat "$work/rate.$1" 2>/dev/null || echo 0; }
+rate() { local r; r=$(cat "$work/rate.$1" 2>/dev/null || true); echo "${r:-0}"; }
 python3 - "$(rate no-ledger)" "$(rate sqlite)" "$(rate postgres)" "$(rate sqlite-api)" "$(rate postgres-api)" <<'PY'
 import sys
 none, sqlite, postgres, sqlite_api, postgres_api = (float(x) for x in sys.argv[1:])
-print(f"SQLite / no ledger                 {sqlite / none:.2f}  (target >= 0.8)")
-if postgres:
+if none and sqlite:
+    print(f"SQLite / no ledger                 {sqlite / none:.2f}  (target >= 0.8)")
+if postgres and sqlite:
     print(f"PostgreSQL / SQLite                {postgres / sqlite:.2f}  (target >= 0.6)")
-if sqlite_api:
+if sqlite_api and sqlite:
     print(f"SQLite, API fresh / not configured {sqlite_api / sqlite:.2f}  (target >= 0.9)")
 if postgres_api and postgres:
     print(f"PostgreSQL, API fresh / not conf.  {postgres_api / postgres:.2f}  (target >= 0.9)")

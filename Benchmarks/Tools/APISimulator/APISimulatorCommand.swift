@@ -72,7 +72,7 @@ struct APISimulatorCommand: AsyncParsableCommand {
                 "base_url": baseURL, "issuer_id": issuerID, "key_id": keyID, "bundle_id": bundleID,
             ]
             try JSONSerialization.data(withJSONObject: description, options: [.sortedKeys])
-                .write(to: folder.appendingPathComponent("simulator.json"))
+                .write(to: folder.appendingPathComponent("simulator.json"), options: .atomic)
             print("api-simulator: \(receipt.inAppPurchases.count) transactions of \(bundleID) at \(baseURL)")
             while true { try await Task.sleep(for: .seconds(3_600)) }
         }
