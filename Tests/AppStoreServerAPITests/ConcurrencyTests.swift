@@ -41,17 +41,8 @@ struct ConcurrencyTests {
     }
 
     @Test func timeQueuedForATurnCountsAgainstTheTotalTime() async throws {
-        let answer = HTTPTransportResponse(status: 200, body: Array(#"{"signedTransactionInfo":"x"}"#.utf8))
         let clock = PinnedRuntime()
-        let transport = ScriptedTransport([.hold(answer), .answer(answer)], clock: clock)
-        var configuration = try AppStoreServerAPIConfiguration(
-            key: try TestClients.key(),
-            bundleID: "com.example.app",
-            environment: .sandbox,
-            baseURL: "http://127.0.0.1:1"
-        )
-        configuration.maximumConcurrentRequests = 1
-        let client = try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: clock.runtime)
+        let (client, transport, configuration) = try Self.oneTurnClient(clock)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { _ = try await client.transactionInfoUnverified(transactionID: "1") }
             for _ in 0..<400 where transport.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
@@ -69,17 +60,8 @@ struct ConcurrencyTests {
     }
 
     @Test func aRequestWhoseTotalTimePassesWhileQueuedIsNotSent() async throws {
-        let answer = HTTPTransportResponse(status: 200, body: Array(#"{"signedTransactionInfo":"x"}"#.utf8))
         let clock = PinnedRuntime()
-        let transport = ScriptedTransport([.hold(answer), .answer(answer)], clock: clock)
-        var configuration = try AppStoreServerAPIConfiguration(
-            key: try TestClients.key(),
-            bundleID: "com.example.app",
-            environment: .sandbox,
-            baseURL: "http://127.0.0.1:1"
-        )
-        configuration.maximumConcurrentRequests = 1
-        let client = try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: clock.runtime)
+        let (client, transport, configuration) = try Self.oneTurnClient(clock)
         let second = try await withThrowingTaskGroup(of: AppStoreServerAPIError?.self) { group in
             group.addTask { _ = try await client.transactionInfoUnverified(transactionID: "1"); return nil }
             for _ in 0..<400 where transport.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
@@ -104,5 +86,23 @@ struct ConcurrencyTests {
         #expect(second?.code == .unreachable)
         #expect(transport.requests.count == 1)
         #expect(transport.timeouts == [configuration.timeout])
+    }
+
+    /// A client allowed one request in flight for its key, whose transport holds the first answer until released
+    /// and answers the second at once.
+    static func oneTurnClient(
+        _ clock: PinnedRuntime
+    ) throws -> (AppStoreServerAPIClient, ScriptedTransport, AppStoreServerAPIConfiguration) {
+        let answer = HTTPTransportResponse(status: 200, body: Array(#"{"signedTransactionInfo":"x"}"#.utf8))
+        let transport = ScriptedTransport([.hold(answer), .answer(answer)], clock: clock)
+        var configuration = try AppStoreServerAPIConfiguration(
+            key: try TestClients.key(),
+            bundleID: "com.example.app",
+            environment: .sandbox,
+            baseURL: "http://127.0.0.1:1"
+        )
+        configuration.maximumConcurrentRequests = 1
+        let client = try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: clock.runtime)
+        return (client, transport, configuration)
     }
 }

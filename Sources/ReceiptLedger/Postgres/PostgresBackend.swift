@@ -53,8 +53,8 @@ struct PostgresBackend: SQLBackend {
                 return try await body(connection)
             }
         }
-        // One ticking task expires every waiting lease (a timer per lease costs more than the query; see the
-        // catalog's measurements); once leased, `body` runs to its end.
+        // One ticking task expires every waiting lease, not a timer each (the catalog's Measurements say why);
+        // once leased, `body` runs to its end.
         let ticket = DeadlineTicker.shared.register(limit: limit) {
             if lease.withLockedValue({ $0.advance(to: .expired) }) { work.cancel() }
         }
