@@ -64,7 +64,9 @@ public struct AppStoreServerAPIClient: Sendable {
         self.verifier = JWSVerifier(policy: configuration.verificationPolicy)
     }
 
-    private static func validate(_ configuration: AppStoreServerAPIConfiguration) throws(AppStoreServerAPIError) {
+    /// Refuses a configuration whose bounds are not positive (``AppStoreServerAPIError/Code/invalidConfiguration``),
+    /// as creating a client does; for callers that check settings before they make clients.
+    package static func validate(_ configuration: AppStoreServerAPIConfiguration) throws(AppStoreServerAPIError) {
         let bounds: [(name: String, isPositive: Bool)] = [
             ("timeout", configuration.timeout > .zero),
             ("maximumResponseSize", configuration.maximumResponseSize > 0),

@@ -88,40 +88,49 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         )
     }
 
-    /// A client per environment and bundle id of `configuration`'s apps (or why it could not be made): each with the
-    /// service's anchors and revocation check, and the bridge's retry policy and request timeout.
+    /// A client per environment and bundle id of `configuration`'s apps (or why it could not be made); the first
+    /// entry wins for a bundle id given twice.
     static func clients(
         for configuration: VerifyReceiptConfiguration,
         runtime: APIClientRuntime
     ) -> [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]] {
-        let bridge = configuration.appStoreServerAPI
         var clients: [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]] = [:]
-        for app in bridge.apps {
-            for environment in [AppStoreEnvironment.production, .sandbox] {
-                guard var client = app.client(for: environment),
-                    clients[environment]?[app.bundleIdentifier] == nil
-                else { continue }
-                client.verificationPolicy.anchors = configuration.anchors
-                client.verificationPolicy.revocationCheck = configuration.jwsRevocationCheck
-                client.retryPolicy = bridge.retryPolicy
-                client.timeout = bridge.requestTimeout
-                clients[environment, default: [:]][app.bundleIdentifier] = Result {
-                    () throws(AppStoreServerAPIError) -> AppStoreServerAPIClient in
-                    try AppStoreServerAPIClient(configuration: client, runtime: runtime)
-                }
+        for (environment, client) in Self.clientConfigurations(for: configuration)
+        where clients[environment]?[client.bundleID] == nil {
+            clients[environment, default: [:]][client.bundleID] = Result {
+                () throws(AppStoreServerAPIError) -> AppStoreServerAPIClient in
+                try AppStoreServerAPIClient(configuration: client, runtime: runtime)
             }
         }
         return clients
     }
 
+    /// Each app's client configuration per environment it serves, in the order of the apps: the service's anchors
+    /// and revocation check, the bridge's retry policy and request timeout.
+    static func clientConfigurations(
+        for configuration: VerifyReceiptConfiguration
+    ) -> [(AppStoreEnvironment, AppStoreServerAPIConfiguration)] {
+        let bridge = configuration.appStoreServerAPI
+        return bridge.apps.flatMap { app in
+            [AppStoreEnvironment.production, .sandbox].compactMap { environment in
+                guard var client = app.client(for: environment) else { return nil }
+                client.verificationPolicy.anchors = configuration.anchors
+                client.verificationPolicy.revocationCheck = configuration.jwsRevocationCheck
+                client.retryPolicy = bridge.retryPolicy
+                client.timeout = bridge.requestTimeout
+                return (environment, client)
+            }
+        }
+    }
+
     /// Why a client for `configuration`'s apps could not be made (its settings are out of range), for the first app
-    /// it fails for; `nil` when every client can be made. Makes them and lets them go: nothing is sent.
+    /// it fails for; `nil` when every client can be made. Checks the settings only: no client is made.
     static func refusedClient(in configuration: VerifyReceiptConfiguration) -> AppStoreServerAPIError? {
-        let runtime = APIClientRuntime(now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, random: { 0 })
-        let clients = Self.clients(for: configuration, runtime: runtime)
-        for environment in [AppStoreEnvironment.production, .sandbox] {
-            for app in configuration.appStoreServerAPI.apps {
-                if case .failure(let error)? = clients[environment]?[app.bundleIdentifier] { return error }
+        for (_, client) in Self.clientConfigurations(for: configuration) {
+            do throws(AppStoreServerAPIError) {
+                try AppStoreServerAPIClient.validate(client)
+            } catch {
+                return error
             }
         }
         return nil
@@ -173,24 +182,21 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         let running = self.state.withLockedValue { state in keys.first { state.flights[$0] != nil } }
         let lead = running ?? first
         let companions = keys.filter { $0 != lead }
-        var flights: [RefreshFlight] = []
+        let flight: RefreshFlight
         switch self.admit(lead, covering: companions) {
-        case .wait(let flight): flights.append(flight)
-        case .skip(let result): self.metrics.countAPIRefresh(result: result)
+        case .wait(let admitted):
+            flight = admitted
+        case .skip(let result):
+            self.metrics.countAPIRefresh(result: result)
+            return false
         }
-        guard !flights.isEmpty else { return false }
-        let waiting = flights
-        let ended: Void? = try? await withDeadline(wait) {
-            for flight in waiting { _ = await flight.outcome() }
+        let ended: Void? = try? await withDeadline(wait) { _ = await flight.outcome() }
+        if ended == nil, !flight.hasEnded {
+            // Apple is slow or down: answer from the ledger now; the refresh finishes in the background.
+            flight.moveToBackground()
+            self.metrics.countAPIRefresh(result: "background")
         }
-        if ended == nil {
-            // Apple is slow or down: answer from the ledger now; the refreshes finish in the background.
-            for flight in waiting where !flight.hasEnded {
-                flight.moveToBackground()
-                self.metrics.countAPIRefresh(result: "background")
-            }
-        }
-        return flights.contains { $0.hasRefreshed }
+        return flight.hasRefreshed
     }
 
     /// Starts a refresh of `key`, joins the one in flight, or says why neither. A refresh started is registered

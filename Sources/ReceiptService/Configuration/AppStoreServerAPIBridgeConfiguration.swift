@@ -59,9 +59,4 @@ public struct AppStoreServerAPIBridgeConfiguration: Sendable {
         if self.maximumRefreshes < 1 { return "maximumRefreshes must be at least 1" }
         return nil
     }
-
-    /// The configuration for `bundleIdentifier`, if any.
-    func app(_ bundleIdentifier: String) -> AppStoreServerAPIAppConfiguration? {
-        self.apps.first { $0.bundleIdentifier == bundleIdentifier }
-    }
 }
