@@ -121,9 +121,10 @@ struct PostgresBackend: SQLBackend {
                         result.append(row)
                     }
                     return result
-                } catch {
-                    // PostgresNIO remembers a failed preparation for the connection's life: the same statement
-                    // unprepared still answers (and fails for what really fails, such as a server gone).
+                } catch let error as PSQLError where error.code == .server {
+                    // The server refused the statement. PostgresNIO remembers a failed preparation for the
+                    // connection's life, so the same statement unprepared is what can still answer on it (and
+                    // fails again for what really fails). A connection gone or a cancelled caller is rethrown.
                     result = []
                 }
             }
