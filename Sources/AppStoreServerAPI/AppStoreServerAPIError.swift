@@ -19,7 +19,7 @@ public struct AppStoreServerAPIError: CodedError {
     /// Why signed data did not verify, for ``Code/untrustedSignedData``.
     public let verificationFailures: [JWSVerificationFailure]
 
-    init(
+    package init(
         _ code: Code,
         _ reason: String,
         httpStatus: Int? = nil,

@@ -39,13 +39,9 @@ struct APITestNotificationCommand: AsyncParsableCommand {
             }
         }
         guard let token else {
-            let reason = "the answer to Request a Test Notification has no testNotificationToken"
-            StandardError.write("receiptkit: api test-notification: malformed_response: \(reason)\n")
-            if self.options.json {
-                let error: JSONValue = .object(["code": .string("malformed_response"), "reason": .string(reason)])
-                print(JSONOutput.line(JSONValue.object(["error": error])))
-            }
-            throw ExitStatus.malformed.exitCode
+            let error = AppStoreServerAPIError(
+                .malformedResponse, "the answer to Request a Test Notification has no testNotificationToken")
+            throw APIFailure(error).reported(subject: "api test-notification", json: self.options.json)
         }
         if self.options.json {
             var members: [String: JSONValue] = [:]
