@@ -113,7 +113,8 @@ public struct ServiceMetrics: Sendable {
 
     /// Counts one original transaction id a `/verifyReceipt` request looked at for a refresh, by result: `fresh`
     /// (refreshed within the interval), `fetched` or `failed` (a refresh that ended), `background` (the request
-    /// stopped waiting), `in_background`, `backoff`, `busy`, `not_running` (answered from the ledger at once).
+    /// stopped waiting), `in_background`, `backoff`, `busy`, `paused`, `not_running` (answered from the ledger at
+    /// once).
     func countAPIRefresh(result: String) {
         (self.apiRefreshCounters[result]
             ?? self.registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)])).increment()
