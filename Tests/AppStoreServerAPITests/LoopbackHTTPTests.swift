@@ -164,6 +164,7 @@ struct LoopbackHTTPTests {
                 }.requestTestNotification()
             }
             #expect(error?.code == .unreachable)
+            #expect(error?.reason.contains("no complete answer within") == true)
             #expect(ContinuousClock.now - started < .seconds(10))
         }
     }

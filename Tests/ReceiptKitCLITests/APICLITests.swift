@@ -422,15 +422,18 @@ struct APICLITests {
     }
 
     @Test(arguments: [
-        ["history"],
-        ["history", "1", "--sort", "sideways"],
-        ["notification-history", "--start", "yesterday", "--end", "2026-01-01T00:00:00Z"],
-        ["notification-history", "--start", "2026-01-02T00:00:00Z", "--end", "2026-01-01T00:00:00Z"],
-        ["history", "1", "--environment", "xcode"],
+        (["history"], "Missing expected argument '<transaction-id>'"),
+        (["history", "1", "--sort", "sideways"], "--sort takes ascending or descending, not 'sideways'"),
+        (["notification-history", "--start", "yesterday", "--end", "2026-01-01T00:00:00Z"],
+         "--start takes an RFC 3339 time, not 'yesterday'"),
+        (["notification-history", "--start", "2026-01-02T00:00:00Z", "--end", "2026-01-01T00:00:00Z"],
+         "--end must be after --start"),
+        (["history", "1", "--environment", "xcode"], "--environment takes production or sandbox, not 'xcode'"),
     ])
-    func badOptionsExit64(arguments: [String]) async throws {
+    func badOptionsExit64(arguments: [String], message: String) async throws {
         let output = try await Self.api(arguments, baseURL: "http://127.0.0.1:9")
         #expect(output.status == 64)
+        #expect(output.stderr.contains(message))
         #expect(output.stdout == "")
     }
 
