@@ -2,7 +2,6 @@ import AppStoreJWS
 import ArgumentParser
 import Crypto
 import Foundation
-import SwiftASN1
 import ReceiptKit
 import ReceiptKitTesting
 import X509
@@ -10,8 +9,8 @@ import X509
 /// An App Store Server API simulator as a process, for the load scripts: it knows the transactions of one receipt,
 /// signs with a fresh test authority, and answers on 127.0.0.1 until it is killed.
 ///
-/// It writes into `--output`: `AuthKey.p8` (the In-App Purchase key it accepts), `root.cer` (the anchor its signed
-/// data chains to) and, once it listens, `simulator.json` (`base_url`, `issuer_id`, `key_id`, `bundle_id`) —
+/// It writes into `--output`: `AuthKey.p8` (the In-App Purchase key it accepts), its test authority (`root.cer`, the
+/// anchor its signed data chains to, with the other certificates and keys) and, once it listens, `simulator.json` (`base_url`, `issuer_id`, `key_id`, `bundle_id`) —
 /// everything a `receiptkit serve --config` entry under `app_store_server_api` needs.
 @main
 struct APISimulatorCommand: AsyncParsableCommand {
@@ -49,7 +48,7 @@ struct APISimulatorCommand: AsyncParsableCommand {
                 type: purchase.expiresDate == nil ? "Non-Consumable" : JWSSamplePayload.autoRenewableSubscription,
                 environment: environment, purchaseDate: purchased, signedDate: now)
             if let expires = purchase.expiresDate {
-                fields["expiresDate"] = .number(JSONNumber(Int64(expires.timeIntervalSince1970 * 1000)))
+                fields["expiresDate"] = .number(AppStoreTimestamp(expires).number)
                 try store.setRenewalInfo(
                     JWSSamplePayload.renewalInfo(
                         productID: product, originalTransactionID: purchase.originalTransactionIdentifier ?? id,
@@ -61,9 +60,7 @@ struct APISimulatorCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: self.output)
         try Data(key.pemRepresentation.utf8).write(to: folder.appendingPathComponent("AuthKey.p8"))
         let authority = try JWSTestAuthority()
-        var serializer = DER.Serializer()
-        try serializer.serialize(authority.root.certificate)
-        try Data(serializer.serializedBytes).write(to: folder.appendingPathComponent("root.cer"))
+        try authority.save(to: folder)
 
         let simulator = AppStoreServerSimulator(
             store: store, authority: authority, environment: environment, now: { Date() })
