@@ -630,6 +630,26 @@ struct AppStoreServerSimulatorTests {
         }
     }
 
+    @Test func aHeldRequestIsAnsweredWhenItsGateOpensOrItsLimitPasses() async throws {
+        try await Self.withSimulator { store, client in
+            let gate = SimulatedGate()
+            store.inject(.hold(gate), for: .transactionInfo)
+            async let held = client.send(.GET, "/inApps/v1/transactions/\(Self.original)")
+            #expect(await gate.waitForArrivals(1))
+            #expect(gate.heldCount == 1)
+            #expect(store.requestCount(.transactionInfo) == 0)  // not answered yet
+            gate.open()
+            let answered = try await held
+            #expect(answered.status == 200)
+            #expect(gate.heldCount == 0 && store.requestCount(.transactionInfo) == 1)
+            // A gate nobody opens lets its request go on at its limit.
+            let forgotten = SimulatedGate(limit: .milliseconds(100))
+            store.inject(.hold(forgotten), for: .transactionInfo)
+            #expect(try await client.send(.GET, "/inApps/v1/transactions/\(Self.original)").status == 200)
+            #expect(forgotten.arrivals == 1 && !forgotten.isOpen)
+        }
+    }
+
     /// The peer closed the connection: before the answer (AsyncHTTPClient's `remoteConnectionClosed`) or with a
     /// reset while the request was being sent.
     static func isClosedByPeer(_ error: any Error) -> Bool {

@@ -62,8 +62,8 @@ extension AppStoreServerSimulator {
         return router
     }
 
-    /// The one path of every request: the scripted fault's delay or dropped connection, the bearer token (401 with
-    /// an empty body when refused, as Apple answers), the scripted error, then the endpoint's answer; logged.
+    /// The one path of every request: the scripted fault's delay, hold or dropped connection, the bearer token (401
+    /// with an empty body when refused, as Apple answers), the scripted error, then the endpoint's answer; logged.
     func serve(
         _ endpoint: SimulatedEndpoint,
         _ request: Request,
@@ -78,6 +78,8 @@ extension AppStoreServerSimulator {
         switch fault?.kind {
         case .delay(let duration)?:
             try await Task.sleep(for: duration)
+        case .hold(let gate)?:
+            await gate.pass()
         case .closeConnection?:
             self.log(endpoint, request, status: 0, refusal: nil)
             try await context.channel.close()

@@ -1,10 +1,11 @@
 /// What ``AppStoreServerSimulator`` does instead of answering, when a test scripts it with
-/// ``SimulatedAppStore/inject(_:for:times:)``: an Apple error, a rate limit, a server failure, a slow answer or a
-/// dropped connection.
+/// ``SimulatedAppStore/inject(_:for:times:)``: an Apple error, a rate limit, a server failure, a slow or held
+/// answer, or a dropped connection.
 public struct SimulatedFault: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         case error(SimulatedAPIError, retryAfterSeconds: Int?)
         case delay(Duration)
+        case hold(SimulatedGate)
         case closeConnection
     }
 
@@ -30,6 +31,12 @@ public struct SimulatedFault: Sendable, Hashable {
     /// Waits `duration` (wall time, so that a client's timeout fires), then answers as usual.
     public static func delay(_ duration: Duration) -> Self {
         Self(kind: .delay(duration))
+    }
+
+    /// Holds the request at `gate` until the test opens it (or the gate's limit passes), then answers as usual:
+    /// Apple still answering while the test checks what the client did meanwhile.
+    public static func hold(_ gate: SimulatedGate) -> Self {
+        Self(kind: .hold(gate))
     }
 
     /// Closes the connection without answering.
