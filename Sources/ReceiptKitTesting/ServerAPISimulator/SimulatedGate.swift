@@ -62,7 +62,6 @@ public final class SimulatedGate: Sendable, Hashable {
     /// Holds the calling request until ``open()``, its ``limit``, or its task's cancellation.
     func pass() async {
         let id = self.state.withLockedValue { state -> UInt64 in
-            state.arrivals += 1
             state.nextID &+= 1
             return state.nextID
         }
@@ -71,7 +70,9 @@ public final class SimulatedGate: Sendable, Hashable {
             group.addTask {
                 await withTaskCancellationHandler {
                     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        // Counted as it is held (or let through), so that a test that saw it arrive sees it held.
                         let goesOn = self.state.withLockedValue { state -> Bool in
+                            state.arrivals += 1
                             guard !state.isOpen, !Task.isCancelled else { return true }
                             state.held[id] = continuation
                             return false
