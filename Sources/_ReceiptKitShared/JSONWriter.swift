@@ -184,6 +184,42 @@ package struct JSONWriter: Sendable {
         self.needsComma = true
     }
 
+    /// `bytes` in standard Base64 with padding, as a string value: `Data.base64EncodedString()`'s text, written in
+    /// place (no `Data`, no `String`, no escaping pass: the Base64 alphabet needs none).
+    @inlinable
+    package mutating func base64String(_ bytes: [UInt8]) {
+        self.beginString()
+        let (groups, overflow) = bytes.count.quotientAndRemainder(dividingBy: 3)
+        let start = self.bytes.count
+        // The room is made once, then filled through a pointer: appending byte by byte costs five times more.
+        self.bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (groups + (overflow == 0 ? 0 : 1)) * 4))
+        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+        alphabet.withUTF8Buffer { symbols in
+            bytes.withUnsafeBufferPointer { input in
+                self.bytes.withUnsafeMutableBufferPointer { output in
+                    var from = 0
+                    var to = start
+                    for _ in 0..<groups {
+                        let group = UInt32(input[from]) << 16 | UInt32(input[from + 1]) << 8 | UInt32(input[from + 2])
+                        output[to] = symbols[Int(group >> 18)]
+                        output[to + 1] = symbols[Int(group >> 12 & 0x3F)]
+                        output[to + 2] = symbols[Int(group >> 6 & 0x3F)]
+                        output[to + 3] = symbols[Int(group & 0x3F)]
+                        from += 3
+                        to += 4
+                    }
+                    guard overflow > 0 else { return }
+                    // The last one or two bytes: two or three symbols, the rest stays `=`.
+                    let group = UInt32(input[from]) << 16 | (overflow == 2 ? UInt32(input[from + 1]) << 8 : 0)
+                    output[to] = symbols[Int(group >> 18)]
+                    output[to + 1] = symbols[Int(group >> 12 & 0x3F)]
+                    if overflow == 2 { output[to + 2] = symbols[Int(group >> 6 & 0x3F)] }
+                }
+            }
+        }
+        self.endString()
+    }
+
     /// Appends bytes the caller has already escaped (or that need no escaping).
     @inlinable
     package mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -1,5 +1,4 @@
 import AppStorePKI
-import struct Foundation.Data
 import struct Foundation.Date
 import ReceiptKit
 import ReceiptLedger
@@ -27,7 +26,7 @@ enum VerifyReceiptResponseWriter {
         json.string(environment.rawValue)
         if !transactions.isEmpty {
             json.key("latest_receipt")
-            json.string(Data(history.latestReceipt).base64EncodedString())
+            json.base64String(history.latestReceipt)
             json.key("latest_receipt_info")
             json.beginArray()
             for transaction in transactions {
