@@ -84,13 +84,8 @@ struct LedgerAvailabilityTests {
           .enabled(if: LedgerBackend.postgresURL != nil || LedgerBackend.postgresRequired))
     func postgresOutageAndRecovery() async throws {
         try await LedgerBackend.withPostgresSchema { real in
-            guard let host = real.host, let port = real.port else { throw PostgresUnavailable() }
-            let proxy = try await SwitchableProxy(targetHost: host, targetPort: port)
-            var configuration = PostgresClient.Configuration(
-                host: "127.0.0.1", port: proxy.port, username: real.username, password: real.password,
-                database: real.database, tls: .disable)
-            configuration.options = real.options
-            let ledger = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
+            let proxy = try await SwitchableProxy.postgres(real)
+            let ledger = proxy.ledger(of: real)
             try await LedgerBackend.running(ledger) {
                 try await ledger.migrate()
                 let service = try H.configuration {
@@ -101,6 +96,12 @@ struct LedgerAvailabilityTests {
                 try await H.withLiveService(service, ledger: ledger) { client, _ in
                     #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
                     try await proxy.switchOff()
+                    // The snapshot kept for this receipt answers until the change listener notices its connection
+                    // is gone (at once here: the proxy closed it); from then on the ledger is asked.
+                    for _ in 0..<200 where ledger.operations.snapshots.isEnabled {
+                        try await Task.sleep(for: .milliseconds(25))
+                    }
+                    #expect(!ledger.operations.snapshots.isEnabled)
 
                     let first = ContinuousClock.now
                     let down = try await H.post(client, body: H.body(receipt))

@@ -27,10 +27,10 @@ struct LedgerContractTests {
     @Test("migrations are versioned and idempotent", arguments: LedgerBackend.available)
     func migrations(backend: LedgerBackend) async throws {
         try await backend.withLedger { ledger in
-            #expect(try await ledger.schemaVersion() == 3)
+            #expect(try await ledger.schemaVersion() == 4)
             try await ledger.migrate()
             try await ledger.migrate()
-            #expect(try await ledger.schemaVersion() == 3)
+            #expect(try await ledger.schemaVersion() == 4)
         }
     }
 

@@ -4,10 +4,14 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     let backend: Backend
     let statements: LedgerStatements
     let known = KnownReceipts()
+    /// Snapshots read before; kept from the start where every write goes through this process, else once the
+    /// backend sees the others' writes (``PostgresLedger``'s change listener).
+    let snapshots: LedgerSnapshotCache
 
-    init(backend: Backend) {
+    init(backend: Backend, snapshotCacheBytes: Int = LedgerSnapshotCache.defaultBytes) {
         self.backend = backend
         self.statements = LedgerStatements(dialect: backend.dialect)
+        self.snapshots = LedgerSnapshotCache(maximumBytes: snapshotCacheBytes, enabled: backend.seesEveryWrite)
     }
 
     func migrate() async throws(LedgerError) {
@@ -17,7 +21,8 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     /// Applies the migrations up to `target` (tests build the ledgers of older versions with it).
     func migrate(upTo target: Int) async throws(LedgerError) {
         let dialect = self.backend.dialect
-        try await self.guarded {
+        defer { self.snapshots.flush() }
+        let reached = try await self.guarded {
             try await self.backend.transaction(exclusive: true) { session in
                 _ = try await session.run(SQLStatement(sql: LedgerMigration.createVersionTable(dialect), binds: []))
                 let current = try await Self.version(session)
@@ -33,8 +38,11 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                     }
                     _ = try await session.run(migration.recordStatement(dialect))
                 }
+                return max(current, min(target, LedgerMigration.latestVersion))
             }
         }
+        // The schema now announces every change (PostgreSQL's triggers): snapshots may be kept once they are heard.
+        if reached >= LedgerMigration.changeNotificationsVersion { self.snapshots.schemaAnnouncesChanges() }
     }
 
     func schemaVersion() async throws(LedgerError) -> Int {
@@ -54,6 +62,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let insert = self.statements.insertReceipt(receipt)
         let (upserts, originals) = self.statements.recordReceipt(receipt)
         try Self.refuseNUL([insert] + upserts + originals)
+        defer { self.snapshots.written(receipt.originalTransactionIdentifiers) }
         let summary = try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
                 let inserted = try await session.run(insert)
@@ -77,6 +86,8 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         guard !query.originalTransactionIdentifiers.isEmpty else {
             return LedgerSnapshot(transactions: [], renewalInfo: [])
         }
+        if let kept = self.snapshots.snapshot(for: query) { return kept }
+        let ticket = self.snapshots.ticket()
         let statements = self.statements
         let rows = try await self.guarded {
             try await self.backend.read { session in
@@ -87,7 +98,9 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                 return rows
             }
         }
-        return try LedgerRowReader.snapshot(rows, query: query)
+        let snapshot = try LedgerRowReader.snapshot(rows, query: query)
+        if let ticket { self.snapshots.keep(snapshot, for: query, ticket: ticket) }
+        return snapshot
     }
 
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
@@ -105,6 +118,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
         let statement = self.statements.upsertRenewalInfo(info)
         try Self.refuseNUL([statement])
+        defer { self.snapshots.written(CollectionOfOne(info.originalTransactionIdentifier)) }
         try await self.guarded {
             _ = try await self.backend.transaction(exclusive: false) { session in
                 try await session.run(statement).count
@@ -116,6 +130,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let insert = self.statements.insertNotification(notification)
         let writes = self.statements.apply(notification.update)
         try Self.refuseNUL([insert] + writes)
+        defer { self.snapshots.written(notification.update.originalTransactionIdentifiers) }
         return try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
                 // The UUID first: a notification recorded before (Apple's retry, or a replay) applies nothing.
@@ -132,6 +147,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let writes = self.statements.apply(update)
         try Self.refuseNUL(writes)
         guard !writes.isEmpty else { return }
+        defer { self.snapshots.written(update.originalTransactionIdentifiers) }
         try await self.guarded {
             _ = try await self.backend.transaction(exclusive: false) { session in
                 for write in writes {

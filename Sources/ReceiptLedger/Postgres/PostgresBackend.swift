@@ -15,6 +15,8 @@ struct PostgresBackend: SQLBackend {
     static let migrationLockKey: Int64 = 0x726B_6974
 
     var dialect: SQLDialect { .postgres }
+    /// Other instances write too: snapshots are kept only while ``PostgresChangeListener`` hears their changes.
+    var seesEveryWrite: Bool { false }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         try await self.leased { connection in

@@ -4,7 +4,11 @@ public import ServiceLifecycle
 
 /// The shared ledger: PostgreSQL through PostgresNIO, for several service instances behind a load balancer.
 ///
-/// It is a `Service`: run it (in a `ServiceGroup`, or ``run()`` in a task) for its connection pool to work.
+/// It is a `Service`: run it (in a `ServiceGroup`, or ``run()`` in a task) for its connection pool to work, and for
+/// snapshots to be cached: the schema's triggers announce every change on a channel, and one pooled connection
+/// listens to it, so a snapshot kept here is dropped when any instance writes about it (when the notification
+/// arrives, a few milliseconds after the commit elsewhere; at once for this instance's own writes). While that
+/// connection is down nothing is cached.
 ///
 /// ```swift
 /// let ledger = try PostgresLedger(url: "postgres://receiptkit@127.0.0.1:5432/receiptkit")
@@ -18,17 +22,33 @@ public struct PostgresLedger: BackendLedger, Service {
     let operations: LedgerOperations<PostgresBackend>
     /// The connection pool.
     public let client: PostgresClient
+    let logger: Logger
 
     /// Creates a ledger on a PostgresNIO client configuration.
-    public init(configuration: PostgresClient.Configuration, logger: Logger = Logger(label: "receiptkit.ledger.postgres")) {
+    /// - Parameters:
+    ///   - configuration: The pool's configuration.
+    ///   - snapshotCacheBytes: The most memory snapshots read before may hold (16 MiB by default; 0 reads every
+    ///     snapshot from the database). They are kept only while the change listener hears every instance's writes.
+    ///   - logger: Where PostgresNIO and the change listener log.
+    public init(
+        configuration: PostgresClient.Configuration,
+        snapshotCacheBytes: Int = 16 << 20,
+        logger: Logger = Logger(label: "receiptkit.ledger.postgres")
+    ) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        self.operations = LedgerOperations(backend: PostgresBackend(client: client, logger: logger))
+        self.logger = logger
+        self.operations = LedgerOperations(
+            backend: PostgresBackend(client: client, logger: logger), snapshotCacheBytes: snapshotCacheBytes)
     }
 
     /// Creates a ledger from a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
-    public init(url: String, logger: Logger = Logger(label: "receiptkit.ledger.postgres")) throws(LedgerError) {
-        self.init(configuration: try Self.configuration(url: url), logger: logger)
+    public init(
+        url: String,
+        snapshotCacheBytes: Int = 16 << 20,
+        logger: Logger = Logger(label: "receiptkit.ledger.postgres")
+    ) throws(LedgerError) {
+        self.init(configuration: try Self.configuration(url: url), snapshotCacheBytes: snapshotCacheBytes, logger: logger)
     }
 
     /// The client configuration a `postgres://` URL describes, to adjust before creating a ledger (pool size,
@@ -37,8 +57,20 @@ public struct PostgresLedger: BackendLedger, Service {
         try PostgresLocation(url: url).configuration()
     }
 
-    /// Runs the connection pool until the task is cancelled or the service group shuts down.
+    /// Runs the connection pool until the task is cancelled or the service group shuts down, and with it the
+    /// listener that keeps the snapshot cache true to other instances' writes (one pooled connection).
     public func run() async {
-        await self.client.run()
+        let listener = PostgresChangeListener(client: self.client, cache: self.operations.snapshots, logger: self.logger)
+        // The listener is not a child the pool's end must wait for: cancelled when the pool has ended, it closes its
+        // connection and stops, and nothing it could still be waiting for (a lease from a pool shutting down) can
+        // hold up the shutdown. It also stops by itself at a graceful shutdown, before the pool, which requests
+        // still being answered need.
+        let listening = Task { await listener.run() }
+        await withTaskCancellationHandler {
+            await self.client.run()
+        } onCancel: {
+            listening.cancel()
+        }
+        listening.cancel()
     }
 }

@@ -29,4 +29,13 @@ public struct LedgerUpdate: Sendable, Hashable {
         self.renewalInfo = renewalInfo
         self.refresh = refresh
     }
+
+    /// Every original transaction id it writes about: its transactions', its renewal information's and its
+    /// refresh's.
+    public var originalTransactionIdentifiers: Set<String> {
+        var ids = Set(self.transactions.map(\.originalTransactionIdentifier))
+        ids.formUnion(self.renewalInfo.map(\.originalTransactionIdentifier))
+        ids.formUnion(self.refresh?.query.originalTransactionIdentifiers ?? [])
+        return ids
+    }
 }

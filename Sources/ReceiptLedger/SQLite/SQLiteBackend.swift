@@ -15,6 +15,7 @@ struct SQLiteBackend: SQLBackend {
     let nextReader = NIOLockedValueBox(0)
 
     var dialect: SQLDialect { .sqlite }
+    var seesEveryWrite: Bool { true }
 
     static func open(path: String?, readers readerCount: Int, logger: Logger) async throws -> SQLiteBackend {
         let pool = NIOThreadPool(numberOfThreads: max(2, readerCount + 1))

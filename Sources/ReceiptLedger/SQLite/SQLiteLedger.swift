@@ -4,7 +4,9 @@ public import Logging
 /// (SQLiteNIO's vendored amalgamation), so nothing needs installing.
 ///
 /// One process should own the file: writes are serialised inside the process and by SQLite's lock across
-/// processes, but several service instances belong on ``PostgresLedger``.
+/// processes, but several service instances belong on ``PostgresLedger``. Snapshots read before are kept in memory
+/// (see `snapshotCacheBytes`) and dropped by this process's writes: another process's writes to the file are not
+/// seen by them.
 ///
 /// ```swift
 /// let ledger = try await SQLiteLedger(path: "receiptkit.sqlite")
@@ -17,13 +19,19 @@ public struct SQLiteLedger: BackendLedger {
     /// - Parameters:
     ///   - path: The database file; its directory must exist.
     ///   - readers: Reader connections for concurrent queries (file databases only).
+    ///   - snapshotCacheBytes: The most memory snapshots read before may hold (16 MiB by default; 0 reads every
+    ///     snapshot from the file). Every write through this ledger drops the snapshots it touches, so the cache
+    ///     assumes this process owns the file.
     ///   - logger: Where SQLiteNIO logs.
-    public init(path: String?, readers: Int = 2, logger: Logger = Logger(label: "receiptkit.ledger.sqlite"))
-        async throws(LedgerError)
-    {
+    public init(
+        path: String?,
+        readers: Int = 2,
+        snapshotCacheBytes: Int = 16 << 20,
+        logger: Logger = Logger(label: "receiptkit.ledger.sqlite")
+    ) async throws(LedgerError) {
         do {
             let backend = try await SQLiteBackend.open(path: path, readers: max(1, min(readers, 16)), logger: logger)
-            self.operations = LedgerOperations(backend: backend)
+            self.operations = LedgerOperations(backend: backend, snapshotCacheBytes: snapshotCacheBytes)
         } catch {
             throw LedgerError(.unavailable, "cannot open SQLite database \(path ?? ":memory:"): \(error)")
         }

@@ -108,7 +108,55 @@ struct LedgerMigration: Sendable {
                 """,
             ]
         },
+        LedgerMigration(
+            version: 4, description: "PostgreSQL: change notifications for other instances' snapshot caches"
+        ) { dialect in
+            guard dialect == .postgres else { return [] }  // one process owns a SQLite file: it sees every write
+            // Every change to a row a snapshot reads names its original transaction id on the channel, at commit
+            // (ids longer than 256 characters, which no Apple id is, say `*`: forget everything).
+            let tables = ["receiptkit_transactions", "receiptkit_renewal_info", "receiptkit_original_transactions"]
+            return [
+                """
+                CREATE FUNCTION receiptkit_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+                DECLARE
+                    id TEXT;
+                BEGIN
+                    IF TG_OP = 'TRUNCATE' THEN
+                        PERFORM pg_notify('\(LedgerMigration.changeChannel)', '*');
+                        RETURN NULL;
+                    END IF;
+                    IF TG_OP <> 'INSERT' THEN
+                        id := OLD.original_transaction_id;
+                        PERFORM pg_notify('\(LedgerMigration.changeChannel)', CASE WHEN length(id) <= 256 THEN id ELSE '*' END);
+                    END IF;
+                    IF TG_OP <> 'DELETE' THEN
+                        id := NEW.original_transaction_id;
+                        PERFORM pg_notify('\(LedgerMigration.changeChannel)', CASE WHEN length(id) <= 256 THEN id ELSE '*' END);
+                    END IF;
+                    RETURN NULL;
+                END
+                $$
+                """
+            ] + tables.flatMap { table in
+                [
+                    """
+                    CREATE TRIGGER \(table)_changed AFTER INSERT OR UPDATE OR DELETE ON \(table)
+                        FOR EACH ROW EXECUTE FUNCTION receiptkit_notify_change()
+                    """,
+                    """
+                    CREATE TRIGGER \(table)_truncated AFTER TRUNCATE ON \(table)
+                        FOR EACH STATEMENT EXECUTE FUNCTION receiptkit_notify_change()
+                    """,
+                ]
+            }
+        },
     ]
+
+    /// The version from which PostgreSQL announces changes on ``changeChannel``.
+    static let changeNotificationsVersion = 4
+
+    /// The PostgreSQL channel on which changes are announced: an original transaction id, or `*` for all.
+    static let changeChannel = "receiptkit_ledger_changes"
 
     /// The newest version this build knows.
     static var latestVersion: Int { Self.all.last?.version ?? 0 }

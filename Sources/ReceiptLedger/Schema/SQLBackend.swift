@@ -8,6 +8,10 @@ protocol SQLSession: Sendable {
 protocol SQLBackend: Sendable {
     var dialect: SQLDialect { get }
 
+    /// Whether every write to the database goes through this process, so that ``LedgerSnapshotCache`` may keep
+    /// snapshots from the start (SQLite, whose file one process owns); else it waits to be told of others' writes.
+    var seesEveryWrite: Bool { get }
+
     /// Runs `body` on a connection; each statement sees committed data.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T
 

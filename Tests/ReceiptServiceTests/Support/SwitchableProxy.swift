@@ -1,24 +1,56 @@
 import NIOConcurrencyHelpers
+import ReceiptLedger
 import NIOCore
 import NIOPosix
+import PostgresNIO
 
 /// A TCP proxy on 127.0.0.1 in front of a server (PostgreSQL, in the tests) that can be switched off — listener
 /// closed, every connection through it dropped, so new connections are refused as if the server had stopped — and
-/// on again on the same port.
+/// on again on the same port; or frozen — connections kept open, nothing relayed either way, as in a network
+/// partition that no one announces.
 final class SwitchableProxy: Sendable {
     let port: Int
     private let target: (host: String, port: Int)
     private let listener: NIOLockedValueBox<(any Channel)?>
     private let connections: NIOLockedValueBox<[any Channel]>
+    private let frozen: NIOLockedValueBox<Bool>
 
     init(targetHost: String, targetPort: Int) async throws {
         let connections = NIOLockedValueBox<[any Channel]>([])
-        let channel = try await Self.bind(port: 0, target: (targetHost, targetPort), connections: connections)
+        let frozen = NIOLockedValueBox(false)
+        let channel = try await Self.bind(
+            port: 0, target: (targetHost, targetPort), connections: connections, frozen: frozen)
         guard let port = channel.localAddress?.port else { throw ProxyFailure() }
         self.port = port
         self.target = (targetHost, targetPort)
         self.connections = connections
+        self.frozen = frozen
         self.listener = NIOLockedValueBox(channel)
+    }
+
+    /// A ledger of `real`'s database, reached through this proxy (plaintext: the proxy relays bytes).
+    func ledger(of real: PostgresClient.Configuration) -> PostgresLedger {
+        var configuration = PostgresClient.Configuration(
+            host: "127.0.0.1", port: self.port, username: real.username, password: real.password,
+            database: real.database, tls: .disable)
+        configuration.options = real.options
+        return PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
+    }
+
+    /// A proxy in front of `real`'s server.
+    static func postgres(_ real: PostgresClient.Configuration) async throws -> SwitchableProxy {
+        guard let host = real.host, let port = real.port else { throw PostgresUnavailable() }
+        return try await SwitchableProxy(targetHost: host, targetPort: port)
+    }
+
+    /// Stops relaying bytes (until ``thaw()``), closing nothing: a silent partition.
+    func freeze() {
+        self.frozen.withLockedValue { $0 = true }
+    }
+
+    /// Relays again.
+    func thaw() {
+        self.frozen.withLockedValue { $0 = false }
     }
 
     /// Stops the proxy: no listener, every connection through it closed.
@@ -37,12 +69,14 @@ final class SwitchableProxy: Sendable {
 
     /// Listens again on the same port.
     func switchOn() async throws {
-        let channel = try await Self.bind(port: self.port, target: self.target, connections: self.connections)
+        let channel = try await Self.bind(
+            port: self.port, target: self.target, connections: self.connections, frozen: self.frozen)
         self.listener.withLockedValue { $0 = channel }
     }
 
     private static func bind(
-        port: Int, target: (host: String, port: Int), connections: NIOLockedValueBox<[any Channel]>
+        port: Int, target: (host: String, port: Int), connections: NIOLockedValueBox<[any Channel]>,
+        frozen: NIOLockedValueBox<Bool>
     ) async throws -> any Channel {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -51,8 +85,8 @@ final class SwitchableProxy: Sendable {
                     .connect(host: target.host, port: target.port)
                     .flatMap { outbound in
                         connections.withLockedValue { $0 += [inbound, outbound] }
-                        return outbound.pipeline.addHandler(Relay(partner: inbound)).flatMap {
-                            inbound.pipeline.addHandler(Relay(partner: outbound))
+                        return outbound.pipeline.addHandler(Relay(partner: inbound, frozen: frozen)).flatMap {
+                            inbound.pipeline.addHandler(Relay(partner: outbound, frozen: frozen))
                         }
                     }
             }
@@ -60,14 +94,19 @@ final class SwitchableProxy: Sendable {
             .get()
     }
 
-    /// Copies what one side reads to the other, and closes the other when one closes.
+    /// Copies what one side reads to the other (drops it while frozen), and closes the other when one closes.
     private final class Relay: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
         let partner: any Channel
+        let frozen: NIOLockedValueBox<Bool>
 
-        init(partner: any Channel) { self.partner = partner }
+        init(partner: any Channel, frozen: NIOLockedValueBox<Bool>) {
+            self.partner = partner
+            self.frozen = frozen
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !self.frozen.withLockedValue({ $0 }) else { return }
             self.partner.writeAndFlush(self.unwrapInboundIn(data), promise: nil)
         }
 

@@ -1,0 +1,294 @@
+import Foundation
+import PostgresNIO
+import ReceiptKit
+@testable import ReceiptLedger
+import Testing
+
+/// The snapshot cache: a kept snapshot is answered until a write names one of its ids, never after; a read that
+/// overlapped a write is not kept; it stays within its bounds; and on every backend a write is seen by the next
+/// read — on PostgreSQL another instance's too, once its change notification arrives.
+@Suite("Ledger snapshot cache")
+struct LedgerSnapshotCacheTests {
+    static let app = "com.example.app"
+
+    static func query(_ ids: [String]) -> LedgerQuery {
+        LedgerQuery(environment: .production, bundleIdentifier: Self.app, originalTransactionIdentifiers: ids)
+    }
+
+    /// A snapshot of one transaction of `original`, with `json` as its purchase.
+    static func snapshot(_ original: String, json: Int = 10) -> LedgerSnapshot {
+        LedgerSnapshot(transactions: [Self.transaction(original, original, cancelled: nil, json: json)], renewalInfo: [])
+    }
+
+    static func transaction(
+        _ id: String, _ original: String, cancelled: Int64?, json: Int = 10, source: LedgerSource = .receipt
+    ) -> LedgerTransaction {
+        LedgerTransaction(
+            environment: .production, bundleIdentifier: Self.app, transactionIdentifier: id,
+            originalTransactionIdentifier: original, productIdentifier: "com.example.monthly",
+            purchaseDateMilliseconds: 1_000, expiresDateMilliseconds: 2_000_000_000_000,
+            cancellationDateMilliseconds: cancelled, receiptHash: "jws:\(id)-\(cancelled ?? 0)",
+            receiptCreationMilliseconds: 1_900_000_000_000 + (cancelled ?? 0), json: Array(repeating: UInt8(ascii: "x"), count: json),
+            source: source)
+    }
+
+    @Test("kept until a write names one of its ids; a write about other ids leaves it")
+    func keptUntilWritten() throws {
+        let cache = LedgerSnapshotCache(enabled: true)
+        let query = Self.query(["1", "2"])
+        let ticket = try #require(cache.ticket())
+        cache.keep(Self.snapshot("1"), for: query, ticket: ticket)
+        #expect(cache.snapshot(for: query) == Self.snapshot("1"))
+        cache.written(["3"])
+        #expect(cache.snapshot(for: query) == Self.snapshot("1"))
+        cache.written(["2"])
+        #expect(cache.snapshot(for: query) == nil)
+        #expect(cache.usage.entries == 0 && cache.usage.bytes == 0)
+    }
+
+    @Test("a read that a write overlapped is not kept; one that began after it is")
+    func overlappingReadIsNotKept() throws {
+        let cache = LedgerSnapshotCache(enabled: true)
+        let query = Self.query(["1"])
+        let before = try #require(cache.ticket())
+        cache.written(["1"])  // committed while the read ran: the read may hold the old row
+        cache.keep(Self.snapshot("1"), for: query, ticket: before)
+        #expect(cache.snapshot(for: query) == nil)
+        let after = try #require(cache.ticket())
+        cache.keep(Self.snapshot("1"), for: query, ticket: after)
+        #expect(cache.snapshot(for: query) == Self.snapshot("1"))
+    }
+
+    @Test("a flush drops everything and keeps no read that was running")
+    func flushDropsRunningReads() throws {
+        let cache = LedgerSnapshotCache(enabled: true)
+        let running = try #require(cache.ticket())
+        cache.keep(Self.snapshot("1"), for: Self.query(["1"]), ticket: running)
+        cache.flush()
+        #expect(cache.snapshot(for: Self.query(["1"])) == nil)
+        cache.keep(Self.snapshot("2"), for: Self.query(["2"]), ticket: running)
+        #expect(cache.snapshot(for: Self.query(["2"])) == nil)
+    }
+
+    @Test("PostgreSQL's cache works only while its listener hears writes and the schema announces them")
+    func disabledUntilHeard() throws {
+        let cache = LedgerSnapshotCache(enabled: false)
+        #expect(cache.ticket() == nil)
+        cache.setHearsWrites(true)
+        #expect(cache.ticket() == nil && !cache.isEnabled)  // not migrated: nobody announces changes yet
+        cache.schemaAnnouncesChanges()
+        let ticket = try #require(cache.ticket())
+        cache.keep(Self.snapshot("1"), for: Self.query(["1"]), ticket: ticket)
+        #expect(cache.snapshot(for: Self.query(["1"])) != nil)
+        cache.setHearsWrites(false)  // the listener's connection failed: others' writes go unheard
+        #expect(cache.snapshot(for: Self.query(["1"])) == nil && cache.ticket() == nil)
+        cache.setHearsWrites(true)
+        #expect(cache.snapshot(for: Self.query(["1"])) == nil)  // flushed: nothing from before comes back
+        #expect(cache.isEnabled)
+        #expect(LedgerSnapshotCache(maximumBytes: 0, enabled: true).ticket() == nil)
+    }
+
+    @Test("bounded in bytes, oldest dropped first; a snapshot larger than the bound is not kept")
+    func boundedInBytes() throws {
+        let one = LedgerSnapshotCache.estimatedBytes(Self.snapshot("1", json: 1_000), query: Self.query(["1"]))
+        let cache = LedgerSnapshotCache(maximumBytes: 3 * one, enabled: true)
+        for id in ["1", "2", "3", "4"] {
+            cache.keep(Self.snapshot(id, json: 1_000), for: Self.query([id]), ticket: try #require(cache.ticket()))
+        }
+        #expect(cache.snapshot(for: Self.query(["1"])) == nil)
+        #expect(["2", "3", "4"].allSatisfy { cache.snapshot(for: Self.query([$0])) != nil })
+        #expect(cache.usage.entries == 3 && cache.usage.bytes <= 3 * one)
+        cache.keep(Self.snapshot("5", json: 4 * one), for: Self.query(["5"]), ticket: try #require(cache.ticket()))
+        #expect(cache.snapshot(for: Self.query(["5"])) == nil)
+        #expect(cache.usage.entries == 3)
+        // Reading and dropping one query again and again does not grow the cache's bookkeeping without bound.
+        for _ in 0..<5_000 {
+            cache.keep(Self.snapshot("2", json: 1_000), for: Self.query(["2"]), ticket: try #require(cache.ticket()))
+            cache.written(["2"])
+        }
+        #expect(cache.usage.bytes <= 3 * one)
+    }
+
+    @Test("past the most ids it remembers as written, it starts again empty")
+    func trackedIdentifiersAreBounded() throws {
+        let cache = LedgerSnapshotCache(maximumTrackedIdentifiers: 10, enabled: true)
+        let running = try #require(cache.ticket())
+        cache.keep(Self.snapshot("kept"), for: Self.query(["kept"]), ticket: running)
+        for id in 0..<10 { cache.written(["w\(id)"]) }
+        #expect(cache.snapshot(for: Self.query(["kept"])) != nil)
+        cache.written(["w10"])
+        #expect(cache.snapshot(for: Self.query(["kept"])) == nil)
+        // A read that was running at the flush is not kept either.
+        cache.keep(Self.snapshot("late"), for: Self.query(["late"]), ticket: running)
+        #expect(cache.snapshot(for: Self.query(["late"])) == nil)
+    }
+
+    // MARK: Every backend
+
+    static func cache(of ledger: any Ledger) throws -> LedgerSnapshotCache {
+        if let sqlite = ledger as? SQLiteLedger { return sqlite.operations.snapshots }
+        return try #require(ledger as? PostgresLedger).operations.snapshots
+    }
+
+    /// Waits, boundedly, until `cache` works (PostgreSQL: its listener has connected).
+    static func untilEnabled(_ cache: LedgerSnapshotCache) async throws {
+        for _ in 0..<200 where !cache.isEnabled { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(cache.isEnabled)
+    }
+
+    @Test("every kind of write is seen by the next read, though the snapshot before it was kept",
+          arguments: LedgerBackend.available)
+    func writesAreSeenAtOnce(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            let cache = try Self.cache(of: ledger)
+            try await Self.untilEnabled(cache)
+            let query = Self.query(["7000"])
+            let entry = LedgerContractTests.entry(
+                ServiceTestPKI.receipt(purchases: [ServiceTestPKI.purchase("7000", original: "7000", day: 1)]),
+                tag: "cached")
+            try await ledger.record(entry)
+            #expect(try await ledger.snapshot(matching: query).transactions.count == 1)
+            #expect(try await Self.kept(query, by: ledger, in: cache))  // the next reads would be answered from it
+
+            // A refund from a notification.
+            let refunded = Self.transaction("7000", "7000", cancelled: 9_000_000, source: .notification)
+            let notification = LedgerNotification(
+                notificationUUID: UUID().uuidString, environment: .production, bundleIdentifier: Self.app,
+                notificationType: "REFUND", subtype: nil, signedMilliseconds: 9_000_000, receivedMilliseconds: 9_000_001,
+                payloadJSON: Array("{}".utf8), transaction: refunded, renewalInfo: nil)
+            #expect(try await ledger.recordNotification(notification))
+            #expect(try await ledger.snapshot(matching: query).transactions.first?.cancellationDateMilliseconds == 9_000_000)
+
+            // A renewal from the App Store Server API, and its refresh stamp.
+            let renewal = Self.transaction("7001", "7000", cancelled: nil, source: .api)
+            let stamp = LedgerRefresh(query, at: Date(timeIntervalSince1970: 9_500))
+            try await ledger.apply(LedgerUpdate(source: .api, transactions: [renewal], refresh: stamp))
+            let refreshed = try await ledger.snapshot(matching: query)
+            #expect(Set(refreshed.transactions.map(\.transactionIdentifier)) == ["7000", "7001"])
+            #expect(refreshed.apiRefreshedMilliseconds(originalTransactionIdentifier: "7000") == 9_500_000)
+
+            // Renewal information.
+            let info = LedgerRenewalInfo(
+                environment: .production, bundleIdentifier: Self.app, originalTransactionIdentifier: "7000",
+                productIdentifier: "com.example.monthly", updatedMilliseconds: 9_600_000,
+                json: Array(#"{"auto_renew_status":"0"}"#.utf8))
+            try await ledger.recordRenewalInfo(info)
+            #expect(try await ledger.snapshot(matching: query).renewalInfo == [info])
+
+            // A newer receipt.
+            let newer = LedgerContractTests.entry(
+                ServiceTestPKI.receipt(createdDay: 300, purchases: [ServiceTestPKI.purchase("7000", original: "7000", day: 1)]),
+                tag: "newer")
+            try await ledger.record(newer)
+            #expect(try await ledger.snapshot(matching: query).latestReceiptHash == newer.hash)
+        }
+    }
+
+    @Test("snapshotCacheBytes 0 reads every snapshot from the database")
+    func cacheCanBeTurnedOff() async throws {
+        let ledger = try await SQLiteLedger(path: nil, snapshotCacheBytes: 0)
+        try await ledger.migrate()
+        let query = Self.query(["1"])
+        _ = try await ledger.snapshot(matching: query)
+        #expect(!ledger.operations.snapshots.isEnabled && ledger.operations.snapshots.usage.entries == 0)
+        await ledger.shutdown()
+        let postgres = try PostgresLedger(url: "postgres://rk@127.0.0.1:1/rk?sslmode=disable", snapshotCacheBytes: 0)
+        postgres.operations.snapshots.setHearsWrites(true)
+        postgres.operations.snapshots.schemaAnnouncesChanges()
+        #expect(!postgres.operations.snapshots.isEnabled)
+    }
+
+    @Test("PostgreSQL: another instance's refund reaches a kept snapshot, also across a lost listener connection",
+          .enabled(if: LedgerBackend.postgresURL != nil, Comment(rawValue: LedgerBackend.postgresSkipMessage)))
+    func anotherInstancesWritesAreHeard() async throws {
+        try await LedgerBackend.withPostgresSchema { configuration in
+            // b's connections carry a name of their own, so that the test cuts b's listener and no one else's.
+            let name = "rk-test-b-\(UUID().uuidString.prefix(8))"
+            var named = configuration
+            named.options.additionalStartupParameters.append(("application_name", name))
+            let a = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
+            let b = PostgresLedger(configuration: named, logger: LedgerBackend.quiet)
+            try await LedgerBackend.running(a) {
+                try await LedgerBackend.running(b) {
+                    try await a.migrate()
+                    try await b.migrate()
+                    let cache = b.operations.snapshots
+                    try await Self.untilEnabled(cache)
+                    let query = Self.query(["8000"])
+                    try await a.apply(LedgerUpdate(
+                        source: .api, transactions: [Self.transaction("8000", "8000", cancelled: nil)]))
+                    #expect(try await b.snapshot(matching: query).transactions.count == 1)
+                    #expect(try await Self.kept(query, by: b, in: cache))
+
+                    try await a.apply(LedgerUpdate(
+                        source: .notification, transactions: [Self.transaction("8000", "8000", cancelled: 1_000)]))
+                    #expect(try await Self.eventually(b, query) { $0.transactions.first?.cancellationDateMilliseconds == 1_000 })
+
+                    // b's listener loses its connection: while it is away nothing is kept, and what a wrote
+                    // meanwhile is read once it is back.
+                    #expect(try await b.snapshot(matching: query).transactions.count == 1)
+                    try await a.client.query(PostgresQuery(unsafeSQL: """
+                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                        WHERE application_name = '\(name)' AND query LIKE 'LISTEN%\(LedgerMigration.changeChannel)%'
+                        """))
+                    try await a.apply(LedgerUpdate(
+                        source: .notification, transactions: [Self.transaction("8000", "8000", cancelled: 2_000)]))
+                    #expect(try await Self.eventually(b, query) { $0.transactions.first?.cancellationDateMilliseconds == 2_000 })
+                    try await Self.untilEnabled(cache)
+                }
+            }
+        }
+    }
+
+    @Test("PostgreSQL: a connection cut without a word stops the cache within the heartbeat's interval and limit",
+          .enabled(if: LedgerBackend.postgresURL != nil, Comment(rawValue: LedgerBackend.postgresSkipMessage)))
+    func silentPartitionStopsTheCache() async throws {
+        try await LedgerBackend.withPostgresSchema { real in
+            let proxy = try await SwitchableProxy.postgres(real)
+            let ledger = proxy.ledger(of: real)
+            try await LedgerBackend.running(ledger) {
+                try await ledger.migrate()
+                let cache = ledger.operations.snapshots
+                try await Self.untilEnabled(cache)
+                let query = Self.query(["9000"])
+                try await ledger.apply(LedgerUpdate(
+                    source: .api, transactions: [Self.transaction("9000", "9000", cancelled: nil)]))
+                #expect(try await Self.kept(query, by: ledger, in: cache))
+                proxy.freeze()
+                defer { proxy.thaw() }
+                // Another instance's refund now goes unheard; the kept snapshot must stop being answered once the
+                // heartbeat misses (interval + limit), not when TCP gives up hours later.
+                let frozen = ContinuousClock.now
+                let bound = PostgresChangeListener.heartbeatInterval + PostgresChangeListener.heartbeatLimit + .seconds(6)
+                while cache.isEnabled, ContinuousClock.now - frozen < bound {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(!cache.isEnabled)
+                #expect(cache.snapshot(for: query) == nil)
+            }
+        }
+    }
+
+    /// Whether reading `query` from `ledger` leaves its snapshot kept in `cache`, within 5 s: on PostgreSQL the
+    /// announcement of a write just made (this instance's own included) may arrive after the read and drop it, so
+    /// it reads again until none is in flight.
+    static func kept(_ query: LedgerQuery, by ledger: any Ledger, in cache: LedgerSnapshotCache) async throws -> Bool {
+        for _ in 0..<200 {
+            _ = try await ledger.snapshot(matching: query)
+            if cache.snapshot(for: query) != nil { return true }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+    }
+
+    /// Reads `query` from `ledger` until `condition` holds, at most 10 s; whether it did.
+    static func eventually(
+        _ ledger: PostgresLedger, _ query: LedgerQuery, _ condition: (LedgerSnapshot) -> Bool
+    ) async throws -> Bool {
+        for _ in 0..<400 {
+            if condition(try await ledger.snapshot(matching: query)) { return true }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+    }
+}
