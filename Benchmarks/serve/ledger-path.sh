@@ -8,11 +8,14 @@
 #   5. 3 and 4 again with the App Store Server API configured for the receipt's app, against the simulator
 #      (Benchmarks' `api-simulator`, which knows the receipt's transactions): the first request refreshes the
 #      ledger, after which it is fresh and no request may call the API (checked on /metrics).
-# It prints requests/s, p50, p99 and the server's CPU time per request (Linux) for each, and the ratios the issue states targets for:
+# It prints requests/s, p50, p99 and the server's CPU time per request (Linux) for each, and the ratios the issue
+# states targets for:
 # SQLite / no ledger (>= 0.8), PostgreSQL / SQLite (>= 0.6), and API configured and fresh / not configured (>= 0.9).
 #
-#   Benchmarks/serve/ledger-path.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS]
+#   Benchmarks/serve/ledger-path.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS]
 #   LEDGER_PATH_API=0 Benchmarks/serve/ledger-path.sh    # without 5 (which builds the simulator in Benchmarks/)
+#
+# The paths take turns for ROUNDS rounds (3 by default); the ratios are of the median rates.
 #
 # The receipt is the production fixture when ../shared is present, else the repository's minted sample (whose
 # environment decides which path is "the other one").
@@ -20,6 +23,7 @@ set -euo pipefail
 # shellcheck source=../setup.sh
 source "$(dirname "$0")/../setup.sh"
 connections="${3:-64}"
+rounds="${4:-3}"
 command -v wrk >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
 server=""
@@ -83,7 +87,7 @@ measure() {
     cpu=$(python3 -c "print(f'{($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests:.0f}')")
   fi
   printf '%-16s %10s %9s %9s %8s %12s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu"
-  echo "$rps" >"$work/rate.$1"
+  echo "$rps" >>"$work/rate.$1"
 }
 
 # metric NAME LABEL-FILTER: the sum of a counter's samples (`NAME{labels} value`) whose labels hold the filter.
@@ -132,39 +136,53 @@ json.dump({
 PY
 fi
 
-echo "== $(basename "$receipt") ($type), $connections connections, ${seconds}s per run"
-printf '%-16s %10s %9s %9s %8s %12s\n' path "req/s" p50 p99 non-2xx "server µs/req"
-start_server "sqlite:$work/ledger.sqlite"
-measure empty empty /verifyReceipt 21002
-measure no-ledger receipt "$other" "$([ "$type" = Production ] && echo 21008 || echo 21007)"
-measure sqlite receipt "$own" 0
-stop_server
-if [ "$api" = 1 ]; then measure_fresh sqlite-api "sqlite:$work/ledger-api.sqlite"; fi
-
+echo "== $(basename "$receipt") ($type), $connections connections, ${seconds}s per run, $rounds rounds"
 pg_url="${RECEIPTKIT_TEST_POSTGRES_URL:-}"
 if [ -z "$pg_url" ]; then
   pg_url="$(RECEIPTKIT_PG_PORT=54331 RECEIPTKIT_PG_DIR=/tmp/receiptkit-pg-ledger-path .ci/postgres.sh start 2>/dev/null)" \
     && started_pg=1 || pg_url=""
 fi
-if [ -n "$pg_url" ]; then
-  start_server "$pg_url"
-  measure postgres receipt "$own" 0
-  stop_server
-  if [ "$api" = 1 ]; then measure_fresh postgres-api "$pg_url"; fi
-else
-  echo "(PostgreSQL: not available, skipped)"
-fi
+[ -n "$pg_url" ] || echo "(PostgreSQL: not available, skipped)"
 
-rate() { local r; r=$(cat "$work/rate.$1" 2>/dev/null || true); echo "${r:-0}"; }
-python3 - "$(rate no-ledger)" "$(rate sqlite)" "$(rate postgres)" "$(rate sqlite-api)" "$(rate postgres-api)" <<'PY'
-import sys
-none, sqlite, postgres, sqlite_api, postgres_api = (float(x) for x in sys.argv[1:])
-if none and sqlite:
-    print(f"SQLite / no ledger                 {sqlite / none:.2f}  (target >= 0.8)")
-if postgres and sqlite:
-    print(f"PostgreSQL / SQLite                {postgres / sqlite:.2f}  (target >= 0.6)")
-if sqlite_api and sqlite:
-    print(f"SQLite, API fresh / not configured {sqlite_api / sqlite:.2f}  (target >= 0.9)")
-if postgres_api and postgres:
-    print(f"PostgreSQL, API fresh / not conf.  {postgres_api / postgres:.2f}  (target >= 0.9)")
+# One round measures every path once; the paths take turns, so that the machine's drift (on a shared VM, as large
+# as the effects measured) falls on all of them alike.
+for round in $(seq 1 "$rounds"); do
+  echo "-- round $round"
+  printf '%-16s %10s %9s %9s %8s %12s\n' path "req/s" p50 p99 non-2xx "server µs/req"
+  start_server "sqlite:$work/ledger.sqlite"
+  measure empty empty /verifyReceipt 21002
+  measure no-ledger receipt "$other" "$([ "$type" = Production ] && echo 21008 || echo 21007)"
+  measure sqlite receipt "$own" 0
+  stop_server
+  if [ "$api" = 1 ]; then measure_fresh sqlite-api "sqlite:$work/ledger-api.sqlite"; fi
+  if [ -n "$pg_url" ]; then
+    start_server "$pg_url"
+    measure postgres receipt "$own" 0
+    stop_server
+    if [ "$api" = 1 ]; then measure_fresh postgres-api "$pg_url"; fi
+  fi
+done
+
+# The ratios the issue sets targets for, of each path's median rate, with the spread of the rounds' own ratios.
+python3 - "$work" <<'PY'
+import os, statistics, sys
+work = sys.argv[1]
+def rates(name):
+    path = os.path.join(work, f"rate.{name}")
+    return [float(x) for x in open(path).read().split()] if os.path.exists(path) else []
+def ratio(label, top, bottom, target):
+    a, b = rates(top), rates(bottom)
+    if not a or not b:
+        return
+    per_round = [x / y for x, y in zip(a, b)]
+    print(f"{label:<36} {statistics.median(a) / statistics.median(b):.2f}  (target >= {target}; "
+          f"rounds {min(per_round):.2f}-{max(per_round):.2f})")
+print("-- medians")
+for name in ["empty", "no-ledger", "sqlite", "sqlite-api", "postgres", "postgres-api"]:
+    if rates(name):
+        print(f"{name:<16} {statistics.median(rates(name)):10.0f} req/s")
+ratio("SQLite / no ledger", "sqlite", "no-ledger", 0.8)
+ratio("PostgreSQL / SQLite", "postgres", "sqlite", 0.6)
+ratio("SQLite, API fresh / not configured", "sqlite-api", "sqlite", 0.9)
+ratio("PostgreSQL, API fresh / not configured", "postgres-api", "postgres", 0.9)
 PY
