@@ -17,7 +17,8 @@ struct LedgerSnapshotCacheTests {
 
     /// A snapshot of one transaction of `original`, with `json` as its purchase.
     static func snapshot(_ original: String, json: Int = 10) -> LedgerSnapshot {
-        LedgerSnapshot(transactions: [Self.transaction(original, original, cancelled: nil, json: json)], renewalInfo: [])
+        LedgerSnapshot(
+            transactions: [Self.transaction(original, original, cancelled: nil, json: json)], renewalInfo: [])
     }
 
     static func transaction(
@@ -28,7 +29,8 @@ struct LedgerSnapshotCacheTests {
             originalTransactionIdentifier: original, productIdentifier: "com.example.monthly",
             purchaseDateMilliseconds: 1_000, expiresDateMilliseconds: 2_000_000_000_000,
             cancellationDateMilliseconds: cancelled, receiptHash: "jws:\(id)-\(cancelled ?? 0)",
-            receiptCreationMilliseconds: 1_900_000_000_000 + (cancelled ?? 0), json: Array(repeating: UInt8(ascii: "x"), count: json),
+            receiptCreationMilliseconds: 1_900_000_000_000 + (cancelled ?? 0),
+            json: Array(repeating: UInt8(ascii: "x"), count: json),
             source: source)
     }
 
@@ -70,6 +72,20 @@ struct LedgerSnapshotCacheTests {
         #expect(cache.snapshot(for: Self.query(["2"])) == nil)
     }
 
+    @Test("a write naming a kept snapshot's transaction under another original transaction id drops it too")
+    func movedTransactionDropsTheSnapshot() throws {
+        let cache = LedgerSnapshotCache(enabled: true)
+        let query = Self.query(["5000"])
+        cache.keep(Self.snapshot("5000"), for: query, ticket: try #require(cache.ticket()))
+        // A refund that files transaction 5000 under original 4000: its update names 4000 and 5000.
+        let update = LedgerUpdate(source: .notification, transactions: [Self.transaction("5000", "4000", cancelled: 1)])
+        #expect(update.writtenIdentifiers == ["4000", "5000"])
+        cache.written(["4000"])
+        #expect(cache.snapshot(for: query) != nil)  // the original id alone would leave it
+        cache.written(update.writtenIdentifiers)
+        #expect(cache.snapshot(for: query) == nil)
+    }
+
     @Test("PostgreSQL's cache works only while its listener hears writes and the schema announces them")
     func disabledUntilHeard() throws {
         let cache = LedgerSnapshotCache(enabled: false)
@@ -101,12 +117,15 @@ struct LedgerSnapshotCacheTests {
         cache.keep(Self.snapshot("5", json: 4 * one), for: Self.query(["5"]), ticket: try #require(cache.ticket()))
         #expect(cache.snapshot(for: Self.query(["5"])) == nil)
         #expect(cache.usage.entries == 3)
-        // Reading and dropping one query again and again does not grow the cache's bookkeeping without bound.
+        // Reading, invalidating and dropping one query again and again does not grow the eviction order without
+        // bound: it is compacted.
         for _ in 0..<5_000 {
             cache.keep(Self.snapshot("2", json: 1_000), for: Self.query(["2"]), ticket: try #require(cache.ticket()))
             cache.written(["2"])
+            #expect(cache.snapshot(for: Self.query(["2"])) == nil)
         }
         #expect(cache.usage.bytes <= 3 * one)
+        #expect(cache.orderLength <= 2 * cache.usage.entries + 1_025)
     }
 
     @Test("past the most ids it remembers as written, it starts again empty")
@@ -136,25 +155,37 @@ struct LedgerSnapshotCacheTests {
         #expect(cache.isEnabled)
     }
 
-    @Test("every kind of write is seen by the next read, though the snapshot before it was kept",
-          arguments: LedgerBackend.available)
-    func writesAreSeenAtOnce(backend: LedgerBackend) async throws {
+    /// Runs `body` on a fresh ledger of `backend` once `seed` has written and the snapshot of `ids` is kept (the
+    /// next reads would be answered from it).
+    static func withKeptSnapshot(
+        _ backend: LedgerBackend, of ids: [String], seed: @escaping @Sendable (any Ledger) async throws -> Void,
+        _ body: @escaping @Sendable (any Ledger, LedgerQuery) async throws -> Void
+    ) async throws {
         try await backend.withLedger { ledger in
             let cache = try Self.cache(of: ledger)
             try await Self.untilEnabled(cache)
-            let query = Self.query(["7000"])
-            let entry = LedgerContractTests.entry(
-                ServiceTestPKI.receipt(purchases: [ServiceTestPKI.purchase("7000", original: "7000", day: 1)]),
-                tag: "cached")
-            try await ledger.record(entry)
+            try await seed(ledger)
+            let query = Self.query(ids)
+            #expect(try await Self.kept(query, by: ledger, in: cache))
+            try await body(ledger, query)
+        }
+    }
+
+    @Test("every kind of write is seen by the next read, though the snapshot before it was kept",
+          arguments: LedgerBackend.available)
+    func writesAreSeenAtOnce(backend: LedgerBackend) async throws {
+        let entry = LedgerContractTests.entry(
+            ServiceTestPKI.receipt(purchases: [ServiceTestPKI.purchase("7000", original: "7000", day: 1)]),
+            tag: "cached")
+        try await Self.withKeptSnapshot(backend, of: ["7000"], seed: { try await $0.record(entry) }) { ledger, query in
             #expect(try await ledger.snapshot(matching: query).transactions.count == 1)
-            #expect(try await Self.kept(query, by: ledger, in: cache))  // the next reads would be answered from it
 
             // A refund from a notification.
             let refunded = Self.transaction("7000", "7000", cancelled: 9_000_000, source: .notification)
             let notification = LedgerNotification(
                 notificationUUID: UUID().uuidString, environment: .production, bundleIdentifier: Self.app,
-                notificationType: "REFUND", subtype: nil, signedMilliseconds: 9_000_000, receivedMilliseconds: 9_000_001,
+                notificationType: "REFUND", subtype: nil, signedMilliseconds: 9_000_000,
+                receivedMilliseconds: 9_000_001,
                 payloadJSON: Array("{}".utf8), transaction: refunded, renewalInfo: nil)
             #expect(try await ledger.recordNotification(notification))
             #expect(try await ledger.snapshot(matching: query).transactions.first?.cancellationDateMilliseconds == 9_000_000)
@@ -181,6 +212,20 @@ struct LedgerSnapshotCacheTests {
                 tag: "newer")
             try await ledger.record(newer)
             #expect(try await ledger.snapshot(matching: query).latestReceiptHash == newer.hash)
+        }
+    }
+
+    @Test("a refund that files a kept transaction under another original transaction id is seen by the next read",
+          arguments: LedgerBackend.available)
+    func movedTransactionIsSeen(backend: LedgerBackend) async throws {
+        let seed = LedgerUpdate(source: .api, transactions: [Self.transaction("5000", "5000", cancelled: nil)])
+        try await Self.withKeptSnapshot(backend, of: ["5000"], seed: { try await $0.apply(seed) }) { ledger, query in
+            try await ledger.apply(
+                LedgerUpdate(source: .notification, transactions: [Self.transaction("5000", "4000", cancelled: 1_000)]))
+            // The row now belongs to 4000: 5000's snapshot no longer holds it, refunded or not.
+            #expect(try await ledger.snapshot(matching: query).transactions.isEmpty)
+            let moved = try await ledger.snapshot(matching: Self.query(["4000"]))
+            #expect(moved.transactions.first?.cancellationDateMilliseconds == 1_000)
         }
     }
 
@@ -227,10 +272,13 @@ struct LedgerSnapshotCacheTests {
                     // b's listener loses its connection: while it is away nothing is kept, and what a wrote
                     // meanwhile is read once it is back.
                     #expect(try await b.snapshot(matching: query).transactions.count == 1)
-                    try await a.client.query(PostgresQuery(unsafeSQL: """
-                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                        WHERE application_name = '\(name)' AND query LIKE 'LISTEN%\(LedgerMigration.changeChannel)%'
+                    // Every connection of b's, its listener's among them (whose last statement may be its heartbeat).
+                    let terminated = try await a.client.query(PostgresQuery(unsafeSQL: """
+                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'
                         """))
+                    var count = 0
+                    for try await _ in terminated { count += 1 }
+                    #expect(count >= 1)
                     try await a.apply(LedgerUpdate(
                         source: .notification, transactions: [Self.transaction("8000", "8000", cancelled: 2_000)]))
                     #expect(try await Self.eventually(b, query) { $0.transactions.first?.cancellationDateMilliseconds == 2_000 })

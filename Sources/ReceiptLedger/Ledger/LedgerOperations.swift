@@ -62,7 +62,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let insert = self.statements.insertReceipt(receipt)
         let (upserts, originals) = self.statements.recordReceipt(receipt)
         try Self.refuseNUL([insert] + upserts + originals)
-        defer { self.snapshots.written(receipt.originalTransactionIdentifiers) }
+        defer { self.snapshots.written(receipt.originalTransactionIdentifiers + receipt.transactionIdentifiers) }
         let summary = try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
                 let inserted = try await session.run(insert)
@@ -130,7 +130,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let insert = self.statements.insertNotification(notification)
         let writes = self.statements.apply(notification.update)
         try Self.refuseNUL([insert] + writes)
-        defer { self.snapshots.written(notification.update.originalTransactionIdentifiers) }
+        defer { self.snapshots.written(notification.update.writtenIdentifiers) }
         return try await self.guarded {
             try await self.backend.transaction(exclusive: false) { session in
                 // The UUID first: a notification recorded before (Apple's retry, or a replay) applies nothing.
@@ -147,7 +147,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let writes = self.statements.apply(update)
         try Self.refuseNUL(writes)
         guard !writes.isEmpty else { return }
-        defer { self.snapshots.written(update.originalTransactionIdentifiers) }
+        defer { self.snapshots.written(update.writtenIdentifiers) }
         try await self.guarded {
             _ = try await self.backend.transaction(exclusive: false) { session in
                 for write in writes {

@@ -1,10 +1,12 @@
 import NIOConcurrencyHelpers
 
 /// Snapshots read before, kept in memory and dropped as soon as anything is written about one of their original
-/// transaction ids — by this process at once, by another PostgreSQL client when its change notification arrives.
+/// transaction ids or transactions — by this process at once, by another PostgreSQL client when its change
+/// notification arrives.
 ///
-/// A read takes a ticket (the number of writes seen so far) before it starts, and its snapshot is kept only when no
-/// write touched the query's ids after the ticket: a snapshot read while a write committed is never kept, so an
+/// A write notes the original transaction ids and the transaction ids it wrote. A read takes a ticket (the number of
+/// writes seen so far) before it starts, and its snapshot is kept only when no write touched the query's ids or its
+/// transactions' ids after the ticket: a snapshot read while a write committed is never kept, so an
 /// answer never comes from before a write this process finished (a refund, a renewal). Writes are noted after
 /// they commit or fail (a failed commit may still have landed).
 ///
@@ -17,6 +19,9 @@ final class LedgerSnapshotCache: Sendable {
         let snapshot: LedgerSnapshot
         let ticket: UInt64
         let bytes: Int
+        /// The ids a write of which drops it: the query's original transaction ids and its transactions' own ids
+        /// (a transaction moved to another original transaction id by a write names only its old and new ids).
+        let ids: [String]
     }
 
     private struct State {
@@ -58,7 +63,7 @@ final class LedgerSnapshotCache: Sendable {
     func snapshot(for query: LedgerQuery) -> LedgerSnapshot? {
         self.state.withLockedValue { state in
             guard state.isEnabled, let entry = state.entries[query] else { return nil }
-            for id in query.originalTransactionIdentifiers where (state.lastWritten[id] ?? 0) > entry.ticket {
+            for id in entry.ids where (state.lastWritten[id] ?? 0) > entry.ticket {
                 state.bytes -= entry.bytes
                 state.entries.removeValue(forKey: query)
                 return nil
@@ -75,10 +80,11 @@ final class LedgerSnapshotCache: Sendable {
     /// Keeps `snapshot`, read for `query` with `ticket`, unless a write touched its ids since, or it does not fit.
     func keep(_ snapshot: LedgerSnapshot, for query: LedgerQuery, ticket: UInt64) {
         let bytes = Self.estimatedBytes(snapshot, query: query)
+        let ids = query.originalTransactionIdentifiers + snapshot.transactions.map(\.transactionIdentifier)
         self.state.withLockedValue { state in
             guard state.isEnabled, ticket >= state.floor, bytes <= self.maximumBytes else { return }
-            for id in query.originalTransactionIdentifiers where (state.lastWritten[id] ?? 0) > ticket { return }
-            let entry = Entry(snapshot: snapshot, ticket: ticket, bytes: bytes)
+            for id in ids where (state.lastWritten[id] ?? 0) > ticket { return }
+            let entry = Entry(snapshot: snapshot, ticket: ticket, bytes: bytes, ids: ids)
             if let replaced = state.entries.updateValue(entry, forKey: query) {
                 state.bytes -= replaced.bytes
             } else {
@@ -131,6 +137,11 @@ final class LedgerSnapshotCache: Sendable {
     /// Whether snapshots are kept and answered.
     var isEnabled: Bool {
         self.state.withLockedValue { $0.isEnabled }
+    }
+
+    /// The queries the eviction order holds, kept or not (bounded by the compaction).
+    var orderLength: Int {
+        self.state.withLockedValue { $0.order.count - $0.orderStart }
     }
 
     /// The snapshots kept now, and their estimated bytes.

@@ -40,6 +40,9 @@ struct PostgresChangeListener: Sendable {
                                     self.cache.setHearsWrites(true)
                                     try await withThrowingTaskGroup(of: Void.self) { group in
                                         group.addTask {
+                                            // Not hearing any more: stop answering from the cache now, not once
+                                            // the connection is closed and handed back.
+                                            defer { self.cache.setHearsWrites(false) }
                                             for try await notification in notifications {
                                                 self.heard(notification.payload)
                                             }
@@ -93,6 +96,8 @@ struct PostgresChangeListener: Sendable {
             let ticket = DeadlineTicker.shared.register(limit: Self.heartbeatLimit) {
                 missed.withLockedValue { $0 = true }
                 self.cache.setHearsWrites(false)
+                self.logger.warning(
+                    "ledger change listener: no answer to its heartbeat; snapshots are not cached until it is back")
                 let _: EventLoopFuture<Void> = connection.close()
             }
             defer { DeadlineTicker.shared.unregister(ticket) }

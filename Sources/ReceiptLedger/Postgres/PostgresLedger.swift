@@ -8,7 +8,9 @@ public import ServiceLifecycle
 /// snapshots to be cached: the schema's triggers announce every change on a channel, and one pooled connection
 /// listens to it, so a snapshot kept here is dropped when any instance writes about it (when the notification
 /// arrives, a few milliseconds after the commit elsewhere; at once for this instance's own writes). While that
-/// connection is down nothing is cached.
+/// connection is down nothing is cached, nor with a pool of one connection. `LISTEN` needs a session of its own:
+/// behind a pooler in transaction mode (PgBouncer's `pool_mode = transaction`) notifications are not delivered, so
+/// pass `snapshotCacheBytes: 0` there.
 ///
 /// ```swift
 /// let ledger = try PostgresLedger(url: "postgres://receiptkit@127.0.0.1:5432/receiptkit")
@@ -23,6 +25,8 @@ public struct PostgresLedger: BackendLedger, Service {
     /// The connection pool.
     public let client: PostgresClient
     let logger: Logger
+    /// Whether the change listener runs (a pool of at least two connections).
+    let listens: Bool
 
     /// Creates a ledger on a PostgresNIO client configuration.
     /// - Parameters:
@@ -38,6 +42,7 @@ public struct PostgresLedger: BackendLedger, Service {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.listens = configuration.options.maximumConnections >= 2
         self.operations = LedgerOperations(
             backend: PostgresBackend(client: client, logger: logger), snapshotCacheBytes: snapshotCacheBytes)
     }
@@ -48,7 +53,8 @@ public struct PostgresLedger: BackendLedger, Service {
         snapshotCacheBytes: Int = 16 << 20,
         logger: Logger = Logger(label: "receiptkit.ledger.postgres")
     ) throws(LedgerError) {
-        self.init(configuration: try Self.configuration(url: url), snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+        self.init(
+            configuration: try Self.configuration(url: url), snapshotCacheBytes: snapshotCacheBytes, logger: logger)
     }
 
     /// The client configuration a `postgres://` URL describes, to adjust before creating a ledger (pool size,
@@ -60,11 +66,17 @@ public struct PostgresLedger: BackendLedger, Service {
     /// Runs the connection pool until the task is cancelled or the service group shuts down, and with it the
     /// listener that keeps the snapshot cache true to other instances' writes (one pooled connection).
     public func run() async {
-        let listener = PostgresChangeListener(client: self.client, cache: self.operations.snapshots, logger: self.logger)
+        let listener = PostgresChangeListener(
+            client: self.client, cache: self.operations.snapshots, logger: self.logger)
         // The listener is not a child the pool's end must wait for: cancelled when the pool has ended, it closes its
         // connection and stops, and nothing it could still be waiting for (a lease from a pool shutting down) can
         // hold up the shutdown. It also stops by itself at a graceful shutdown, before the pool, which requests
         // still being answered need.
+        // It holds one pooled connection: a pool of one is left to the requests, and nothing is cached.
+        guard self.listens else {
+            await self.client.run()
+            return
+        }
         let listening = Task { await listener.run() }
         await withTaskCancellationHandler {
             await self.client.run()

@@ -41,6 +41,14 @@ public struct LedgerReceipt: Sendable {
         }
     }
 
+    /// The transaction ids of its purchases (without the rows' JSON, which ``transactions`` writes).
+    public var transactionIdentifiers: [String] {
+        self.receipt.inAppPurchases.compactMap { purchase in
+            guard let transaction = purchase.transactionIdentifier, !transaction.isEmpty else { return nil }
+            return transaction
+        }
+    }
+
     /// One row per purchase with a transaction id; a transaction id repeated inside the receipt keeps its first
     /// occurrence.
     public var transactions: [LedgerTransaction] {

@@ -38,4 +38,10 @@ public struct LedgerUpdate: Sendable, Hashable {
         ids.formUnion(self.refresh?.query.originalTransactionIdentifiers ?? [])
         return ids
     }
+
+    /// The ids whose snapshots it may change: ``originalTransactionIdentifiers`` and its transactions' own ids (a
+    /// row replaced under another original transaction id leaves the snapshots of the one it had).
+    var writtenIdentifiers: Set<String> {
+        self.originalTransactionIdentifiers.union(self.transactions.map(\.transactionIdentifier))
+    }
 }
