@@ -221,6 +221,16 @@ package struct JSONWriter: Sendable {
         self.endString()
     }
 
+    /// Base64 text as a string value, as it is: being canonical, it is what ``base64String(_:)`` would write for its
+    /// bytes, without the encoding.
+    @inlinable
+    package mutating func string(_ base64: CanonicalBase64) {
+        self.beginString()
+        var text = base64.text
+        text.withUTF8 { self.bytes.append(contentsOf: $0) }
+        self.endString()
+    }
+
     /// Appends bytes the caller has already escaped (or that need no escaping).
     @inlinable
     package mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {

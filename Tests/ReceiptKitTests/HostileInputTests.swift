@@ -156,6 +156,10 @@ struct HostileInputTests {
         expectReceiptError(.malformedContainer) { _ = try AppReceipt(berEncoded: [UInt8]()) }
         expectReceiptError(.malformedContainer) { _ = try AppReceipt(berEncoded: Array("hello".utf8)) }
         expectReceiptError(.invalidBase64) { _ = try AppReceipt(base64Encoded: Array("not base64!".utf8)) }
+        // Foundation decodes these to one or two bytes; `=` may only end the text.
+        expectReceiptError(.invalidBase64) { _ = try AppReceipt(base64Encoded: Array("====".utf8)) }
+        expectReceiptError(.invalidBase64) { _ = try AppReceipt(base64Encoded: Array("MA=D".utf8)) }
+        expectReceiptError(.invalidBase64) { _ = try AppReceipt(base64Encoded: Array(" \n ".utf8)) }
     }
 
     @Test func acceptsBase64WithWhitespace() throws {

@@ -1,4 +1,4 @@
-import struct Foundation.Data
+import _ReceiptKitShared
 
 /// Normalises raw input before decoding: contiguous storage, base64 with whitespace, format sniffing.
 public enum ReceiptInput {
@@ -12,25 +12,44 @@ public enum ReceiptInput {
         _ text: some Collection<UInt8>,
         configuration: ReceiptDecodingConfiguration
     ) throws(ReceiptError) -> [UInt8] {
+        try Self.checkBase64Size(text.count, configuration: configuration)
+        let decoded = Self.contiguous(text).withUnsafeBufferPointer { Base64Decoder.decode($0, skippingWhitespace: true) }
+        return try Self.checkDecoded(decoded?.bytes, configuration: configuration)
+    }
+
+    /// Decodes base64 `text` as ``decodeBase64(_:configuration:)`` does, keeping the text when it is canonical
+    /// (what `Data.base64EncodedString()` writes for the bytes), so that it can be sent back without encoding them.
+    package static func decodeBase64(
+        _ text: String,
+        configuration: ReceiptDecodingConfiguration
+    ) throws(ReceiptError) -> (bytes: [UInt8], canonical: CanonicalBase64?) {
+        try Self.checkBase64Size(text.utf8.count, configuration: configuration)
+        let decoded = Base64Decoder.decode(text, skippingWhitespace: true)
+        return (try Self.checkDecoded(decoded?.bytes, configuration: configuration), decoded?.canonical)
+    }
+
+    private static func checkBase64Size(_ count: Int, configuration: ReceiptDecodingConfiguration) throws(ReceiptError) {
         let (limit, overflow) = configuration.maximumInputSize.multipliedReportingOverflow(by: 2)
-        guard overflow || text.count <= limit else {
-            throw ReceiptError(.inputTooLarge, "base64 input of \(text.count) bytes is too large")
+        guard overflow || count <= limit else {
+            throw ReceiptError(.inputTooLarge, "base64 input of \(count) bytes is too large")
         }
-        var compact: [UInt8] = []
-        compact.reserveCapacity(text.count)
-        for byte in text where !Self.isWhitespace(byte) {
-            compact.append(byte)
-        }
-        guard !compact.isEmpty, let data = Data(base64Encoded: Data(compact)) else {
+    }
+
+    /// Standard Base64 strictly: `=` only at the end, the standard alphabet, whole groups of four (Foundation's
+    /// `Data(base64Encoded:)` decodes `"QU=D"` and `"===="`).
+    private static func checkDecoded(_ bytes: [UInt8]?, configuration: ReceiptDecodingConfiguration) throws(ReceiptError)
+        -> [UInt8]
+    {
+        guard let bytes, !bytes.isEmpty else {
             throw ReceiptError(.invalidBase64, "the input is not valid base64")
         }
-        guard data.count <= configuration.maximumInputSize else {
+        guard bytes.count <= configuration.maximumInputSize else {
             throw ReceiptError(
                 .inputTooLarge,
-                "input of \(data.count) bytes exceeds the limit of \(configuration.maximumInputSize)"
+                "input of \(bytes.count) bytes exceeds the limit of \(configuration.maximumInputSize)"
             )
         }
-        return [UInt8](data)
+        return bytes
     }
 
     /// Whether `bytes` look like base64 text rather than binary DER: a DER receipt starts with a SEQUENCE tag
