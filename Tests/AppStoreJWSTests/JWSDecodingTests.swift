@@ -72,6 +72,7 @@ struct JWSDecodingTests {
         #expect(code(Self.jws(header: #"{"alg":1}"#, payload: "{}")) == .malformedHeader)
         #expect(code(Self.jws(header: #"{"alg":"ES256","x5c":"abc"}"#, payload: "{}")) == .malformedHeader)
         #expect(code(Self.jws(header: #"{"alg":"ES256","x5c":["not base64!"]}"#, payload: "{}")) == .malformedHeader)
+        #expect(code(Self.jws(header: #"{"alg":"ES256","x5c":["MA=D"]}"#, payload: "{}")) == .malformedHeader)
         let six = Array(repeating: #""AAAA""#, count: 6).joined(separator: ",")
         #expect(code(Self.jws(header: #"{"alg":"ES256","x5c":[\#(six)]}"#, payload: "{}")) == .malformedCertificate)
     }

@@ -107,7 +107,7 @@ struct DateAndJSONTests {
         #expect(try DeviceIdentifier(parsing: text).description == hex)
     }
 
-    @Test(arguments: ["", "aa:bb:cc", "hex:xyz", "hex:abc", "base64:!!", "zz:bb:cc:dd:ee:ff"])
+    @Test(arguments: ["", "aa:bb:cc", "hex:xyz", "hex:abc", "base64:!!", "base64:====", "base64:AQ=I", "zz:bb:cc:dd:ee:ff"])
     func rejectsMalformedDeviceIdentifiers(text: String) {
         expectReceiptError(.invalidDeviceIdentifier) { _ = try DeviceIdentifier(parsing: text) }
     }

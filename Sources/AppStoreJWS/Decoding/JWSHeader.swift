@@ -1,4 +1,4 @@
-import Foundation
+import _ReceiptKitShared
 
 /// The JOSE header of an App Store JWS (RFC 7515 §4), as far as this profile reads it.
 ///
@@ -30,10 +30,10 @@ public struct JWSHeader: Sendable, Hashable {
         case .array(let elements)?:
             var chain: [[UInt8]] = []
             for element in elements {
-                guard case .string(let text) = element, let der = Data(base64Encoded: text) else {
+                guard case .string(let text) = element, let der = Base64Decoder.bytes(of: text) else {
                     throw JWSError(.malformedHeader, "x5c holds something other than base64 certificates")
                 }
-                chain.append([UInt8](der))
+                chain.append(der)
             }
             self.certificateChain = chain
         case _?:

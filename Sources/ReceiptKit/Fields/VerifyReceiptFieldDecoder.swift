@@ -1,5 +1,5 @@
-import struct Foundation.Data
 import struct Foundation.Date
+import _ReceiptKitShared
 
 /// Decodes each row of a record's table from a keyed container: the `verifyReceipt` form the `Codable` encoding
 /// writes, or Apple's own (numbers as JSON numbers or strings of digits). A row sets its value only when its key
@@ -66,11 +66,11 @@ struct VerifyReceiptFieldDecoder: ReceiptFieldVisitor {
     mutating func octets(_ type: Int64, _ key: StaticString, _ value: inout [UInt8]?) {
         self.read(key, &value) { container, key in
             guard let text = try container.decodeIfPresent(String.self, key) else { return nil }
-            guard let data = Data(base64Encoded: text) else {
+            guard let bytes = Base64Decoder.bytes(of: text) else {
                 let codingKey = VerifyReceiptCodingKey(key)
                 throw DecodingError.dataCorruptedError(forKey: codingKey, in: container, debugDescription: "not base64")
             }
-            return [UInt8](data)
+            return bytes
         }
     }
 

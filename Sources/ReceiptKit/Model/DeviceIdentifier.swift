@@ -33,7 +33,7 @@ public struct DeviceIdentifier: Sendable, Hashable, CustomStringConvertible {
             }
             self.init(bytes: bytes)
         } else if text.hasPrefix("base64:") {
-            guard let data = Base64.decode(String(text.dropFirst(7))), !data.isEmpty else {
+            guard let data = Base64Decoder.bytes(of: String(text.dropFirst(7))), !data.isEmpty else {
                 throw ReceiptError(.invalidDeviceIdentifier, "'\(text)' is not base64")
             }
             self.init(bytes: data)

@@ -43,12 +43,12 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ServerTrustError`` with ``ServerTrustError/Code/malformedPin``.
     public init(_ text: String, expires: Date? = nil) throws(ServerTrustError) {
         for algorithm in [Algorithm.sha256, .sha384, .sha512] where text.hasPrefix(algorithm.name + "/") {
-            guard let data = Data(base64Encoded: String(text.dropFirst(algorithm.name.count + 1))),
-                data.count == algorithm.length
+            guard let digest = Base64Decoder.bytes(of: String(text.dropFirst(algorithm.name.count + 1))),
+                digest.count == algorithm.length
             else {
                 throw ServerTrustError(.malformedPin, "'\(text)' is not \(algorithm.name)/ followed by base64 of \(algorithm.length) bytes")
             }
-            self.init(algorithm: algorithm, digest: [UInt8](data), expires: expires)
+            self.init(algorithm: algorithm, digest: digest, expires: expires)
             return
         }
         let hex = text.filter { $0 != ":" }
