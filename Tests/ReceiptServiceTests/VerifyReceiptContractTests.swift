@@ -84,6 +84,10 @@ struct VerifyReceiptContractTests {
         ("duplicate receipt-data", Array(#"{"receipt-data":"MIIT","receipt-data":"MIIU"}"#.utf8), "duplicate_key"),
         ("duplicate key spelled with an escape", Array(#"{"password":"a","pass\u0077ord":"b","receipt-data":"MIIT"}"#.utf8), "duplicate_key"),
         ("not base64", Array(#"{"receipt-data":"not base64!"}"#.utf8), "invalid_base64"),
+        // Foundation's decoder reads these as [0x41, 0x03] and [0x00]; `=` may only end the text.
+        ("padding inside", Array(#"{"receipt-data":"QU=D"}"#.utf8), "invalid_base64"),
+        ("padding only", Array(#"{"receipt-data":"===="}"#.utf8), "invalid_base64"),
+        ("two texts joined", Array(#"{"receipt-data":"MA==MA=="}"#.utf8), "invalid_base64"),
         ("base64 of text", Array(#"{"receipt-data":"aGVsbG8gd29ybGQ="}"#.utf8), "malformed_container"),
     ]
 
@@ -101,6 +105,34 @@ struct VerifyReceiptContractTests {
 
     static func utf16LE(_ text: String) -> [UInt8] {
         Array(text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    }
+
+    @Test("latest_receipt is the text posted when it is canonical Base64, else the canonical text of its bytes")
+    func latestReceiptText() async throws {
+        let bytes = try ServiceTestPKI.mint(ServiceTestPKI.receipt())
+        let canonical = Data(bytes).base64EncodedString()
+        var withLines = Data(bytes).base64EncodedString(options: [.lineLength64Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+        withLines = withLines.replacingOccurrences(of: "\r\n", with: "\\r\\n")
+        // Unused bits of the last symbol set: the same bytes (as Foundation decodes them), not Foundation's text.
+        var unusedBits = canonical
+        if bytes.count % 3 != 0, let last = unusedBits.firstIndex(of: "=").map({ unusedBits.index(before: $0) }) {
+            let symbols = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+            let value = try #require(symbols.firstIndex(of: unusedBits[last]))
+            unusedBits.replaceSubrange(last...last, with: String(symbols[value | 1]))
+        }
+        #expect(unusedBits != canonical, "the minted receipt is a multiple of 3 bytes long: no unused bits to set")
+        #expect(Data(base64Encoded: unusedBits) == Data(bytes))
+        let texts = [canonical, withLines, unusedBits]
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(try H.configuration(), ledger: ledger) { client, _ in
+                for posted in texts {
+                    let body = ByteBuffer(string: #"{"receipt-data":"\#(posted)"}"#)
+                    let object = try await H.post(client, body: body)
+                    #expect(Self.status(object) == 0)
+                    #expect(object["latest_receipt"] as? String == canonical)
+                }
+            }
+        }
     }
 
     @Test("extra keys are ignored, nested ones too; a UTF-8 byte order mark is skipped (RFC 8259 §8.1)")

@@ -15,18 +15,27 @@ enum VerifyReceiptResponseWriter {
         environment: AppStoreEnvironment,
         requestDate: Date,
         history: LedgerHistory,
+        postedText: CanonicalBase64?,
         excludeOldTransactions: Bool
     ) -> [UInt8] {
         let transactions = history.latestReceiptInfo(excludingOld: excludeOldTransactions)
-        var json = JSONWriter(
-            capacity: 1024 + 700 * (receipt.inAppPurchases.count + transactions.count)
-                + (transactions.isEmpty ? 0 : history.latestReceipt.count * 4 / 3))
+        // Room for the whole answer at once (growing copies it): what the ledger wrote is counted, the receipt's
+        // own purchases are estimated at their usual size (about 760 bytes each with their three date forms).
+        var capacity = 1024 + 900 * receipt.inAppPurchases.count
+        if !transactions.isEmpty { capacity += (history.latestReceipt.count + 2) / 3 * 4 }
+        for transaction in transactions { capacity += transaction.json.count + 1 }
+        for info in history.snapshot.renewalInfo { capacity += info.json.count + 1 }
+        var json = JSONWriter(capacity: capacity)
         json.beginObject()
         json.key("environment")
         json.string(environment.rawValue)
         if !transactions.isEmpty {
             json.key("latest_receipt")
-            json.base64String(history.latestReceipt)
+            if history.latestIsPosted, let postedText {
+                json.string(postedText)
+            } else {
+                json.base64String(history.latestReceipt)
+            }
             json.key("latest_receipt_info")
             json.beginArray()
             for transaction in transactions {

@@ -6,6 +6,8 @@ import ReceiptLedger
 struct LedgerHistory: Sendable {
     var snapshot: LedgerSnapshot
     var latestReceipt: [UInt8]
+    /// Whether ``latestReceipt`` is the receipt posted (no newer one carried its transactions).
+    var latestIsPosted: Bool
 
     /// Records `entry` and reads its history; any ledger failure is counted and rethrown (a string refused for
     /// holding U+0000 is rethrown uncounted: the database did not fail).
@@ -31,13 +33,12 @@ struct LedgerHistory: Sendable {
             // `latest_receipt` is the newest receipt that carried these transactions (kept per original transaction
             // id, apart from the rows signed data replaces), else the one posted. Only a newer receipt than the
             // posted one costs a read.
-            var latestReceipt = entry.bytes
             if let newest = snapshot.latestReceiptHash, newest != entry.hash,
                 let stored = try await ledger.receipt(hash: newest)
             {
-                latestReceipt = stored
+                return LedgerHistory(snapshot: snapshot, latestReceipt: stored, latestIsPosted: false)
             }
-            return LedgerHistory(snapshot: snapshot, latestReceipt: latestReceipt)
+            return LedgerHistory(snapshot: snapshot, latestReceipt: entry.bytes, latestIsPosted: true)
         } catch {
             metrics.countLedgerFailure()
             throw error

@@ -90,13 +90,15 @@ public struct ReceiptVerifier: Sendable {
             let start = ContinuousClock.now
             defer { metrics.validationDuration.record(ContinuousClock.now - start) }
             do throws(ReceiptError) {
-                let bytes = try ReceiptInput.normalized(Array(request.receiptData.utf8), base64: true, configuration: decoding)
-                return .success(ValidatedReceipt(bytes: bytes, result: try await validator.validate(bytes, now: now)))
+                let (bytes, text) = try ReceiptInput.decodeBase64(request.receiptData, configuration: decoding)
+                return .success(
+                    ValidatedReceipt(bytes: bytes, text: text, result: try await validator.validate(bytes, now: now)))
             } catch {
                 return .failure(error)
             }
         }
         let bytes: [UInt8]
+        let text: CanonicalBase64?
         let result: ReceiptValidationResult
         switch outcome {
         case .none:
@@ -104,7 +106,7 @@ public struct ReceiptVerifier: Sendable {
         case .failure(let error):
             return .failure(.malformed, reasons: [error.code.rawValue])
         case .success(let validated):
-            (bytes, result) = (validated.bytes, validated.result)
+            (bytes, text, result) = (validated.bytes, validated.text, validated.result)
         }
         guard result.isValid else {
             return .failure(.notAuthenticated, reasons: result.failures.map(\.code))
@@ -153,6 +155,7 @@ public struct ReceiptVerifier: Sendable {
                 environment: environment,
                 requestDate: now,
                 history: history,
+                postedText: text,
                 excludeOldTransactions: request.excludeOldTransactions)
         )
     }
@@ -173,6 +176,8 @@ public struct ReceiptVerifier: Sendable {
 /// A receipt's bytes and its verdict.
 struct ValidatedReceipt: Sendable {
     let bytes: [UInt8]
+    /// The base64 text it was posted as, when canonical.
+    let text: CanonicalBase64?
     let result: ReceiptValidationResult
 }
 
