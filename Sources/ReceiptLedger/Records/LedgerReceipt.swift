@@ -28,7 +28,17 @@ public struct LedgerReceipt: Sendable {
     /// Prepares `receipt` (decoded from `bytes`) for the ledger. Cheap: the transaction rows, which write each
     /// purchase's JSON, are made only when the receipt is actually written (see ``transactions``).
     public init(_ receipt: AppReceipt, bytes: [UInt8], environment: AppStoreEnvironment, seenAt: Date) {
-        self.hash = HexDigits.string(SHA256.hash(data: bytes))
+        self.init(receipt, bytes: bytes, hash: HexDigits.string(SHA256.hash(data: bytes)), environment: environment, seenAt: seenAt)
+    }
+
+    /// Prepares `receipt` as ``init(_:bytes:environment:seenAt:)`` does, its hash taken from `hashes` when it holds
+    /// these bytes.
+    package init(_ receipt: AppReceipt, bytes: [UInt8], environment: AppStoreEnvironment, seenAt: Date, hashes: ReceiptHashMemo) {
+        self.init(receipt, bytes: bytes, hash: hashes.hash(of: bytes), environment: environment, seenAt: seenAt)
+    }
+
+    private init(_ receipt: AppReceipt, bytes: [UInt8], hash: String, environment: AppStoreEnvironment, seenAt: Date) {
+        self.hash = hash
         self.bytes = bytes
         self.environment = environment
         self.bundleIdentifier = receipt.bundleIdentifier ?? ""

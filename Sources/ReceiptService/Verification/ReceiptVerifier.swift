@@ -26,6 +26,8 @@ public struct ReceiptVerifier: Sendable {
     let validator: ReceiptValidator
     let jwsVerifier: JWSVerifier
     let limiter: ValidationLimiter
+    /// The ledger keys of receipts posted recently: one posted again is compared, not hashed.
+    let receiptHashes = ReceiptHashMemo()
     let metrics: ServiceMetrics
     /// The App Store Server API refresh; `nil` when no app is configured for it.
     let bridge: AppStoreServerAPIBridge?
@@ -133,7 +135,7 @@ public struct ReceiptVerifier: Sendable {
             return .failure(.sharedSecretMismatch, reasons: ["shared_secret_mismatch"])
         }
 
-        let entry = LedgerReceipt(receipt, bytes: bytes, environment: environment, seenAt: now)
+        let entry = LedgerReceipt(receipt, bytes: bytes, environment: environment, seenAt: now, hashes: self.receiptHashes)
         let history: LedgerHistory
         do {
             history = try await self.history(recording: entry, now: now)
