@@ -15,7 +15,8 @@
 #   Benchmarks/serve/ledger-path.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS]
 #   LEDGER_PATH_API=0 Benchmarks/serve/ledger-path.sh    # without 5 (which builds the simulator in Benchmarks/)
 #
-# The paths take turns for ROUNDS rounds (3 by default); the ratios are of the median rates.
+# The paths take turns for ROUNDS rounds (3 by default), each on a fresh server, each round starting one path
+# later; the ratios are of the median rates.
 #
 # The receipt is the production fixture when ../shared is present, else the repository's minted sample (whose
 # environment decides which path is "the other one").
@@ -144,23 +145,35 @@ if [ -z "$pg_url" ]; then
 fi
 [ -n "$pg_url" ] || echo "(PostgreSQL: not available, skipped)"
 
-# One round measures every path once; the paths take turns, so that the machine's drift (on a shared VM, as large
-# as the effects measured) falls on all of them alike.
+# measure_path NAME: one path on a server of its own.
+measure_path() {
+  case "$1" in
+    empty) start_server "sqlite:$work/ledger.sqlite"; measure empty empty /verifyReceipt 21002; stop_server ;;
+    no-ledger)
+      start_server "sqlite:$work/ledger.sqlite"
+      measure no-ledger receipt "$other" "$([ "$type" = Production ] && echo 21008 || echo 21007)"
+      stop_server ;;
+    sqlite) start_server "sqlite:$work/ledger.sqlite"; measure sqlite receipt "$own" 0; stop_server ;;
+    sqlite-api) measure_fresh sqlite-api "sqlite:$work/ledger-api.sqlite" ;;
+    postgres) start_server "$pg_url"; measure postgres receipt "$own" 0; stop_server ;;
+    postgres-api) measure_fresh postgres-api "$pg_url" ;;
+  esac
+}
+
+paths=(empty no-ledger sqlite)
+[ "$api" = 1 ] && paths+=(sqlite-api)
+[ -n "$pg_url" ] && paths+=(postgres)
+[ -n "$pg_url" ] && [ "$api" = 1 ] && paths+=(postgres-api)
+
+# One round measures every path once, each on a fresh server; the paths take turns, and each round starts one path
+# later than the one before, so that the machine's drift (on a shared VM, as large as the effects measured) and
+# any cost of coming first or last fall on all of them alike.
 for round in $(seq 1 "$rounds"); do
   echo "-- round $round"
   printf '%-16s %10s %9s %9s %8s %12s\n' path "req/s" p50 p99 non-2xx "server µs/req"
-  start_server "sqlite:$work/ledger.sqlite"
-  measure empty empty /verifyReceipt 21002
-  measure no-ledger receipt "$other" "$([ "$type" = Production ] && echo 21008 || echo 21007)"
-  measure sqlite receipt "$own" 0
-  stop_server
-  if [ "$api" = 1 ]; then measure_fresh sqlite-api "sqlite:$work/ledger-api.sqlite"; fi
-  if [ -n "$pg_url" ]; then
-    start_server "$pg_url"
-    measure postgres receipt "$own" 0
-    stop_server
-    if [ "$api" = 1 ]; then measure_fresh postgres-api "$pg_url"; fi
-  fi
+  for index in $(seq 0 $((${#paths[@]} - 1))); do
+    measure_path "${paths[$(((index + round - 1) % ${#paths[@]}))]}"
+  done
 done
 
 # The ratios the issue sets targets for, of each path's median rate, with the spread of the rounds' own ratios.
