@@ -1,5 +1,5 @@
 /// Standard Base64 (RFC 4648 §4, with padding), decoded strictly where Foundation's `Data(base64Encoded:)` is not:
-/// Foundation decodes `"QU=D"` to `[0x41, 0x03]` and `"===="` to `[0x00]`. Here `=` may only end the text (one or
+/// on Linux it decodes `"QU=D"` to `[0x41, 0x03]` and `"===="` to `[0x00]`. Here `=` may only end the text (one or
 /// two of them, completing its last group of four), the symbols are the standard alphabet's, and their count is a
 /// multiple of four. ASCII whitespace anywhere is skipped when the caller allows it (clients send receipts broken
 /// into lines).

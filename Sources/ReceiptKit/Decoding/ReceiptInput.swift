@@ -7,7 +7,9 @@ public enum ReceiptInput {
         return Array(bytes)
     }
 
-    /// Decodes base64 text, ignoring ASCII whitespace, after checking the size cap on the text itself.
+    /// Decodes base64 text, ignoring ASCII whitespace, after checking the size cap on the text itself. Standard
+    /// Base64 strictly (`Base64Decoder`): `=` only at the end, the standard alphabet, whole groups of four
+    /// (Foundation's `Data(base64Encoded:)` on Linux decodes `"QU=D"` and `"===="`).
     static func decodeBase64(
         _ text: some Collection<UInt8>,
         configuration: ReceiptDecodingConfiguration
@@ -35,8 +37,7 @@ public enum ReceiptInput {
         }
     }
 
-    /// Standard Base64 strictly: `=` only at the end, the standard alphabet, whole groups of four (Foundation's
-    /// `Data(base64Encoded:)` decodes `"QU=D"` and `"===="`).
+    /// Something decoded, and within the size cap.
     private static func checkDecoded(_ bytes: [UInt8]?, configuration: ReceiptDecodingConfiguration) throws(ReceiptError)
         -> [UInt8]
     {

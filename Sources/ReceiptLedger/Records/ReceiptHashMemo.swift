@@ -15,28 +15,35 @@ import Darwin
 /// bytes (the end of its signature) and used only when every byte matches, which costs a fraction of hashing them.
 /// Anything else (a different receipt, a collision of the lookup key) is hashed as before.
 ///
-/// Bounded by the receipt bytes it holds; the oldest entries go first.
+/// Bounded by the memory its entries take (a receipt's bytes and ``entryOverhead`` each); the oldest entries go
+/// first.
 package final class ReceiptHashMemo: Sendable {
-    /// The bytes of receipts kept by default: some hundreds of receipts.
+    /// The memory kept by default: some hundreds of receipts.
     package static let defaultBytes = 4 << 20
+    /// What an entry costs besides the receipt's bytes: its hash, the table's and the queue's slots.
+    package static let entryOverhead = 256
 
     private struct Entry {
         let bytes: [UInt8]
         let hash: String
+        /// When it was remembered: a queue position of an entry since replaced (a lookup-key collision) is stale.
+        let generation: Int
     }
 
     private struct State {
         var entries: [Int: Entry] = [:]
-        /// Lookup keys, oldest first from `head`.
-        var order: [Int] = []
+        /// Lookup keys and their entries' generations, oldest first from `head`.
+        var order: [(key: Int, generation: Int)] = []
         var head = 0
         var bytes = 0
+        var generation = 0
+        var hits = 0
     }
 
     private let state = NIOLockedValueBox(State())
     private let maximumBytes: Int
 
-    /// A memo holding up to `maximumBytes` of receipts (0 keeps none: every receipt is hashed).
+    /// A memo taking up to `maximumBytes` (0 keeps nothing: every receipt is hashed).
     package init(maximumBytes: Int = ReceiptHashMemo.defaultBytes) {
         self.maximumBytes = max(0, maximumBytes)
     }
@@ -45,33 +52,50 @@ package final class ReceiptHashMemo: Sendable {
     package func hash(of bytes: [UInt8]) -> String {
         let key = Self.key(bytes)
         if let entry = self.state.withLockedValue({ $0.entries[key] }), Self.same(entry.bytes, bytes) {
+            self.state.withLockedValue { $0.hits += 1 }
             return entry.hash
         }
         let hash = HexDigits.string(SHA256.hash(data: bytes))
-        self.remember(Entry(bytes: bytes, hash: hash), key: key)
+        self.remember(bytes, hash: hash, key: key)
         return hash
     }
 
-    /// Entries and bytes held (for tests).
-    package var usage: (entries: Int, bytes: Int) {
-        self.state.withLockedValue { ($0.entries.count, $0.bytes) }
+    /// Entries held, the memory they are counted for, and the lookups answered from the memo (for tests).
+    package var usage: (entries: Int, bytes: Int, hits: Int) {
+        self.state.withLockedValue { ($0.entries.count, $0.bytes, $0.hits) }
     }
 
-    private func remember(_ entry: Entry, key: Int) {
-        guard entry.bytes.count <= self.maximumBytes else { return }
+    /// Positions in the eviction queue, stale ones included (for tests).
+    var queueLength: Int {
+        self.state.withLockedValue { $0.order.count - $0.head }
+    }
+
+    private func remember(_ bytes: [UInt8], hash: String, key: Int) {
+        let cost = bytes.count + Self.entryOverhead
+        guard cost <= self.maximumBytes else { return }
         self.state.withLockedValue { state in
+            state.generation += 1
+            let entry = Entry(bytes: bytes, hash: hash, generation: state.generation)
             if let replaced = state.entries.updateValue(entry, forKey: key) {
-                state.bytes -= replaced.bytes.count  // a collision: the newer receipt takes the key, in its place
-            } else {
-                state.order.append(key)
+                state.bytes -= replaced.bytes.count + Self.entryOverhead
             }
-            state.bytes += entry.bytes.count
+            state.order.append((key, state.generation))
+            state.bytes += cost
             while state.bytes > self.maximumBytes, state.head < state.order.count {
                 let oldest = state.order[state.head]
                 state.head += 1
-                if let removed = state.entries.removeValue(forKey: oldest) { state.bytes -= removed.bytes.count }
+                if let current = state.entries[oldest.key], current.generation == oldest.generation {
+                    state.entries[oldest.key] = nil
+                    state.bytes -= current.bytes.count + Self.entryOverhead
+                }
             }
-            if state.head > 64, state.head * 2 > state.order.count {
+            // The queue keeps stale positions (replaced entries) until they come up: dropped once they outnumber
+            // the live ones, so that it stays within a small multiple of the entries.
+            if state.order.count - state.head > 2 * state.entries.count + 64 {
+                let entries = state.entries
+                state.order = state.order[state.head...].filter { entries[$0.key]?.generation == $0.generation }
+                state.head = 0
+            } else if state.head > 64, state.head * 2 > state.order.count {
                 state.order.removeFirst(state.head)
                 state.head = 0
             }

@@ -6,7 +6,8 @@ import ReceiptLedger
 struct LedgerHistory: Sendable {
     var snapshot: LedgerSnapshot
     var latestReceipt: [UInt8]
-    /// Whether ``latestReceipt`` is the receipt posted (no newer one carried its transactions).
+    /// Whether ``latestReceipt`` is the receipt posted (no newer one carried its transactions, or the ledger no longer
+    /// holds the newer one's bytes).
     var latestIsPosted: Bool
 
     /// Records `entry` and reads its history; any ledger failure is counted and rethrown (a string refused for
