@@ -33,10 +33,10 @@ public struct DeviceIdentifier: Sendable, Hashable, CustomStringConvertible {
             }
             self.init(bytes: bytes)
         } else if text.hasPrefix("base64:") {
-            guard let data = Base64Decoder.bytes(of: String(text.dropFirst(7))), !data.isEmpty else {
+            guard let bytes = Base64Decoder.bytes(of: String(text.dropFirst(7))), !bytes.isEmpty else {
                 throw ReceiptError(.invalidDeviceIdentifier, "'\(text)' is not base64")
             }
-            self.init(bytes: data)
+            self.init(bytes: bytes)
         } else if let uuid = UUID(uuidString: text) {
             self.init(uuid: uuid)
         } else {

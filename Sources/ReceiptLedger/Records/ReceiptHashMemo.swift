@@ -51,10 +51,13 @@ package final class ReceiptHashMemo: Sendable {
     /// The lowercase hex SHA-256 of `bytes`.
     package func hash(of bytes: [UInt8]) -> String {
         let key = Self.key(bytes)
-        if let entry = self.state.withLockedValue({ $0.entries[key] }), Self.same(entry.bytes, bytes) {
-            self.state.withLockedValue { $0.hits += 1 }
+        // One lock for the lookup, the comparison (a memcmp) and the count.
+        let remembered: String? = self.state.withLockedValue { state in
+            guard let entry = state.entries[key], Self.same(entry.bytes, bytes) else { return nil }
+            state.hits += 1
             return entry.hash
         }
+        if let remembered { return remembered }
         let hash = HexDigits.string(SHA256.hash(data: bytes))
         self.remember(bytes, hash: hash, key: key)
         return hash
