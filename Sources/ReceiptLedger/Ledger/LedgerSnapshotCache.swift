@@ -18,7 +18,6 @@ final class LedgerSnapshotCache: Sendable {
     private struct Entry {
         let snapshot: LedgerSnapshot
         let ticket: UInt64
-        let bytes: Int
         /// The ids a write of which drops it: the query's original transaction ids and its transactions' own ids
         /// (a transaction moved to another original transaction id by a write names only its old and new ids).
         let ids: [String]
@@ -30,11 +29,8 @@ final class LedgerSnapshotCache: Sendable {
         /// The schema announces changes (PostgreSQL's triggers, once migrated): SQLite from the start.
         var schemaAnnounces: Bool
         var isEnabled: Bool { self.hearsWrites && self.schemaAnnounces }
-        var entries: [LedgerQuery: Entry] = [:]
-        /// Insertion order, for eviction (entries replaced or dropped are skipped when met).
-        var order: [LedgerQuery] = []
-        var orderStart = 0
-        var bytes = 0
+        /// Costed at their estimated bytes; the oldest go first.
+        var entries: CostBoundedTable<LedgerQuery, Entry>
         /// The count of writes noted so far: the next ticket.
         var writes: UInt64 = 0
         /// Per original transaction id, the count of writes when it was last written (since ``floor``).
@@ -56,7 +52,8 @@ final class LedgerSnapshotCache: Sendable {
         self.maximumBytes = max(0, maximumBytes)
         self.maximumTrackedIdentifiers = max(1, maximumTrackedIdentifiers)
         let kept = enabled && maximumBytes > 0
-        self.state = NIOLockedValueBox(State(hearsWrites: kept, schemaAnnounces: kept))
+        self.state = NIOLockedValueBox(
+            State(hearsWrites: kept, schemaAnnounces: kept, entries: CostBoundedTable(limit: self.maximumBytes)))
     }
 
     /// The snapshot kept for `query`, if no write touched its ids since it was read.
@@ -64,8 +61,7 @@ final class LedgerSnapshotCache: Sendable {
         self.state.withLockedValue { state in
             guard state.isEnabled, let entry = state.entries[query] else { return nil }
             for id in entry.ids where (state.lastWritten[id] ?? 0) > entry.ticket {
-                state.bytes -= entry.bytes
-                state.entries.removeValue(forKey: query)
+                state.entries.remove(query)
                 return nil
             }
             return entry.snapshot
@@ -82,16 +78,9 @@ final class LedgerSnapshotCache: Sendable {
         let bytes = Self.estimatedBytes(snapshot, query: query)
         let ids = query.originalTransactionIdentifiers + snapshot.transactions.map(\.transactionIdentifier)
         self.state.withLockedValue { state in
-            guard state.isEnabled, ticket >= state.floor, bytes <= self.maximumBytes else { return }
+            guard state.isEnabled, ticket >= state.floor else { return }
             for id in ids where (state.lastWritten[id] ?? 0) > ticket { return }
-            let entry = Entry(snapshot: snapshot, ticket: ticket, bytes: bytes, ids: ids)
-            if let replaced = state.entries.updateValue(entry, forKey: query) {
-                state.bytes -= replaced.bytes
-            } else {
-                state.order.append(query)
-            }
-            state.bytes += bytes
-            Self.evict(&state, toFit: self.maximumBytes)
+            state.entries.insert(Entry(snapshot: snapshot, ticket: ticket, ids: ids), cost: bytes, for: query)
         }
     }
 
@@ -141,38 +130,19 @@ final class LedgerSnapshotCache: Sendable {
 
     /// The queries the eviction order holds, kept or not (bounded by the compaction).
     var orderLength: Int {
-        self.state.withLockedValue { $0.order.count - $0.orderStart }
+        self.state.withLockedValue { $0.entries.queueLength }
     }
 
     /// The snapshots kept now, and their estimated bytes.
     var usage: (entries: Int, bytes: Int) {
-        self.state.withLockedValue { ($0.entries.count, $0.bytes) }
+        self.state.withLockedValue { ($0.entries.count, $0.entries.cost) }
     }
 
     private static func flush(_ state: inout State) {
         state.writes &+= 1
         state.floor = state.writes
-        state.entries = [:]
-        state.order = []
-        state.orderStart = 0
-        state.bytes = 0
+        state.entries.removeAll()
         state.lastWritten = [:]
-    }
-
-    /// Drops the oldest snapshots until `limit` bytes hold the rest.
-    private static func evict(_ state: inout State, toFit limit: Int) {
-        while state.bytes > limit, state.orderStart < state.order.count {
-            let query = state.order[state.orderStart]
-            state.orderStart += 1
-            if let dropped = state.entries.removeValue(forKey: query) { state.bytes -= dropped.bytes }
-        }
-        // The order list keeps queries since dropped or read again: compact it once they outnumber the kept ones.
-        if state.order.count - state.orderStart > 2 * state.entries.count + 1024 {
-            var seen = Set<LedgerQuery>()
-            let entries = state.entries
-            state.order = state.order[state.orderStart...].filter { entries[$0] != nil && seen.insert($0).inserted }
-            state.orderStart = 0
-        }
     }
 
     /// The memory a snapshot holds, roughly: its strings and JSON, and a fixed cost per row.

@@ -26,26 +26,18 @@ package final class ReceiptHashMemo: Sendable {
     private struct Entry {
         let bytes: [UInt8]
         let hash: String
-        /// When it was remembered: a queue position of an entry since replaced (a lookup-key collision) is stale.
-        let generation: Int
     }
 
     private struct State {
-        var entries: [Int: Entry] = [:]
-        /// Lookup keys and their entries' generations, oldest first from `head`.
-        var order: [(key: Int, generation: Int)] = []
-        var head = 0
-        var bytes = 0
-        var generation = 0
+        var entries: CostBoundedTable<Int, Entry>
         var hits = 0
     }
 
-    private let state = NIOLockedValueBox(State())
-    private let maximumBytes: Int
+    private let state: NIOLockedValueBox<State>
 
     /// A memo taking up to `maximumBytes` (0 keeps nothing: every receipt is hashed).
     package init(maximumBytes: Int = ReceiptHashMemo.defaultBytes) {
-        self.maximumBytes = max(0, maximumBytes)
+        self.state = NIOLockedValueBox(State(entries: CostBoundedTable(limit: maximumBytes)))
     }
 
     /// The lowercase hex SHA-256 of `bytes`.
@@ -59,50 +51,21 @@ package final class ReceiptHashMemo: Sendable {
         }
         if let remembered { return remembered }
         let hash = HexDigits.string(SHA256.hash(data: bytes))
-        self.remember(bytes, hash: hash, key: key)
+        // A collision of the lookup key: the newer receipt takes the key.
+        self.state.withLockedValue { state in
+            state.entries.insert(Entry(bytes: bytes, hash: hash), cost: bytes.count + Self.entryOverhead, for: key)
+        }
         return hash
     }
 
     /// Entries held, the memory they are counted for, and the lookups answered from the memo (for tests).
     package var usage: (entries: Int, bytes: Int, hits: Int) {
-        self.state.withLockedValue { ($0.entries.count, $0.bytes, $0.hits) }
+        self.state.withLockedValue { ($0.entries.count, $0.entries.cost, $0.hits) }
     }
 
     /// Positions in the eviction queue, stale ones included (for tests).
     var queueLength: Int {
-        self.state.withLockedValue { $0.order.count - $0.head }
-    }
-
-    private func remember(_ bytes: [UInt8], hash: String, key: Int) {
-        let cost = bytes.count + Self.entryOverhead
-        guard cost <= self.maximumBytes else { return }
-        self.state.withLockedValue { state in
-            state.generation += 1
-            let entry = Entry(bytes: bytes, hash: hash, generation: state.generation)
-            if let replaced = state.entries.updateValue(entry, forKey: key) {
-                state.bytes -= replaced.bytes.count + Self.entryOverhead
-            }
-            state.order.append((key, state.generation))
-            state.bytes += cost
-            while state.bytes > self.maximumBytes, state.head < state.order.count {
-                let oldest = state.order[state.head]
-                state.head += 1
-                if let current = state.entries[oldest.key], current.generation == oldest.generation {
-                    state.entries[oldest.key] = nil
-                    state.bytes -= current.bytes.count + Self.entryOverhead
-                }
-            }
-            // The queue keeps stale positions (replaced entries) until they come up: dropped once they outnumber
-            // the live ones, so that it stays within a small multiple of the entries.
-            if state.order.count - state.head > 2 * state.entries.count + 64 {
-                let entries = state.entries
-                state.order = state.order[state.head...].filter { entries[$0.key]?.generation == $0.generation }
-                state.head = 0
-            } else if state.head > 64, state.head * 2 > state.order.count {
-                state.order.removeFirst(state.head)
-                state.head = 0
-            }
-        }
+        self.state.withLockedValue { $0.entries.queueLength }
     }
 
     /// The length and the last 32 bytes, through the process's seeded hasher.
