@@ -69,11 +69,12 @@ public final class OpenSSLOCSPResponder: OCSPTransport, @unchecked Sendable {
     /// Answers `request` (counted in ``requests``).
     public func response(to request: [UInt8], from uri: String) async throws -> [UInt8] {
         self.received.withLockedValue { $0.append(uri) }
-        return try self.answer(request)
+        return try await self.answer(request)
     }
 
-    /// One run of `openssl ocsp` over the index: the DER response to the DER `request`.
-    public func answer(_ request: [UInt8]) throws -> [UInt8] {
+    /// One run of `openssl ocsp` over the index: the DER response to the DER `request`. It waits off Swift's
+    /// cooperative threads (a test's HTTP handler calls it while other suites run).
+    public func answer(_ request: [UInt8]) async throws -> [UInt8] {
         let name = UUID().uuidString
         let input = self.file("\(name).req")
         let output = self.file("\(name).resp")
@@ -82,19 +83,15 @@ public final class OpenSSLOCSPResponder: OCSPTransport, @unchecked Sendable {
             try? FileManager.default.removeItem(at: output)
         }
         try Data(request).write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable ?? "/usr/bin/openssl")
-        process.arguments = [
-            "ocsp", "-index", self.file("index.txt").path, "-CA", self.file("issuer.pem").path,
-            "-rsigner", self.file("issuer.pem").path, "-rkey", self.file("issuer.key.pem").path,
-            "-reqin", input.path, "-respout", output.path, "-nmin", "10",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "openssl ocsp exited with status \(process.terminationStatus)")
+        let run = try await ChildProcess.run(
+            URL(fileURLWithPath: Self.executable ?? "/usr/bin/openssl"),
+            [
+                "ocsp", "-index", self.file("index.txt").path, "-CA", self.file("issuer.pem").path,
+                "-rsigner", self.file("issuer.pem").path, "-rkey", self.file("issuer.key.pem").path,
+                "-reqin", input.path, "-respout", output.path, "-nmin", "10",
+            ])
+        guard run.status == 0 else {
+            throw Failure(description: "openssl ocsp exited with status \(run.status)")
         }
         return [UInt8](try Data(contentsOf: output))
     }

@@ -156,7 +156,6 @@ struct LoopbackHTTPTests {
     @Test(.timeLimit(.minutes(1)))
     func aBodyThatNeverArrivesTimesOutAsUnreachable() async throws {
         try await withServer(StallingHandler()) { port in
-            let started = ContinuousClock.now
             let error = await #expect(throws: AppStoreServerAPIError.self) {
                 try await client(port: port) {
                     $0.timeout = .milliseconds(300)
@@ -164,8 +163,8 @@ struct LoopbackHTTPTests {
                 }.requestTestNotification()
             }
             #expect(error?.code == .unreachable)
+            // The transport's own limit ended it (its reason), and the test's time limit catches a hang.
             #expect(error?.reason.contains("no complete answer within") == true)
-            #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKitTesting
 import ReceiptCodegen
 
 /// Generates a validator with the harness glue, compiles it with `swiftc` (the generated file and the harness's

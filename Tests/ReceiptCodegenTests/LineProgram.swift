@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKitTesting
 
 /// A program compiled from templates (`swiftc -O`, warnings as errors) that answers each line of its input, `command
 /// hex [hex]`, with one line: the tests' way to run generated code on many inputs in one process.

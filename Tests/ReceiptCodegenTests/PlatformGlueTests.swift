@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKitTesting
 import Testing
 
 @testable import ReceiptCodegen

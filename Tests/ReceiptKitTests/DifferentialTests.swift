@@ -59,7 +59,7 @@ struct DifferentialTests {
             let input = round < 40 ? original : MutationTests.mutate(original, &rng)
 
             let mine = await Self.ours(input, validator)
-            let theirs = try OpenSSL.verify(receipt: input, anchorPEM: anchor).status == 0
+            let theirs = try await OpenSSL.verify(receipt: input, anchorPEM: anchor).status == 0
             switch (mine.verdict, theirs) {
             case (.valid, true), (.invalid, false), (.malformed, false):
                 counts["agree", default: 0] += 1

@@ -63,27 +63,27 @@ struct MintingTests {
     }
 
     @Test(.enabled(if: OpenSSL.path != nil, Comment(rawValue: OpenSSL.skipMessage)), arguments: MintingTests.allOptions.indices)
-    func openSSLAgreesEveryLayoutIsValidCMS(index: Int) throws {
+    func openSSLAgreesEveryLayoutIsValidCMS(index: Int) async throws {
         let options = Self.allOptions[index]
         let ca = try TestPKI.ca
         let bytes = try ReceiptMinter.mint(TestPKI.sampleReceipt, signer: ca.receiptSigner, options: options)
-        let verdict = try OpenSSL.verify(receipt: bytes, anchorPEM: try ca.root.certificate.serializeAsPEM().pemString)
+        let verdict = try await OpenSSL.verify(receipt: bytes, anchorPEM: try ca.root.certificate.serializeAsPEM().pemString)
         #expect(verdict.status == 0, "\(options): \(verdict.stderr)")
     }
 
     @Test(.enabled(if: OpenSSL.path != nil, Comment(rawValue: OpenSSL.skipMessage)))
-    func openSSLAgreesOnStoreKitStyleAndOnFaults() throws {
+    func openSSLAgreesOnStoreKitStyleAndOnFaults() async throws {
         let storeKit = try TestCertificateAuthority.storeKitStyleSigner()
         var receipt = TestPKI.sampleReceipt
         receipt.environment = .xcode
         let xcode = try ReceiptMinter.mint(receipt, signer: storeKit, options: .init(style: .xcode))
         let anchor = try storeKit.identity.certificate.serializeAsPEM().pemString
-        #expect(try OpenSSL.verify(receipt: xcode, anchorPEM: anchor).status == 0)
+        #expect(try await OpenSSL.verify(receipt: xcode, anchorPEM: anchor).status == 0)
 
         let rootPEM = try TestPKI.ca.root.certificate.serializeAsPEM().pemString
         for fault in [ReceiptMinter.Fault.corruptSignature, .alterContentAfterSigning] {
             let bad = try ReceiptMinter.mint(TestPKI.sampleReceipt, signer: TestPKI.ca.receiptSigner, options: .init(fault: fault))
-            #expect(try OpenSSL.verify(receipt: bad, anchorPEM: rootPEM).status != 0, "\(fault)")
+            #expect(try await OpenSSL.verify(receipt: bad, anchorPEM: rootPEM).status != 0, "\(fault)")
         }
     }
 

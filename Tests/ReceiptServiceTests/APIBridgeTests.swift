@@ -469,9 +469,10 @@ struct APIBridgeTests {
                     #expect(await gate.waitForArrivals(1))
                     return ContinuousClock.now
                 }
-                // Stopped while Apple still held the request: a quarter of the time an uncancelled fetch would take.
+                // Stopped while Apple still held the request: half the time an uncancelled fetch would take (wide:
+                // on two busy cores a task may wait half a minute for a thread).
                 #expect(!gate.isOpen)
-                #expect(ContinuousClock.now - stopping < .seconds(30))
+                #expect(ContinuousClock.now - stopping < .seconds(60))
             }
         }
     }

@@ -14,12 +14,6 @@ import Testing
 struct LedgerAvailabilityTests {
     typealias H = ServiceHarness
 
-    /// How soon a call must fail once the server is known to be down. The lease limit is 0.5 s; the bound leaves
-    /// room for a loaded 2-core CI machine (other suites compile generated validators beside this one), and still
-    /// fails the old behaviour: no limit at all in the library, the 10 s request timeout in the service. (2.5 s was
-    /// seen exceeded by 0.1 s with four builds beside the tests.)
-    static let fastFailure: Duration = .milliseconds(4000)
-
     @Test("SQLite files run WAL with synchronous = FULL: an acknowledged commit survives power loss")
     func sqliteCommitsAreSynchronousFull() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-sync-\(UUID())")
@@ -58,7 +52,7 @@ struct LedgerAvailabilityTests {
         #expect(try PostgresLocation(url: url).sslMode == mode, "\(url)")
     }
 
-    @Test("a PostgreSQL server that does not answer: the first call gives up within the lease limit, later ones within 1 s")
+    @Test("a PostgreSQL server that does not answer: the first call gives up at the lease limit, later ones at the shorter one")
     func unreachablePostgresFailsFast() async throws {
         // A port nothing listens on: bind one, note it, close it.
         let probe = try await SwitchableProxy(targetHost: "127.0.0.1", targetPort: 9)
@@ -67,20 +61,33 @@ struct LedgerAvailabilityTests {
         configuration.options.connectTimeout = .seconds(5)
         let ledger = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
         try await LedgerBackend.running(ledger) {
-            let first = ContinuousClock.now
-            await #expect(throws: LedgerError(.unavailable, "")) { try await ledger.ping() }
-            // The lease limit plus slack for a loaded machine; without the limit the call waits for PostgresNIO's
-            // connection attempts, each up to the 5 s connect timeout, retried.
-            #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(5))
+            // Which limit ended each call is read from its error, not from a stopwatch: `swift test` runs every
+            // suite at once, and on two busy cores a task may wait many seconds for a thread (28 s was seen in CI),
+            // which no bound on wall time survives. Without the limit the call waits for PostgresNIO, whose pool
+            // retries a refused connection for as long as the caller waits, so it would not end at all.
+            let first = await Self.unavailableReason(ledger)
+            #expect(first?.contains("within \(PostgresReachability.answeringLimit)") == true, "\(first ?? "")")
             for _ in 0..<3 {
-                let started = ContinuousClock.now
-                await #expect(throws: LedgerError(.unavailable, "")) { try await ledger.ping() }
-                #expect(ContinuousClock.now - started < Self.fastFailure)
+                let again = await Self.unavailableReason(ledger)
+                #expect(again?.contains("within \(PostgresReachability.unreachableLimit)") == true, "\(again ?? "")")
             }
         }
     }
 
-    @Test("PostgreSQL stopped under the service: 21009 retryable, then within 1 s; /health 503 within 1 s; back when it returns",
+    /// The reason of the `unavailable` error a ping ends with, or `nil` (recorded as an issue) when it ends otherwise.
+    static func unavailableReason(_ ledger: PostgresLedger) async -> String? {
+        do {
+            try await ledger.ping()
+            Issue.record("the ping succeeded")
+        } catch where error.code == .unavailable {
+            return error.reason
+        } catch {
+            Issue.record("the ping threw \(error)")
+        }
+        return nil
+    }
+
+    @Test("PostgreSQL stopped under the service: 21009 ledger_unavailable before any timeout; /health 503 unreachable; back when it returns",
           .enabled(if: LedgerBackend.postgresURL != nil || LedgerBackend.postgresRequired))
     func postgresOutageAndRecovery() async throws {
         try await LedgerBackend.withPostgresSchema { real in
@@ -89,8 +96,8 @@ struct LedgerAvailabilityTests {
             try await LedgerBackend.running(ledger) {
                 try await ledger.migrate()
                 let service = try H.configuration {
-                    $0.requestTimeout = .seconds(10)
-                    $0.healthTimeout = .seconds(3)
+                    $0.requestTimeout = .seconds(60)
+                    $0.healthTimeout = .seconds(30)
                 }
                 let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt())
                 try await H.withLiveService(service, ledger: ledger) { client, _ in
@@ -103,23 +110,23 @@ struct LedgerAvailabilityTests {
                     }
                     #expect(!ledger.operations.snapshots.isEnabled)
 
-                    let first = ContinuousClock.now
+                    // The ledger's lease limit answers, not the service's request timeout (reason "timeout") nor the
+                    // health timeout ("timeout"): both are set far above the lease limits, so that a test starved of
+                    // threads on a busy machine still tells them apart (see unreachablePostgresFailsFast).
                     let down = try await H.post(client, body: H.body(receipt))
                     #expect(down["status"] as? Int == 21009)
                     #expect(down["is-retryable"] as? Bool == true)
-                    // The lease limit plus slack for a loaded machine; without the limit the call waits for PostgresNIO's
-            // connection attempts, each up to the 5 s connect timeout, retried.
-            #expect(ContinuousClock.now - first < PostgresReachability.answeringLimit + .seconds(5))
+                    #expect(down["reasons"] as? [String] == ["ledger_unavailable"])
                     for _ in 0..<3 {
-                        let started = ContinuousClock.now
                         let again = try await H.post(client, body: H.body(receipt))
                         #expect(again["status"] as? Int == 21009)
-                        #expect(ContinuousClock.now - started < Self.fastFailure)
+                        #expect(again["reasons"] as? [String] == ["ledger_unavailable"])
                     }
-                    let started = ContinuousClock.now
-                    let health = try await client.execute(uri: "/health", method: .get) { $0.status.code }
-                    #expect(health == 503)
-                    #expect(ContinuousClock.now - started < Self.fastFailure)
+                    let health = try await client.execute(uri: "/health", method: .get) { response in
+                        (response.status.code, String(buffer: response.body))
+                    }
+                    #expect(health.0 == 503)
+                    #expect(health.1 == #"{"database":"unreachable","status":"unavailable"}"#)
 
                     try await proxy.switchOn()
                     let back = ContinuousClock.now

@@ -35,7 +35,7 @@ struct OCSPServiceTests {
         router.post("/ocsp") { request, _ -> Response in
             let der = try await request.body.collect(upTo: 64 * 1024)
             guard let responder = slot.responder.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
-            let answer = try responder.answer(Array(buffer: der))
+            let answer = try await responder.answer(Array(buffer: der))
             return Response(
                 status: .ok, headers: [.contentType: "application/ocsp-response"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
         }

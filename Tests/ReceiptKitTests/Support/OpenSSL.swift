@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKitTesting
 
 /// The `openssl` command, used as an independent CMS implementation.
 enum OpenSSL {
@@ -7,8 +8,10 @@ enum OpenSSL {
 
     static let skipMessage = "openssl is not installed: the independent CMS check is skipped (.ci/run installs it)"
 
-    /// Runs `openssl cms -verify` on DER `receipt` against the PEM `anchor`; returns the exit status and stderr.
-    static func verify(receipt: [UInt8], anchorPEM: String) throws -> (status: Int32, stderr: String) {
+    /// Runs `openssl cms -verify` on DER `receipt` against the PEM `anchor`; returns the exit status and what it
+    /// printed. It waits off Swift's cooperative threads (``ChildProcess``): the differential test runs it hundreds
+    /// of times while every other suite runs.
+    static func verify(receipt: [UInt8], anchorPEM: String) async throws -> (status: Int32, stderr: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiptkit-openssl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -16,19 +19,12 @@ enum OpenSSL {
         let anchor = directory.appendingPathComponent("anchor.pem")
         try Data(receipt).write(to: input)
         try Data(anchorPEM.utf8).write(to: anchor)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try path ?? { throw CocoaError(.fileNoSuchFile) }())
-        process.arguments = [
-            "cms", "-verify", "-inform", "DER", "-binary", "-in", input.path, "-CAfile", anchor.path,
-            "-purpose", "any", "-out", "/dev/null",
-        ]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stderr)
+        let output = try await ChildProcess.run(
+            URL(fileURLWithPath: try path ?? { throw CocoaError(.fileNoSuchFile) }()),
+            [
+                "cms", "-verify", "-inform", "DER", "-binary", "-in", input.path, "-CAfile", anchor.path,
+                "-purpose", "any", "-out", "/dev/null",
+            ])
+        return (output.status, output.text)
     }
 }

@@ -1,35 +1,24 @@
-import Foundation
+#if os(Linux) || os(macOS)
+package import Foundation
 
-/// Runs a child process without holding one of Swift's cooperative threads while it runs.
+/// A child process run without holding one of Swift's cooperative threads while it runs: for the test doubles and
+/// tests that run `openssl`, a compiler or a compiled program.
 ///
-/// `swift test` runs every suite of the package at once on a pool as wide as the machine has cores — two in CI. A
-/// test that waited there for a compiler (a minute or more a generation) took a pool thread the whole time; with both
-/// taken, the service suites' handlers could not run and their requests timed out. Here the waiting happens on a
-/// thread of its own, and compilers take turns: at most one per core (``compile(_:)``), as the pool allowed before.
-enum ChildProcess {
-    struct Output: Sendable {
-        let status: Int32
+/// `swift test` runs every suite of the package at once on a pool as wide as the machine has cores (two in CI). A
+/// test that waited there for a child took a pool thread the whole time; two such tests (three hundred `openssl cms`
+/// runs, say) held the whole pool, and every other suite's tasks — the service's handlers, the ledger's time limits —
+/// waited half a minute for a thread. Here the waiting happens on a thread of its own.
+package enum ChildProcess {
+    package struct Output: Sendable {
+        package let status: Int32
         /// Standard output and standard error, interleaved.
-        let text: String
+        package let text: String
     }
 
     /// Runs `executable`, writing `input` (if any) to its standard input, and returns once it has exited.
-    static func run(_ executable: URL, _ arguments: [String], input: Data? = nil) async throws -> Output {
+    package static func run(_ executable: URL, _ arguments: [String], input: Data? = nil) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try Self.waitFor(executable, arguments, input: input) }) }.start()
-        }
-    }
-
-    /// Runs `swiftc` with `arguments` once a compiler slot is free.
-    static func compile(_ arguments: [String]) async throws -> Output {
-        await CompilerSlots.shared.acquire()
-        do {
-            let output = try await Self.run(URL(fileURLWithPath: HarnessBuild.swiftc ?? "swiftc"), arguments)
-            await CompilerSlots.shared.release()
-            return output
-        } catch {
-            await CompilerSlots.shared.release()
-            throw error
         }
     }
 
@@ -53,3 +42,4 @@ enum ChildProcess {
         return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
     }
 }
+#endif
