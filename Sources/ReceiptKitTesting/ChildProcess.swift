@@ -5,9 +5,9 @@ package import Foundation
 /// tests that run `openssl`, a compiler or a compiled program.
 ///
 /// `swift test` runs every suite of the package at once on a pool as wide as the machine has cores (two in CI). A
-/// test that waited there for a child took a pool thread the whole time; two such tests (three hundred `openssl cms`
-/// runs, say) held the whole pool, and every other suite's tasks — the service's handlers, the ledger's time limits —
-/// waited half a minute for a thread. Here the waiting happens on a thread of its own.
+/// test that waited there for a child (the differential test runs `openssl cms` three hundred times) held a pool
+/// thread the whole time, from every other suite's tasks: the service's handlers, the ledger's time limits. Here the
+/// waiting happens on a thread of its own.
 package enum ChildProcess {
     package struct Output: Sendable {
         package let status: Int32
