@@ -48,6 +48,26 @@ struct LedgerSnapshotCacheTests {
         #expect(cache.usage.entries == 0 && cache.usage.bytes == 0)
     }
 
+    @Test("statistics: hits, misses (nothing kept, or written since), and no count while disabled")
+    func statisticsCountLookups() throws {
+        let cache = LedgerSnapshotCache(enabled: true)
+        let query = Self.query(["1"])
+        #expect(cache.snapshot(for: query) == nil)
+        let ticket = try #require(cache.ticket())
+        cache.keep(Self.snapshot("1"), for: query, ticket: ticket)
+        #expect(cache.snapshot(for: query) != nil)
+        #expect(cache.snapshot(for: query) != nil)
+        let kept = cache.statistics
+        #expect(kept == LedgerCacheStatistics(isEnabled: true, entries: 1, bytes: cache.usage.bytes, hits: 2, misses: 1))
+        #expect(kept.bytes == LedgerSnapshotCache.estimatedBytes(Self.snapshot("1"), query: query))
+        cache.written(["1"])
+        #expect(cache.snapshot(for: query) == nil)  // kept, but written since: a miss, and dropped
+        #expect(cache.statistics == LedgerCacheStatistics(isEnabled: true, entries: 0, bytes: 0, hits: 2, misses: 2))
+        cache.setHearsWrites(false)
+        #expect(cache.snapshot(for: query) == nil)
+        #expect(cache.statistics == LedgerCacheStatistics(isEnabled: false, entries: 0, bytes: 0, hits: 2, misses: 2))
+    }
+
     @Test("a read that a write overlapped is not kept; one that began after it is")
     func overlappingReadIsNotKept() throws {
         let cache = LedgerSnapshotCache(enabled: true)

@@ -383,7 +383,32 @@ struct VerifyReceiptContractTests {
                     #expect(text.contains(#"receiptkit_ledger_receipts_total{result="inserted"} 1"#))
                     #expect(text.contains(#"receiptkit_ledger_receipts_total{result="already_known"} 1"#))
                     #expect(text.contains("receiptkit_validation_duration_seconds_count 2"))
+                    // The first answer read the ledger and kept its snapshot; the second was answered from it.
+                    #expect(text.contains("receiptkit_ledger_snapshot_cache_enabled 1.0\n"))
+                    #expect(text.contains("receiptkit_ledger_snapshot_cache_entries 1.0\n"))
+                    #expect(text.contains(#"receiptkit_ledger_snapshot_cache_lookups_total{result="miss"} 1"# + "\n"))
+                    #expect(text.contains(#"receiptkit_ledger_snapshot_cache_lookups_total{result="hit"} 1"# + "\n"))
                 }
+                // Counters grow by what was added since the last scrape, not by the ledger's totals again.
+                _ = try await H.post(client, body: H.body(bytes))
+                try await client.execute(uri: "/metrics", method: .get) { response in
+                    let text = String(buffer: response.body)
+                    #expect(text.contains(#"receiptkit_ledger_snapshot_cache_lookups_total{result="miss"} 1"# + "\n"))
+                    #expect(text.contains(#"receiptkit_ledger_snapshot_cache_lookups_total{result="hit"} 2"# + "\n"))
+                }
+            }
+        }
+    }
+
+    @Test("GET /metrics: a ledger without a snapshot cache reports it off and empty")
+    func metricsWithoutACache() async throws {
+        let ledger = FailingLedger(error: LedgerError(.unavailable, "test"))
+        try await H.withLiveService(try H.configuration(), ledger: ledger) { client, _ in
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("receiptkit_ledger_snapshot_cache_enabled 0.0\n"))
+                #expect(text.contains("receiptkit_ledger_snapshot_cache_entries 0.0\n"))
+                #expect(text.contains("receiptkit_ledger_snapshot_cache_bytes 0.0\n"))
             }
         }
     }

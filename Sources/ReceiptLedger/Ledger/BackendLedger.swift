@@ -30,4 +30,5 @@ extension BackendLedger {
     }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
+    public var cacheStatistics: LedgerCacheStatistics? { self.operations.snapshots.statistics }
 }

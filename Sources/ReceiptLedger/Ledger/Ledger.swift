@@ -56,9 +56,15 @@ public protocol Ledger: Sendable {
 
     /// Releases connections; the ledger cannot be used afterwards.
     func shutdown() async
+
+    /// How the ledger's snapshot cache stands, or `nil` for a ledger without one (the default).
+    var cacheStatistics: LedgerCacheStatistics? { get }
 }
 
 extension Ledger {
+    /// No snapshot cache.
+    public var cacheStatistics: LedgerCacheStatistics? { nil }
+
     /// The snapshot's transactions, newest first.
     public func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {
         try await self.snapshot(matching: query).transactions

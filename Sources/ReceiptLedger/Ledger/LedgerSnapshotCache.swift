@@ -37,6 +37,9 @@ final class LedgerSnapshotCache: Sendable {
         var lastWritten: [String: UInt64] = [:]
         /// Reads whose ticket is older were running when the cache was flushed: never kept.
         var floor: UInt64 = 0
+        /// Lookups answered, and lookups while enabled that were not.
+        var hits: UInt64 = 0
+        var misses: UInt64 = 0
     }
 
     /// The default of ``maximumBytes``: 16 MiB.
@@ -59,11 +62,17 @@ final class LedgerSnapshotCache: Sendable {
     /// The snapshot kept for `query`, if no write touched its ids since it was read.
     func snapshot(for query: LedgerQuery) -> LedgerSnapshot? {
         self.state.withLockedValue { state in
-            guard state.isEnabled, let entry = state.entries[query] else { return nil }
-            for id in entry.ids where (state.lastWritten[id] ?? 0) > entry.ticket {
-                state.entries.remove(query)
+            guard state.isEnabled else { return nil }
+            guard let entry = state.entries[query] else {
+                state.misses &+= 1
                 return nil
             }
+            for id in entry.ids where (state.lastWritten[id] ?? 0) > entry.ticket {
+                state.entries.remove(query)
+                state.misses &+= 1
+                return nil
+            }
+            state.hits &+= 1
             return entry.snapshot
         }
     }
@@ -136,6 +145,15 @@ final class LedgerSnapshotCache: Sendable {
     /// The snapshots kept now, and their estimated bytes.
     var usage: (entries: Int, bytes: Int) {
         self.state.withLockedValue { ($0.entries.count, $0.entries.cost) }
+    }
+
+    /// Whether it answers, what it holds, and its lookups so far.
+    var statistics: LedgerCacheStatistics {
+        self.state.withLockedValue { state in
+            LedgerCacheStatistics(
+                isEnabled: state.isEnabled, entries: state.entries.count, bytes: state.entries.cost,
+                hits: state.hits, misses: state.misses)
+        }
     }
 
     private static func flush(_ state: inout State) {

@@ -95,7 +95,8 @@ public struct VerifyReceiptServer: Sendable {
             await Self.health(verifier)
         }
         router.get("metrics") { _, _ in
-            Response(
+            verifier.metrics.observe(cache: verifier.ledger.cacheStatistics)
+            return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: verifier.metrics.exposition()))

@@ -1,9 +1,11 @@
+import NIOConcurrencyHelpers
 public import Prometheus
-import ReceiptLedger
+public import ReceiptLedger
 
 /// The service's Prometheus metrics, served at `GET /metrics`: requests by endpoint and status, requests refused
 /// before a verdict (413/408/503), connections open and closed by the server, the validation latency histogram,
-/// ledger writes and failures, and the App Store Server API refresh (calls by outcome, refreshes by result). One
+/// ledger writes and failures, the ledger's snapshot cache (whether it answers, its size, hits and misses), and the
+/// App Store Server API refresh (calls by outcome, refreshes by result). One
 /// registry per service, injected, so tests and several services in one process never share counters.
 public struct ServiceMetrics: Sendable {
     /// The registry every metric lives in.
@@ -19,6 +21,13 @@ public struct ServiceMetrics: Sendable {
     /// App Store Server API refresh counters by result, made once: `fresh` is counted on every request of a
     /// configured app.
     private let apiRefreshCounters: [String: Counter]
+    private let cacheEnabled: Gauge
+    private let cacheEntries: Gauge
+    private let cacheBytes: Gauge
+    private let cacheHits: Counter
+    private let cacheMisses: Counter
+    /// The cache's hits and misses when last observed: the counters grow by what was added since.
+    private let cacheCounted = NIOLockedValueBox((hits: UInt64(0), misses: UInt64(0)))
 
     /// Creates the metrics in a new registry (or `registry`).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -56,6 +65,16 @@ public struct ServiceMetrics: Sendable {
             refreshCounters[result] = registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)])
         }
         self.apiRefreshCounters = refreshCounters
+        self.cacheEnabled = registry.makeGauge(
+            descriptor: Self.descriptor("ledger_snapshot_cache_enabled", "",
+                "1 while the ledger's snapshot cache answers reads (PostgreSQL: while its change listener runs), else 0."))
+        self.cacheEntries = registry.makeGauge(
+            descriptor: Self.descriptor("ledger_snapshot_cache_entries", "", "Snapshots the ledger's cache holds now."))
+        self.cacheBytes = registry.makeGauge(
+            descriptor: Self.descriptor("ledger_snapshot_cache", "bytes",
+                "The estimated size of the snapshots the ledger's cache holds now (its bound counts this)."))
+        self.cacheHits = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "hit")])
+        self.cacheMisses = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "miss")])
     }
 
     /// The results ``countAPIRefresh(result:)`` is called with.
@@ -159,9 +178,33 @@ public struct ServiceMetrics: Sendable {
     private static var openConnections: MetricNameDescriptor {
         Self.descriptor("connections_open", "", "Connections open now.")
     }
+    private static var cacheLookups: MetricNameDescriptor {
+        Self.descriptor(
+            "ledger_snapshot_cache_lookups", "total",
+            "Ledger reads the snapshot cache answered (hit) or, while it answers, could not (miss).")
+    }
     private static var ledgerReceipts: MetricNameDescriptor {
         Self.descriptor(
         "ledger_receipts", "total", "Receipts recorded in the ledger, by whether they were new.")
+    }
+
+    /// Sets the snapshot cache's metrics from what the ledger reports (`nil`: a ledger without a cache, all 0).
+    /// Called before each exposition; the lookup counters grow by what the ledger counted since the last call.
+    public func observe(cache statistics: LedgerCacheStatistics?) {
+        let statistics = statistics ?? LedgerCacheStatistics(isEnabled: false, entries: 0, bytes: 0, hits: 0, misses: 0)
+        self.cacheEnabled.set(Int64(statistics.isEnabled ? 1 : 0))
+        self.cacheEntries.set(Int64(clamping: statistics.entries))
+        self.cacheBytes.set(Int64(clamping: statistics.bytes))
+        let added = self.cacheCounted.withLockedValue { counted in
+            // The ledger's counts only grow. Two scrapes at once may report them out of order: the later report
+            // of a smaller count adds nothing, so nothing is counted twice.
+            let hits = statistics.hits > counted.hits ? statistics.hits - counted.hits : 0
+            let misses = statistics.misses > counted.misses ? statistics.misses - counted.misses : 0
+            counted = (max(counted.hits, statistics.hits), max(counted.misses, statistics.misses))
+            return (hits: hits, misses: misses)
+        }
+        if added.hits > 0 { self.cacheHits.increment(by: Int64(clamping: added.hits)) }
+        if added.misses > 0 { self.cacheMisses.increment(by: Int64(clamping: added.misses)) }
     }
 
     /// The Prometheus text exposition of every metric.
