@@ -68,7 +68,7 @@ struct MintingTests {
         let ca = try TestPKI.ca
         let bytes = try ReceiptMinter.mint(TestPKI.sampleReceipt, signer: ca.receiptSigner, options: options)
         let verdict = try await OpenSSL.verify(receipt: bytes, anchorPEM: try ca.root.certificate.serializeAsPEM().pemString)
-        #expect(verdict.status == 0, "\(options): \(verdict.stderr)")
+        #expect(verdict.status == 0, "\(options): \(verdict.output)")
     }
 
     @Test(.enabled(if: OpenSSL.path != nil, Comment(rawValue: OpenSSL.skipMessage)))

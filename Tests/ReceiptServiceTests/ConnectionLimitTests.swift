@@ -54,7 +54,6 @@ struct ConnectionLimitTests {
     func slowHeadersAreCutOff() async throws {
         try await Self.withService({ $0.headerReadTimeout = .seconds(1) }) { port in
             let connection = try RawConnection(port: port)
-            let started = Date()
             connection.send(Self.head)
             var stillOpen = true
             for index in 0..<10 where stillOpen {  // 4 s of headers if the server let them come
@@ -64,7 +63,9 @@ struct ConnectionLimitTests {
             let (text, closed) = await connection.read(timeout: 5)
             #expect(closed)
             #expect(text.isEmpty, "no answer to a request whose head never arrived")
-            #expect(Date().timeIntervalSince(started) < 6, "cut off at the 1 s timeout, not after the 4 s drip")
+            // Cut off while the drip went on (a send failed), not after it: a stopwatch would also count the
+            // seconds a busy machine keeps this test from running.
+            #expect(!stillOpen, "cut off at the 1 s timeout, not after the 4 s drip")
             let metrics = try await Self.metrics(port: port)
             #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="header_timeout"}"#) >= 1)
             #expect(try await Self.stillAnswers(port: port))
@@ -101,10 +102,8 @@ struct ConnectionLimitTests {
             var held = try (0..<3).map { _ in try RawConnection(port: port) }
             try await Task.sleep(for: .milliseconds(200))
             let refused = try RawConnection(port: port)
-            let started = Date()
             let (text, closed) = await refused.read(timeout: 5)
-            #expect(closed && text.isEmpty)
-            #expect(Date().timeIntervalSince(started) < 3, "closed at once, not left open")
+            #expect(closed && text.isEmpty, "closed at once, not left open until the 120 s header timeout")
             held.removeAll()  // closes them
             try await Task.sleep(for: .milliseconds(300))
             let metrics = try await Self.metrics(port: port)

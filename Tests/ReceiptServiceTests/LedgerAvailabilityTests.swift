@@ -64,7 +64,8 @@ struct LedgerAvailabilityTests {
             // Which limit ended each call is read from its error, not from a stopwatch: `swift test` runs every
             // suite at once, and on two busy cores a task may wait many seconds for a thread (28 s was seen in CI),
             // which no bound on wall time survives. Without the limit the call waits for PostgresNIO, whose pool
-            // retries a refused connection for as long as the caller waits, so it would not end at all.
+            // retries a refused connection until its circuit breaker trips after 60 s (a ConnectionPoolError, not
+            // this reason).
             let first = await Self.unavailableReason(ledger)
             #expect(first?.contains("within \(PostgresReachability.answeringLimit)") == true, "\(first ?? "")")
             for _ in 0..<3 {
@@ -95,10 +96,7 @@ struct LedgerAvailabilityTests {
             let ledger = proxy.ledger(of: real)
             try await LedgerBackend.running(ledger) {
                 try await ledger.migrate()
-                let service = try H.configuration {
-                    $0.requestTimeout = .seconds(60)
-                    $0.healthTimeout = .seconds(30)
-                }
+                let service = try H.configuration()  // request and health timeouts of 120 s
                 let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt())
                 try await H.withLiveService(service, ledger: ledger) { client, _ in
                     #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
@@ -111,8 +109,8 @@ struct LedgerAvailabilityTests {
                     #expect(!ledger.operations.snapshots.isEnabled)
 
                     // The ledger's lease limit answers, not the service's request timeout (reason "timeout") nor the
-                    // health timeout ("timeout"): both are set far above the lease limits, so that a test starved of
-                    // threads on a busy machine still tells them apart (see unreachablePostgresFailsFast).
+                    // health timeout ("timeout"): both are 120 s here, far above the lease limits, so that a test
+                    // starved of threads on a busy machine still tells them apart (see unreachablePostgresFailsFast).
                     let down = try await H.post(client, body: H.body(receipt))
                     #expect(down["status"] as? Int == 21009)
                     #expect(down["is-retryable"] as? Bool == true)
@@ -131,7 +129,9 @@ struct LedgerAvailabilityTests {
                     try await proxy.switchOn()
                     let back = ContinuousClock.now
                     var status: Int?
-                    while status != 0, ContinuousClock.now - back < .seconds(20) {
+                    // PostgresNIO's reconnection backoff grows while the server is down (100 ms × 1.25ⁿ): a long
+                    // outage on a starved machine takes longer to notice the server back.
+                    while status != 0, ContinuousClock.now - back < .seconds(120) {
                         status = try await H.post(client, body: H.body(receipt))["status"] as? Int
                         if status != 0 { try await Task.sleep(for: .milliseconds(100)) }
                     }

@@ -17,10 +17,11 @@ extension AppReceipt {
 
     /// Decodes a base64 encoded receipt (as apps send it to servers), tolerating ASCII whitespace and line breaks.
     ///
-    /// The text is standard Base64 (RFC 4648 §4) read strictly: the standard alphabet, whole groups of four once
-    /// whitespace is skipped, `=` only as the last one or two characters. Text that Foundation's lenient
-    /// `Data(base64Encoded:)` accepted on Linux, such as `=` inside the text or more padding than a group needs, is
-    /// refused (a change of 2026-11-27; no Base64 encoder writes such text).
+    /// The text is standard Base64 (RFC 4648 §4): the standard alphabet, whole groups of four once whitespace is
+    /// skipped, `=` only as the last one or two symbols. Text that Foundation's lenient `Data(base64Encoded:)`
+    /// accepted on Linux, such as `=` inside the text or more padding than a group needs, is refused (a change of
+    /// 2026-11-27; no Base64 encoder writes such text). Non-zero unused bits in the last symbol (`QR==`) are still
+    /// accepted, as Foundation accepts them.
     ///
     /// - Throws: ``ReceiptError`` with ``ReceiptError/Code/invalidBase64`` when the text is not base64, or any
     ///   error of ``init(berEncoded:configuration:)``.

@@ -3,7 +3,8 @@ import NIOConcurrencyHelpers
 /// What the ledger last learnt of its PostgreSQL server, so that a server known to be down costs a caller
 /// half a second, not a request timeout.
 ///
-/// PostgresNIO's pool queues a lease while it reconnects, for as long as the caller waits. Each lease therefore
+/// PostgresNIO's pool queues a lease while it reconnects, until its circuit breaker trips (60 s without a
+/// connection). Each lease therefore
 /// has a limit: ``answeringLimit`` while the server answers, ``unreachableLimit`` once a lease has gone unanswered
 /// (the pool could not connect in that time). A lease that succeeds marks the server answering again, so recovery
 /// needs nothing but the pool's own reconnection.

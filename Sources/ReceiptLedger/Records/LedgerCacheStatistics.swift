@@ -1,9 +1,11 @@
 /// How a ledger's snapshot cache stands: whether it answers now, what it holds, and how its lookups went since the
 /// ledger was opened. The service exports it at `GET /metrics`.
 ///
-/// On PostgreSQL the cache answers only while the change listener hears other instances' writes (and the schema
-/// announces them): ``isEnabled`` is `false` while the listener reconnects, and every read then goes to the database.
-public struct LedgerCacheStatistics: Sendable, Equatable {
+/// ``isEnabled`` is `false` when the cache is turned off (`snapshotCacheBytes: 0`), and on PostgreSQL whenever it
+/// cannot know of other instances' writes: while the change listener reconnects, before the schema announces
+/// changes (version 4), or with a pool too small to give the listener a connection. Every read then goes to the
+/// database.
+public struct LedgerCacheStatistics: Sendable, Hashable {
     /// Whether snapshots are kept and answered now.
     public var isEnabled: Bool
     /// The snapshots kept now.
@@ -16,6 +18,7 @@ public struct LedgerCacheStatistics: Sendable, Equatable {
     /// written since); reads while it is disabled are not counted.
     public var misses: UInt64
 
+    /// Creates statistics.
     public init(isEnabled: Bool, entries: Int, bytes: Int, hits: UInt64, misses: UInt64) {
         self.isEnabled = isEnabled
         self.entries = entries

@@ -190,21 +190,22 @@ public struct ServiceMetrics: Sendable {
 
     /// Sets the snapshot cache's metrics from what the ledger reports (`nil`: a ledger without a cache, all 0).
     /// Called before each exposition; the lookup counters grow by what the ledger counted since the last call.
+    /// A `ServiceMetrics` observes one ledger: the counts it is given only grow.
     public func observe(cache statistics: LedgerCacheStatistics?) {
         let statistics = statistics ?? LedgerCacheStatistics(isEnabled: false, entries: 0, bytes: 0, hits: 0, misses: 0)
-        self.cacheEnabled.set(Int64(statistics.isEnabled ? 1 : 0))
-        self.cacheEntries.set(Int64(clamping: statistics.entries))
-        self.cacheBytes.set(Int64(clamping: statistics.bytes))
-        let added = self.cacheCounted.withLockedValue { counted in
-            // The ledger's counts only grow. Two scrapes at once may report them out of order: the later report
-            // of a smaller count adds nothing, so nothing is counted twice.
-            let hits = statistics.hits > counted.hits ? statistics.hits - counted.hits : 0
-            let misses = statistics.misses > counted.misses ? statistics.misses - counted.misses : 0
-            counted = (max(counted.hits, statistics.hits), max(counted.misses, statistics.misses))
-            return (hits: hits, misses: misses)
+        // Under the lock, so that two scrapes at once neither count a lookup twice (a report older than the last
+        // one adds nothing) nor leave the older figures last.
+        self.cacheCounted.withLockedValue { counted in
+            guard statistics.hits >= counted.hits, statistics.misses >= counted.misses else { return }
+            self.cacheEnabled.set(Int64(statistics.isEnabled ? 1 : 0))
+            self.cacheEntries.set(Int64(clamping: statistics.entries))
+            self.cacheBytes.set(Int64(clamping: statistics.bytes))
+            if statistics.hits > counted.hits { self.cacheHits.increment(by: Int64(clamping: statistics.hits - counted.hits)) }
+            if statistics.misses > counted.misses {
+                self.cacheMisses.increment(by: Int64(clamping: statistics.misses - counted.misses))
+            }
+            counted = (statistics.hits, statistics.misses)
         }
-        if added.hits > 0 { self.cacheHits.increment(by: Int64(clamping: added.hits)) }
-        if added.misses > 0 { self.cacheMisses.increment(by: Int64(clamping: added.misses)) }
     }
 
     /// The Prometheus text exposition of every metric.

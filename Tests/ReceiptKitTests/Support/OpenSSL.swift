@@ -11,7 +11,7 @@ enum OpenSSL {
     /// Runs `openssl cms -verify` on DER `receipt` against the PEM `anchor`; returns the exit status and what it
     /// printed. It waits off Swift's cooperative threads (``ChildProcess``): the differential test runs it hundreds
     /// of times while every other suite runs.
-    static func verify(receipt: [UInt8], anchorPEM: String) async throws -> (status: Int32, stderr: String) {
+    static func verify(receipt: [UInt8], anchorPEM: String) async throws -> (status: Int32, output: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiptkit-openssl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
