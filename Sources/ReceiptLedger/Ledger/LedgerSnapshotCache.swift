@@ -142,11 +142,6 @@ final class LedgerSnapshotCache: Sendable {
         self.state.withLockedValue { $0.entries.queueLength }
     }
 
-    /// The snapshots kept now, and their estimated bytes.
-    var usage: (entries: Int, bytes: Int) {
-        self.state.withLockedValue { ($0.entries.count, $0.entries.cost) }
-    }
-
     /// Whether it answers, what it holds, and its lookups so far.
     var statistics: LedgerCacheStatistics {
         self.state.withLockedValue { state in
