@@ -254,4 +254,19 @@ struct ProfileNameTests {
             #expect(otherHost.failures == [.hostnameMismatch])
         }
     }
+
+    @Test func aPinnedSelfSignedServerKeepsTheRFC5280UsageRuleUnderEitherProfile() async throws {
+        // Never issued under a CA's profile, so anyExtendedKeyUsage beside serverAuth is RFC 5280's to judge.
+        let key = P256.Signing.PrivateKey()
+        var spec = try ProfileTestPKI.rootSpec(key, name: "api.example.test")
+        spec.set(try ProfileRuleTests.ext(SubjectAlternativeNames([.dnsName("api.example.test")])))
+        spec.set(try ProfileRuleTests.ext(ExtendedKeyUsage([.serverAuth, .any])))
+        let server = try ProfileTestPKI.issue(spec, key: key, issuer: nil).certificate
+        for profile in ProfileRuleTests.profiles {
+            let policy = try ServerTrustPolicy(mode: .certificate, pinnedCertificates: [server], requiresBackupPin: false, profile: profile)
+            let evaluator = ServerTrustEvaluator(policies: ServerTrustPolicies(policy))
+            let trusted = await evaluator.evaluate(chain: [server], for: ProfileRuleTests.host, at: TLSTestPKI.now)
+            #expect(trusted.failures == [])
+        }
+    }
 }

@@ -407,8 +407,26 @@ struct ProfileRuleTests {
         #expect(direct == [.extendedKeyUsage])
         let loose = try await failures(.rfc5280, leaf: anyOnly)
         #expect(loose == [])
-        let alongsideServerAuth = try await failures(.webPKI, leaf: { $0.set(try Self.ext(ExtendedKeyUsage([.any, .serverAuth]))) })
-        #expect(alongsideServerAuth == [])
+    }
+
+    /// CA/Browser Forum BRs §7.1.2.7.10 forbid anyExtendedKeyUsage in a subscriber certificate, beside serverAuth
+    /// too; RFC 5280 §4.2.1.12 allows it. Both orders of the two usages, as they are written in the extension.
+    @Test(arguments: [[ExtendedKeyUsage.Usage.serverAuth, .any], [.any, .serverAuth]])
+    func anEndEntityWithAnyExtendedKeyUsageBesideServerAuthIsRejectedByTheWebPKI(
+        usages: [ExtendedKeyUsage.Usage]
+    ) async throws {
+        let both: Edit = { $0.set(try Self.ext(ExtendedKeyUsage(usages))) }
+        let web = try await failures(.webPKI, leaf: both)
+        #expect(web == [.extendedKeyUsage])
+        let direct = try await failures(.webPKI, intermediate: nil, leaf: both)
+        #expect(direct == [.extendedKeyUsage])
+        let loose = try await failures(.rfc5280, leaf: both)
+        #expect(loose == [])
+        let looseDirect = try await failures(.rfc5280, intermediate: nil, leaf: both)
+        #expect(looseDirect == [])
+        // The rule is the end-entity's: an intermediate asserting both is no subscriber certificate.
+        let intermediate = try await failures(.webPKI, intermediate: both)
+        #expect(intermediate == [])
     }
 
     @Test func anEndEntityWithoutExtendedKeyUsageIsAcceptedByRFC5280() async throws {

@@ -15,8 +15,8 @@ public struct ServerTrustFailure: ReasonCode {
     /// The leaf does not name the host (DNS SAN) or IP address (IP SAN).
     public static let hostnameMismatch = ServerTrustFailure("hostname_mismatch")
     /// The leaf's extended key usage does not allow TLS server authentication: under ``ServerTrustProfile/webPKI``
-    /// it must be present and assert serverAuth (anyExtendedKeyUsage alone is not enough), a CA that asserts EKUs
-    /// must include serverAuth, and a root (a self-issued anchor) carries no EKU; under
+    /// it must be present, assert serverAuth and not carry anyExtendedKeyUsage (alone or beside serverAuth), a CA
+    /// that asserts EKUs must include serverAuth, and a root (a self-issued anchor) carries no EKU; under
     /// ``ServerTrustProfile/rfc5280`` an absent extension or anyExtendedKeyUsage is enough.
     public static let extendedKeyUsage = ServerTrustFailure("extended_key_usage")
     /// No validated path carries a pin (with invalid certificates allowed: no path in which each certificate is

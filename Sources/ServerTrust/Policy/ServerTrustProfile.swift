@@ -16,7 +16,7 @@
 /// | the leaf is not a CA and lacks keyCertSign; a version-1 anchor never issues | `ca_constraints` | ✓ | – |
 /// | pathLenConstraint (ignored in a certificate that is no CA) | `path_length` | ✓ | ✓ |
 /// | name constraints (DNS, IP, directory name matched as RFC 5280 §7.1 says, email, URI; self-issued intermediates exempt; never in a leaf) | `name_constraints` | ✓ | ✓ |
-/// | the leaf's EKU asserts serverAuth | `extended_key_usage` | required (anyExtendedKeyUsage alone is not enough) | absent, serverAuth or any |
+/// | the leaf's EKU asserts serverAuth | `extended_key_usage` | required, and anyExtendedKeyUsage refused (alone or beside serverAuth) | absent, serverAuth or any (in any company) |
 /// | a CA that asserts EKUs includes serverAuth; a root (self-issued anchor) carries no EKU | `extended_key_usage` | ✓ | – |
 /// | the leaf is version 3 | `certificate_version` | ✓ | – |
 /// | host names: SAN only, wildcard as a whole left-most label over two or more labels, IPs only in iPAddress SANs | `hostname_mismatch` | ✓ | swift-certificates' rules (CN when no SAN) |

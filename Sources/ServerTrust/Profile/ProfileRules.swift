@@ -119,13 +119,18 @@ struct ProfileRules {
     }
 
     /// Whether the leaf's extended key usage allows TLS server authentication: the Web PKI requires the extension
-    /// with serverAuth (CA/Browser Forum BRs §7.1.2.7.10: anyExtendedKeyUsage alone is not enough); RFC 5280 accepts
-    /// its absence or anyExtendedKeyUsage (§4.2.1.12: without the extension the key may serve any purpose).
+    /// with serverAuth and without anyExtendedKeyUsage (CA/Browser Forum BRs §7.1.2.7.10 forbid it in a subscriber
+    /// certificate, beside serverAuth too); RFC 5280 accepts the extension's absence, serverAuth or
+    /// anyExtendedKeyUsage in any company (§4.2.1.12: without the extension the key may serve any purpose).
     /// A certificate trusted as itself is held to the RFC 5280 rule (`openssl req -x509` writes no EKU).
     func leafAllowsServerAuth(_ leaf: CertificateFacts, trustedAsItself: Bool) -> Bool {
+        let rfc5280Rule = !self.profile.isWebPKI || trustedAsItself
         guard let usage = leaf.extendedKeyUsage else {
-            return !leaf.hasExtendedKeyUsage && (!self.profile.isWebPKI || trustedAsItself)
+            return !leaf.hasExtendedKeyUsage && rfc5280Rule
         }
-        return usage.contains(.serverAuth) || ((!self.profile.isWebPKI || trustedAsItself) && usage.contains(.any))
+        if rfc5280Rule {
+            return usage.contains(.serverAuth) || usage.contains(.any)
+        }
+        return usage.contains(.serverAuth) && !usage.contains(.any)
     }
 }
