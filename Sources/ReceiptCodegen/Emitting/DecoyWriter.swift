@@ -24,20 +24,19 @@ struct DecoyWriter {
     /// How this generation spells its decoys.
     var dialect: Dialect
 
-    /// A template's comment line that makes the next block it opens (and every block inside it) hot: the loops that
-    /// run per byte, per round or per word, and the DER reader, called once per element. There a place takes a decoy
-    /// only after two to four lines without one (``hotGap``), enough to break every run of six lines. Measured on the
-    /// sample receipt, 3 entry points, -O, one core: 3,170 validations/s with no decoys in the hot loops,
-    /// 2,930–3,040/s with sparse ones, 2,420/s with the usual density there.
+    /// A template's comment line that makes the next block it opens (and every block inside it) hot: the loops that run
+    /// per byte, per round or per word, and the DER reader, called once per element. There a place takes a decoy only
+    /// after two to four lines without one (``hotGap``), enough to break every run of six lines; sparse decoys there
+    /// cost a generation's validations far less than the usual density (the ReceiptCodegen catalog's Measurements
+    /// article).
     static let hotMarker = "// hot"
 
     /// A template's comment line that makes the next block it opens (and every block inside it) take no decoys: the
     /// multiply-accumulate loops of the big-number arithmetic, where a decoy's branch, however sparse, costs the loop
     /// its add-with-carry (the optimizer sinks a carry's use below the branch, and the flag becomes a register).
-    /// Measured (sample receipt, 3 entry points, one core, decoys removed from those loops in a generated file): a
-    /// generation whose entry points all used the (since replaced) separated variant 2,100 → 2,525 validations/s, one
-    /// with the interleaved variant 2,730 → 3,035; with decoys kept only at the top of each turn, 2,450 and 2,830; kept
-    /// only after a carry's use, 2,100 and 2,860. Two generations' tight loops differ by ``TightLoopRewriter``.
+    /// Measured in generated files, removing the decoys from those loops made every variant's validations faster than
+    /// keeping them everywhere, only at the top of each turn, or only after a carry's use (the ReceiptCodegen catalog's
+    /// Measurements article). Two generations' tight loops differ by ``TightLoopRewriter``.
     static let tightMarker = "// tight"
 
     /// A template's comment line before an unrolled block (``SHA1Rounds``): no decoys, as after ``tightMarker``, and
@@ -182,15 +181,14 @@ struct DecoyWriter {
 
     // MARK: - The decoys
 
-    /// The values a decoy may read here. In a hot block, only the `UInt64` locals and parameters when there are any:
-    /// a count is read from its array's memory, and a store through a pointer in the loop may have changed it as far
-    /// as the optimizer knows, so a decoy on a count is computed again at every turn (three multiplications for a
-    /// fourth power), while one on a local is the same every turn and leaves the loop. Measured (2048-bit
-    /// verification, one core, one generation's FIOS function): its hot decoys on counts 46 µs, the same decoys on a
-    /// register value 32 µs, no decoys 27.5 µs. (A decoy that falls between a carry and its use can still cost the
-    /// loop its add-with-carry: 54 µs measured in another generation.) Integers that are not `UInt64` (an offset, a
-    /// length) are not used there: the optimizer often knows their low bits (an offset `64 * n`), and with them a
-    /// predicate's answer.
+    /// The values a decoy may read here. In a hot block, only the `UInt64` locals and parameters when there are any: a
+    /// count is read from its array's memory, and a store through a pointer in the loop may have changed it as far as
+    /// the optimizer knows, so a decoy on a count is computed again at every turn (three multiplications for a fourth
+    /// power), while one on a local is the same every turn and leaves the loop. Measured on one generation's FIOS
+    /// function, hot decoys on counts made it far slower, the same decoys on a register value only a little slower than
+    /// none (the ReceiptCodegen catalog's Measurements article). (A decoy that falls between a carry and its use can
+    /// still cost the loop its add-with-carry.) Integers that are not `UInt64` (an offset, a length) are not used
+    /// there: the optimizer often knows their low bits (an offset `64 * n`), and with them a predicate's answer.
     static func usable(_ values: [String], hot: Bool) -> [String] {
         guard hot else { return values }
         let locals = values.filter { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
@@ -198,7 +196,8 @@ struct DecoyWriter {
     }
 
     /// `let name: UInt64 = operand` (or `let name = operand as UInt64`) and a branch on it (the binding keeps the type
-    /// checker fast: an operand repeated inside one long literal-laden expression costs it about a second each).
+    /// checker fast: an operand repeated inside one long literal-laden expression slows it down at each use; see the
+    /// ReceiptCodegen catalog's Measurements article).
     private func branch(values: [String], exit: String, names: inout Names, using random: inout SeededGenerator) -> [String] {
         let x = names.fresh(using: &random)
         let form = random.element(self.dialect.predicates)
@@ -225,9 +224,9 @@ struct DecoyWriter {
 
     /// An identity of 64-bit wrapping arithmetic on a run-time value `x` that the optimizer does not prove, in one of
     /// the dialect's spellings: an odd square is 1 modulo 8 (`(x|1)² - 1` a multiple of 8), an odd fourth power 1
-    /// modulo 16, an odd cube equal to its root modulo 8. (The parity of `x(x+1)` is as true, but LLVM's
-    /// demanded-bits analysis sees through it and deletes the arm; `(2x+1)²` and `x << 1 | 1` cost the type checker
-    /// 30 ms to a second a use.)
+    /// modulo 16, an odd cube equal to its root modulo 8. (The parity of `x(x+1)` is as true, but LLVM's demanded-bits
+    /// analysis sees through it and deletes the arm; `(2x+1)²` and `x << 1 | 1` slow the type checker down at every
+    /// use; see the ReceiptCodegen catalog's Measurements article.)
     static func predicate(_ truth: Bool, _ x: String, dialect: Dialect, using random: inout SeededGenerator) -> String {
         Self.predicate(truth, x, form: random.element(dialect.predicates), bound: false, using: &random)
     }
@@ -290,9 +289,9 @@ struct DecoyWriter {
     /// The predicates read only the low three or four bits of their operand, and the optimizer knows it: it drops any
     /// step that cannot change those bits (`^ 0x…0`, `&- 0x…8`, a value xored in twice), and when two decoys in one
     /// function are left testing the same bits of the same values, the second is implied by the first and deleted
-    /// (measured: 14 of 213 decoy exits gone from a generation whose dialect had few mixers). So every operand takes
-    /// at least one constant, never the same value twice, and ends with a shift that brings bits above the low ones
-    /// down, where a constant's carries reach.
+    /// (measured: decoy exits gone from a generation whose dialect had few mixers; the ReceiptCodegen catalog's
+    /// Measurements article has the count). So every operand takes at least one constant, never the same value twice,
+    /// and ends with a shift that brings bits above the low ones down, where a constant's carries reach.
     private static func operand(values: [String], dialect: Dialect, using random: inout SeededGenerator) -> String {
         let first = random.element(values)
         var unused = values.filter { $0 != first }

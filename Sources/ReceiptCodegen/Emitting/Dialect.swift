@@ -2,11 +2,12 @@
 ///
 /// Variants drawn place by place make every generation the same mixture: each place differs, yet two files hold the
 /// same shapes in the same proportions, and a pattern written for one matches the other (measured: decoys drawn per
-/// place from one family left two generations at a 5-gram token similarity of 0.91). A dialect makes the choices
-/// once per generation instead: which opaque predicates, in which spelling; how a decoy mixes its run-time value;
-/// how the constants are decoded; how the unrolled SHA-1 rounds are spelled (``SHA1Rounds``); and how the templates
-/// spell comparisons, condition lists, guards, emptiness, empty arrays, updates and slices (``StyleRewriter``). Two
-/// generations then share a shape only where their dialects happen to agree.
+/// place from one family left two generations' token streams nearly alike; see the ReceiptCodegen catalog's
+/// Measurements article). A dialect makes the choices once per generation instead: which opaque predicates, in which
+/// spelling; how a decoy mixes its run-time value; how the constants are decoded; how the unrolled SHA-1 rounds are
+/// spelled (``SHA1Rounds``); and how the templates spell comparisons, condition lists, guards, emptiness, empty arrays,
+/// updates and slices (``StyleRewriter``). Two generations then share a shape only where their dialects happen to
+/// agree.
 struct Dialect: Sendable {
     /// One spelling of an always-true predicate on a `UInt64` named `x` (``DecoyWriter/predicate(_:_:dialect:using:)``).
     struct Predicate: Sendable, Equatable {
@@ -26,9 +27,9 @@ struct Dialect: Sendable {
         var constantFirst: Bool
     }
 
-    /// How ``SHA1Rounds`` spells the unrolled rounds, a tenth of a generation's tokens. Drawn place by place from
-    /// every spelling, they left every generation the same mixture: two generations' unrolled bodies had 90 % of
-    /// their token 5-grams in common.
+    /// How ``SHA1Rounds`` spells the unrolled rounds, a tenth of a generation's tokens. Drawn place by place from every
+    /// spelling, they left every generation the same mixture: two generations' unrolled bodies had most of their token
+    /// 5-grams in common (the ReceiptCodegen catalog's Measurements article).
     struct Rounds: Sendable, Equatable {
         /// Two of the twelve spellings of a rotation, drawn place by place.
         var rotations: [Int]

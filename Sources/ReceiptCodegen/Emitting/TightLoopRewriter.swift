@@ -63,12 +63,12 @@ struct TightLoopRewriter {
         var multiplies: Bool
     }
 
-    /// In an unrolled block (``DecoyWriter/unrolledMarker``), the next statement is drawn from the first this many
-    /// that may come next in the written order. Why: with any order, the block's loads and state reads, all ready at
-    /// the start, gather there, and two generations' runs of them matched in shape (the diversity gate failed a pair
-    /// of its own seeds). Speed does not decide it: in a generation (79 kB receipt, one core, same seed) any order ran
-    /// 922–967 validations/s and the window 931–958. (On a stand-alone SHA-1 written loads and schedule first, any
-    /// order hashed 682–706 MB/s and a window of 2–5 819–851; the templates now write each word before its round.)
+    /// In an unrolled block (``DecoyWriter/unrolledMarker``), the next statement is drawn from the first this many that
+    /// may come next in the written order. Why: with any order, the block's loads and state reads, all ready at the
+    /// start, gather there, and two generations' runs of them matched in shape (the diversity gate failed a pair of its
+    /// own seeds). Speed does not decide it: in a generation any order and the window ran alike. (On a stand-alone
+    /// SHA-1 written loads and schedule first, the window was much faster than any order; the templates now write each
+    /// word before its round.) The figures are in the ReceiptCodegen catalog's Measurements article.
     static let unrolledWindow = 4
 
     /// The body rewritten, or `nil` when a statement is not one this rewriter follows. With a `window`, each next
@@ -100,10 +100,11 @@ struct TightLoopRewriter {
             if let spelled = Self.spell(text, used: &used, renames: &renames, using: &random) { text = spelled }
             statements[index].text = Self.inliningFlags(in: text, using: &random)
         }
-        // Units: a statement that reads the overflow flag of the statement just before it stays right after it, so
-        // the flag goes straight into an add-with-carry. Anything between (a multiplication, another addition) sets
-        // the flags again and the carry becomes a register first: measured, a generation whose entry points all use
-        // the interleaved variant ran 9 % slower with its carries' sums anywhere (2,600 against 2,845 validations/s).
+        // Units: a statement that reads the overflow flag of the statement just before it stays right after it, so the
+        // flag goes straight into an add-with-carry. Anything between (a multiplication, another addition) sets the
+        // flags again and the carry becomes a register first: measured, a generation whose entry points all use the
+        // interleaved variant ran slower with its carries' sums anywhere (the ReceiptCodegen catalog's Measurements
+        // article).
         var units: [[Int]] = []
         for k in statements.indices {
             if k > 0, let flag = statements[k - 1].overflow, statements[k].reads.contains(flag), var last = units.popLast() {
@@ -167,9 +168,9 @@ struct TightLoopRewriter {
             return true
         }
         if !a.defines.isDisjoint(with: b.defines) { return true }
-        // Products keep the order the template writes them in. Measured (48 generations' RSA, one core, best of 30
-        // rounds): an interleaved variant whose loop multiplies by the modulus word first took 42–49 µs a 2048-bit
-        // signature, 32–38 with the signature word's product first (the order written), whatever else moved.
+        // Products keep the order the template writes them in: an interleaved variant whose loop multiplies by the
+        // modulus word first was markedly slower than with the signature word's product first (the order written),
+        // whatever else moved (the ReceiptCodegen catalog's Measurements article).
         if a.multiplies && b.multiplies { return true }
         let shared = a.arrays.intersection(b.arrays)
         return shared.contains { $0 == a.stores || $0 == b.stores }

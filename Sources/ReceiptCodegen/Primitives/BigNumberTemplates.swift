@@ -8,21 +8,22 @@
 /// Montgomery-sized steps in all, against 24 when R² mod n came from doublings and squarings and the result from one
 /// more reduction.
 ///
-/// Speed, measured (one core, 2048-bit modulus, against `openssl speed rsa2048` at 16 µs a verification on the same
-/// machine): 27 µs a verification without decoys (46 µs with R² from doublings; 37 µs until the nested functions
-/// were forced inline: in a large generated file they were not inlined). The arithmetic runs on one
-/// allocation of words through pointers (no array per product, no bounds or uniqueness checks in the inner loops; a
-/// `defer` frees it on every way out, the decoys' early returns included), inner loops are `while` loops with
-/// wrapping index arithmetic (a range's overflow check cost 15 %), and a carry flag becomes a word with
-/// `unsafeBitCast(_:to: UInt8.self)`: `flag ? 1 : 0` became a branch in the inner loops, mispredicted on random
-/// words, and cost 8×. The loops over words are marked hot (see ``DecoyWriter/hotMarker``): decoys stand in them
-/// only every few lines; the multiply-accumulate loops inside them are tight (``DecoyWriter/tightMarker``): no
-/// decoys, their statements ordered and spelled per generation by ``TightLoopRewriter``. Every index stays inside its
-/// allocation by construction (`s` words from the checked modulus length; the dividend has 2s + 1 words or
-/// 2s + d + 1 digits).
+/// Speed, measured against `openssl speed rsa2048` on the same machine (the figures are in the ReceiptCodegen catalog's
+/// Measurements article), decided the rest: R² mod n from the long division rather than from doublings, and the nested
+/// functions forced inline (in a large generated file they were not inlined, and ran slower). The arithmetic runs on
+/// one allocation of words through pointers (no array per product, no bounds or uniqueness checks in the inner loops; a
+/// `defer` frees it on every way out, the decoys' early returns included), inner loops are `while` loops with wrapping
+/// index arithmetic (a range's overflow check cost time), and a carry flag becomes a word with
+/// `unsafeBitCast(_:to: UInt8.self)`: `flag ? 1 : 0` became a branch in the inner loops, mispredicted on random words,
+/// and was many times slower. The loops over words are marked hot (see ``DecoyWriter/hotMarker``): decoys stand in them
+/// only every few lines; the multiply-accumulate loops inside them are tight (``DecoyWriter/tightMarker``): no decoys,
+/// their statements ordered and spelled per generation by ``TightLoopRewriter``. Every index stays inside its
+/// allocation by construction (`s` words from the checked modulus length; the dividend has 2s + 1 words or 2s + d + 1
+/// digits).
 enum BigNumberTemplates {
     /// Finely integrated operand scanning (FIOS): one pass over the words adds a row of the product and of the
-    /// reduction at once (faster than the same in two passes, CIOS, by a fifth).
+    /// reduction at once (faster than the same in two passes, CIOS; see the ReceiptCodegen catalog's Measurements
+    /// article).
     static let interleaved = #"""
         private func «modexp»(_ sig: [UInt8], _ mod: [UInt8]) -> [UInt8]? {
             guard let lead = mod.firstIndex(where: { $0 != 0 }) else { return nil }
@@ -191,11 +192,9 @@ enum BigNumberTemplates {
 
     /// Finely integrated product scanning (FIPS): the result column by column, each column's products of the operands
     /// and of the reduction summed in three words; a squaring takes each cross product once. It replaced a separated
-    /// operand scanning variant (the whole product, then the reduction) that ran 39–46 µs a 2048-bit signature in
-    /// generated files (16 generations, one core, best of 30 rounds alternating); in 8 generations since, this variant
-    /// 32–39 µs and the interleaved one 31–40 (its products in the written order, see ``TightLoopRewriter``).
-    /// Stand-alone, without decoys (best of 40 rounds): product scanning 31 µs, interleaved 31–35, separated 38; with
-    /// the squarings as multiplications, 32–34.
+    /// operand scanning variant (the whole product, then the reduction), slower in generated files and stand-alone;
+    /// this variant and the interleaved one (its products in the written order, see ``TightLoopRewriter``) run alike.
+    /// The figures are in the ReceiptCodegen catalog's Measurements article.
     static let productScanning = #"""
         private func «modexp»(_ sig: [UInt8], _ mod: [UInt8]) -> [UInt8]? {
             var nb = ArraySlice(mod)

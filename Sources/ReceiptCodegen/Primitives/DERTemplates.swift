@@ -10,10 +10,10 @@
 enum DERTemplates {
     /// Recursive: an indefinite-length element's end is found by reading its children.
     ///
-    /// Both readers are hot (``DecoyWriter/hotMarker``): they ran once per element, about 8,000 times an entry point
-    /// on a receipt with 187 purchases. Measured (that receipt, a generation's 3 entry points, one core): 850
-    /// validations/s with decoys at the usual density in the reader, 990 with sparse ones. The payload's walker now
-    /// reads its attributes' short-form headers itself (``StructureTemplates/payload``) and calls a reader only for
+    /// Both readers are hot (``DecoyWriter/hotMarker``): they ran once per element, about 8,000 times an entry point on
+    /// a receipt with 187 purchases, and decoys at the usual density in the reader made a generation's validations
+    /// markedly slower than sparse ones (see the ReceiptCodegen catalog's Measurements article). The payload's walker
+    /// now reads its attributes' short-form headers itself (``StructureTemplates/payload``) and calls a reader only for
     /// the others, the purchases' SETs and the strings.
     static let tlvRecursive = #"""
         // hot

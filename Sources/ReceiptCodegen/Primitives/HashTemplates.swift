@@ -2,10 +2,10 @@
 /// `«sha256»(m) -> [UInt8]` (32 bytes). `«T:name»` is a constant table the generator writes in its own way, `«U:name»`
 /// SHA-1's unrolled rounds, written per generation (``SHA1Rounds``).
 enum HashTemplates {
-    /// Blocks read in place from the message, the tail padded in a block of its own, the state in one allocation,
-    /// and the 80 rounds unrolled with a new constant for every value (``SHA1Rounds/Form/singleAssignment``), written
-    /// per generation. Measured without decoys on a 79 kB message, one core: 820–850 MB/s (the loop variants it
-    /// replaced, an 80-word schedule or a circular one in memory: 427 and 439).
+    /// Blocks read in place from the message, the tail padded in a block of its own, the state in one allocation, and
+    /// the 80 rounds unrolled with a new constant for every value (``SHA1Rounds/Form/singleAssignment``), written per
+    /// generation: much faster than the loop variants it replaced, an 80-word schedule or a circular one in memory (see
+    /// ``SHA1Rounds``; the figures are in the ReceiptCodegen catalog's Measurements article).
     static let sha1SingleAssignment = sha1Unrolled(
         #"""
                 // unrolled
@@ -16,7 +16,7 @@ enum HashTemplates {
     )
 
     /// As ``sha1SingleAssignment``, with the state in five variables updated in place and the schedule in sixteen
-    /// (``SHA1Rounds/Form/inPlace``). Measured the same way: 800 MB/s.
+    /// (``SHA1Rounds/Form/inPlace``); about as fast (the ReceiptCodegen catalog's Measurements article).
     static let sha1InPlace = sha1Unrolled(
         #"""
                 // unrolled
@@ -135,7 +135,8 @@ enum HashTemplates {
         """#
 
     /// Blocks read in place, the tail padded separately, a 16-word circular schedule, the state and the round constants
-    /// in one allocation (decoys sparse in the rounds: 320 MB/s against 173 with the state in an array).
+    /// in one allocation (with decoys sparse in the rounds, faster than with the state in an array; the ReceiptCodegen
+    /// catalog's Measurements article gives the figures).
     static let sha256Circular = #"""
         private func «sha256»(_ m: [UInt8]) -> [UInt8] {
             let kk: [UInt32] = «T:sha256K»

@@ -6,18 +6,17 @@
 /// `h[0]` … `h[4]` (an `UnsafeMutablePointer<UInt32>`), and the round constants from `k0` … `k3` (typed `UInt32`
 /// constants the template declares: a literal in a long sum makes the type checker give up).
 ///
-/// Why unrolled: measured on a 79 kB message, one core, without decoys, the loop variants ran at 427–439 MB/s and
-/// this one at 820–850 MB/s (the words and the state stay in registers or fixed stack slots; no index arithmetic,
-/// no array of 80 words). Why no decoys: sparse ones in the rounds (one every two to four lines, with the block's
-/// index for a run-time value) made a generation's check of a 79 kB receipt 19 % slower (783 against 971
-/// validations/s, one core). Why written per generation: without decoys, two generations would otherwise share
-/// hundreds of lines of the same shape. The generation's dialect (``Dialect/Rounds``) picks two of twelve spellings
-/// of a rotation (`(x << n) | (x >> m)`, swapped, with `^` or `&+`, with the masking shifts), one form of each round
-/// function, and how often a sum or an `^` groups two terms and a schedule word takes two statements; each
-/// occurrence then draws its own spelling within those — a sum's terms in any order, the schedule's four words in
-/// any order — and ``TightLoopRewriter`` moves statements within a short window
-/// (``TightLoopRewriter/unrolledWindow``: any order gathers the loads at the start, where two generations' runs of
-/// them can match).
+/// Why unrolled: the loop variants ran much slower (the words and the state stay in registers or fixed stack slots; no
+/// index arithmetic, no array of 80 words). Why no decoys: sparse ones in the rounds (one every two to four lines, with
+/// the block's index for a run-time value) made a generation's check of a large receipt markedly slower. (The figures,
+/// and how they were measured, are in the ReceiptCodegen catalog's Measurements article.) Why written per generation:
+/// without decoys, two generations would otherwise share hundreds of lines of the same shape. The generation's dialect
+/// (``Dialect/Rounds``) picks two of twelve spellings of a rotation (`(x << n) | (x >> m)`, swapped, with `^` or `&+`,
+/// with the masking shifts), one form of each round function, and how often a sum or an `^` groups two terms and a
+/// schedule word takes two statements; each occurrence then draws its own spelling within those — a sum's terms in any
+/// order, the schedule's four words in any order — and ``TightLoopRewriter`` moves statements within a short window
+/// (``TightLoopRewriter/unrolledWindow``: any order gathers the loads at the start, where two generations' runs of them
+/// can match).
 enum SHA1Rounds {
     /// How the body holds its values; the raw value is the template's placeholder name (`«U:sha1InPlace»`).
     enum Form: String {
@@ -113,7 +112,8 @@ enum SHA1Rounds {
         // The loads, the state's reads and its write-back are runs of like statements (sixteen, five and five, moved
         // only a few places): a load or a read draws from twelve spellings (six, typed or not), a write-back from six,
         // so that two generations' runs of them differ. With four, four and three, a run of six matching lines there
-        // was the commonest shared run of the diversity proof (8 of 33 in 828 pairs).
+        // was the commonest shared run of the diversity proof (the ReceiptCodegen catalog's Measurements article has
+        // the count).
 
         /// `let` or `var` `name`, with or without its type, and ` = `.
         func binding(_ keyword: String, _ name: String, using random: inout SeededGenerator) -> String {
@@ -155,8 +155,8 @@ enum SHA1Rounds {
             _ t: Int, _ a: String, _ b: String, _ c: String, _ d: String, _ e: String, _ w: String,
             using random: inout SeededGenerator
         ) -> String {
-            // (Measured, 79 kB, one core, best of four: `(b & c) | (~b & d)` for the choice function ran the
-            // single-assignment body at 605 MB/s against 680–737 for every other spelling here; it is not one.)
+            // (Not among the choice function's spellings: `(b & c) | (~b & d)`, which ran the single-assignment body
+            // markedly slower than every other spelling here; see the ReceiptCodegen catalog's Measurements article.)
             let f: String
             switch t {
             case 0..<20:

@@ -137,15 +137,12 @@ enum StructureTemplates {
     /// does not walk, a used attribute repeats, or a string or date is malformed.
     ///
     /// The walk is most of a large receipt's parsing: a receipt with 187 purchases has about 2,300 attributes. A
-    /// short-form header is read in place (a call to «tlv» for each of an attribute's four headers cost more than
-    /// the reading), and no purchase allocates (its attributes go to one reused array, its product id stays a slice
-    /// of the content). Measured on that receipt's payload, one core, without decoys, best of 300 runs: 103 µs a walk
-    /// when every header went through «tlv» and each purchase had an array and a copy, 52 µs with in-place reading
-    /// (in a generation, three entry points with decoys, best of 30 runs alternating with ReceiptValidator, three
-    /// seeds: 759–778 validations/s before, 954–991 after; marking the walk hot, with sparse decoys, measured the
-    /// same), and 41 µs now that the content's bounds are checked once per walk instead of in every header and
-    /// positions that cannot overflow use wrapping arithmetic (best of 10 × 20 × 100 walks alternating; the 52 µs
-    /// walk built `-Ounchecked`, for scale: 37 µs).
+    /// short-form header is read in place (a call to «tlv» for each of an attribute's four headers cost more than the
+    /// reading), no purchase allocates (its attributes go to one reused array, its product id stays a slice of the
+    /// content), the content's bounds are checked once per walk instead of in every header, and positions that cannot
+    /// overflow use wrapping arithmetic. Each of these made the walk faster, the first two a generation's validations
+    /// too; marking the walk hot, with sparse decoys, changed nothing. The figures are in the ReceiptCodegen catalog's
+    /// Measurements article.
     static let payload = #"""
         private func «payload»(_ c: [UInt8]) -> ([UInt8], [UInt8], [UInt8], [UInt8], [UInt8], Int64, Int64, [ArraySlice<UInt8>], [UInt8])? {
             // The SEQUENCEs {type, version, value} that exactly fill s..<e, read in place: (type, value start, value

@@ -4,10 +4,10 @@ import ReceiptKit
 /// Reads a batch's inputs ahead of its workers on a thread of its own, into a queue bounded in items and in bytes,
 /// numbering them in input order.
 ///
-/// Finding the next input can wait on the disk: a large directory's blocks are read as the walk reaches them, a
-/// list or a line comes through a pipe. Measured on a directory of 20,000 links with two jobs, half of the workers'
-/// context switches were `getdents` waiting for a directory block while the worker held the batch's lock, and the
-/// other worker then waited for that lock. Here a waiting read holds up nobody while the queue has items.
+/// Finding the next input can wait on the disk: a large directory's blocks are read as the walk reaches them, a list or
+/// a line comes through a pipe. Measured on a large directory with two jobs, many of the workers' context switches were
+/// `getdents` waiting for a directory block while the worker held the batch's lock, and the other worker then waited
+/// for that lock (`Benchmarks/README.md`, Measurements). Here a waiting read holds up nobody while the queue has items.
 ///
 /// Memory stays flat: at most `capacity` items and, past the first, `byteCapacity` bytes of them (a base64 line
 /// may be megabytes) are held at once.

@@ -79,9 +79,9 @@ struct BatchValidation {
     }
 
     /// Asks glibc's allocator to keep up to 8 MiB of freed memory at the top of each heap instead of returning it at
-    /// once (its default is 128 KiB). Workers free what they allocated receipt after receipt; with the default, a
-    /// batch of 20,000 receipts with two jobs made 256 `madvise` calls, each a TLB shootdown interrupting the other
-    /// core, and ran 5 % slower. Memory stays flat: what is kept is reused by the next receipt.
+    /// once (its default is 128 KiB). Workers free what they allocated receipt after receipt; with the default, a batch
+    /// with two jobs made many `madvise` calls, each a TLB shootdown interrupting the other core, and ran slower
+    /// (`Benchmarks/README.md`, Measurements). Memory stays flat: what is kept is reused by the next receipt.
     ///
     /// `mallopt` is looked up at run time: Swift's Glibc module does not import `malloc.h`. `M_TRIM_THRESHOLD` is -1
     /// in glibc's ABI.

@@ -14,8 +14,8 @@ import Musl
 ///
 /// A worker that took a chunk from ``OutputBuffer`` calls ``reserve()`` while it still holds the lock that guards the
 /// buffer (so the order of chunks is the order they were taken), lets go of that lock, and then calls
-/// ``write(reserved:)``: the other workers go on validating while it writes. Measured with two jobs writing 75 MB of
-/// JSON to a file, a write under the batch's lock held the other worker up for about a tenth of the run.
+/// ``write(reserved:)``: the other workers go on validating while it writes (measured: a write under the batch's lock
+/// held the other worker up for a noticeable part of the run; `Benchmarks/README.md`, Measurements).
 final class OutputSink: @unchecked Sendable {
     private let lock = NIOLock()
     private let descriptor: Int32
