@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AppStorePKI", targets: ["AppStorePKI"]),
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "ReceiptKitTesting", targets: ["ReceiptKitTesting"]),
+        .library(name: "AppStoreServerAPISimulator", targets: ["AppStoreServerAPISimulator"]),
         .library(name: "AppStoreJWS", targets: ["AppStoreJWS"]),
         .library(name: "AppStoreJWSOCSP", targets: ["AppStoreJWSOCSP"]),
         .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
@@ -199,10 +200,23 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                // The App Store Server API simulator (ServerAPISimulator/).
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A local App Store Server API (Hummingbird on 127.0.0.1) that serves data signed by ReceiptKitTesting's
+        // JWS authority: its own product, so that minting pulls in no HTTP server.
+        .target(
+            name: "AppStoreServerAPISimulator",
+            dependencies: [
+                "AppStoreJWS",
+                "AppStorePKI",
+                "ReceiptKitTesting",
+                "_ReceiptKitShared",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -298,6 +312,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "AppStoreServerAPISimulatorTests",
+            dependencies: [
+                "AppStorePKI",
+                "AppStoreJWS",
+                "AppStoreServerAPISimulator",
+                "ReceiptKitTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "ServerTrustTests",
             dependencies: [
                 "ServerTrust",
@@ -321,6 +349,7 @@ let package = Package(
                 "AppStoreJWSOCSP",
                 "ReceiptKit",
                 "ReceiptKitTesting",
+                "AppStoreServerAPISimulator",
                 "ReceiptLedger",
                 "ReceiptService",
                 "_ReceiptKitShared",
@@ -350,7 +379,8 @@ let package = Package(
             name: "ReceiptKitCLITests",
             dependencies: [
                 "SharedFixtures",
-                "receiptkit", "ReceiptKitTesting", "ReceiptKit", "ServerTrust", "AppStoreJWS", "ReceiptLedger",
+                "receiptkit", "ReceiptKitTesting", "AppStoreServerAPISimulator", "ReceiptKit", "ServerTrust",
+                "AppStoreJWS", "ReceiptLedger",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -3,7 +3,7 @@
 # that names nothing), as the build fails on compiler warnings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(AppStorePKI ReceiptKit ReceiptKitTesting AppStoreJWS AppStoreJWSOCSP AppStoreServerAPI ServerTrust ReceiptLedger ReceiptService ReceiptCodegen)
+targets=(AppStorePKI ReceiptKit ReceiptKitTesting AppStoreServerAPISimulator AppStoreJWS AppStoreJWSOCSP AppStoreServerAPI ServerTrust ReceiptLedger ReceiptService ReceiptCodegen)
 for target in "${targets[@]}"; do
   [ -d "Sources/$target/Docs.docc" ] || { echo "FAIL: Sources/$target/Docs.docc is missing"; exit 1; }
 done

@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "AppStoreJWS", package: "ReceiptKit"),
                 .product(name: "ReceiptKit", package: "ReceiptKit"),
                 .product(name: "ReceiptKitTesting", package: "ReceiptKit"),
+                .product(name: "AppStoreServerAPISimulator", package: "ReceiptKit"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,7 +1,6 @@
 public import _ReceiptKitShared
 
-/// An error from creating, saving or loading test authorities and minted receipts, or from the App Store Server
-/// API simulator.
+/// An error from creating, saving or loading test authorities and minted receipts.
 ///
 /// Equality compares ``code`` only.
 public struct MintingError: CodedError {
@@ -22,10 +21,5 @@ public struct MintingError: CodedError {
         public static let malformedPurchaseSpec = Code("malformed_purchase_spec")
         /// A file cannot be written.
         public static let unwritableFile = Code("unwritable_file")
-        /// A payload given to the App Store Server API simulator lacks a field it keys the payload by
-        /// (`transactionId`, `originalTransactionId`).
-        public static let incompletePayload = Code("incomplete_payload")
-        /// The App Store Server API simulator could not listen on a loopback port.
-        public static let simulatorNotStarted = Code("simulator_not_started")
     }
 }

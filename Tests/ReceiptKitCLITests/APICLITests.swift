@@ -2,6 +2,7 @@ import AppStoreJWS
 import Crypto
 import Foundation
 import ReceiptKit
+import AppStoreServerAPISimulator
 import ReceiptKitTesting
 import SwiftASN1
 import Testing

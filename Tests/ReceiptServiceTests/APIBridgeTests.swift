@@ -9,6 +9,7 @@ import Logging
 import HummingbirdTesting
 import NIOCore
 import ReceiptKit
+import AppStoreServerAPISimulator
 import ReceiptKitTesting
 import ReceiptLedger
 import ReceiptService

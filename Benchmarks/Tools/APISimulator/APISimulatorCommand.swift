@@ -3,6 +3,7 @@ import ArgumentParser
 import Crypto
 import Foundation
 import ReceiptKit
+import AppStoreServerAPISimulator
 import ReceiptKitTesting
 import X509
 

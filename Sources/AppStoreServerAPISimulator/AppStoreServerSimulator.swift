@@ -1,3 +1,4 @@
+public import ReceiptKitTesting
 public import AppStorePKI
 public import struct Foundation.Date
 import Hummingbird
@@ -7,7 +8,7 @@ import NIOCore
 import ServiceLifecycle
 
 /// A local App Store Server API for tests: Apple's endpoints, paths and JSON on 127.0.0.1, answering from a
-/// ``SimulatedAppStore`` with JWS signed by a ``JWSTestAuthority`` — so a client is tested over real HTTP without
+/// ``SimulatedAppStore`` with JWS signed by a `JWSTestAuthority` (ReceiptKitTesting) — so a client is tested over real HTTP without
 /// reaching Apple, including Apple's bearer-token rules, paging, errors, rate limits and outages.
 ///
 /// ```swift
@@ -58,7 +59,7 @@ public struct AppStoreServerSimulator: Sendable {
 
     /// Listens on 127.0.0.1 on a free port, runs `body` with the base URL (`http://127.0.0.1:PORT`, no trailing
     /// slash), then shuts the server down.
-    /// - Throws: ``MintingError`` with ``MintingError/Code/simulatorNotStarted`` when no port could be bound, or
+    /// - Throws: ``SimulatorError`` with ``SimulatorError/Code/notStarted`` when no port could be bound, or
     ///   what `body` throws.
     public func run<T: Sendable>(_ body: @Sendable (_ baseURL: String) async throws -> T) async throws -> T {
         let (ports, announce) = AsyncStream.makeStream(of: Int.self)
@@ -90,7 +91,7 @@ public struct AppStoreServerSimulator: Sendable {
             guard let port = await iterator.next(), port > 0 else {
                 await services.triggerGracefulShutdown()
                 try await group.waitForAll()
-                throw MintingError(.simulatorNotStarted, "the simulator did not report a listening port")
+                throw SimulatorError(.notStarted, "the simulator did not report a listening port")
             }
             do {
                 let value = try await body("http://127.0.0.1:\(port)")

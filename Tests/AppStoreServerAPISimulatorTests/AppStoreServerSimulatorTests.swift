@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
+import AppStoreServerAPISimulator
 import ReceiptKitTesting
 import Testing
 
@@ -729,7 +730,7 @@ struct AppStoreServerSimulatorTests {
         #expect {
             try SimulatedAppStore().add(transaction: ["productId": .string("x")])
         } throws: { error in
-            (error as? MintingError)?.code == .incompletePayload
+            (error as? SimulatorError)?.code == .incompletePayload
         }
     }
 }

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// orders, notifications, scripted faults, and the log of the requests it received. A test changes it while the
 /// server runs; every call takes a lock, so it is safe from any task.
 ///
-/// Transactions and renewal info are kept as JWS payloads (``JWSSamplePayload`` makes them) and signed when they
+/// Transactions and renewal info are kept as JWS payloads (`JWSSamplePayload` makes them) and signed when they
 /// are answered, with the simulator's clock as `signedDate`, as Apple signs each response anew. A transaction
 /// belongs to a customer — by default the family of its `originalTransactionId`, or one the test names — and
 /// Get Transaction History, Get Refund History and Get All Subscription Statuses answer with everything of the
@@ -83,13 +83,13 @@ public final class SimulatedAppStore: Sendable {
 
     /// Adds a transaction, or replaces the one with the same `transactionId`.
     /// - Parameters:
-    ///   - fields: A transaction payload, as ``JWSSamplePayload`` makes them.
+    ///   - fields: A transaction payload, as `JWSSamplePayload` makes them.
     ///   - customer: The App Store account it belongs to; its `originalTransactionId` when `nil`.
-    /// - Throws: ``MintingError`` with ``MintingError/Code/incompletePayload`` when `transactionId` or
+    /// - Throws: ``SimulatorError`` with ``SimulatorError/Code/incompletePayload`` when `transactionId` or
     ///   `originalTransactionId` is missing.
-    public func add(transaction fields: [String: JSONValue], customer: String? = nil) throws(MintingError) {
+    public func add(transaction fields: [String: JSONValue], customer: String? = nil) throws(SimulatorError) {
         guard let id = fields["transactionId"]?.stringValue, let original = fields["originalTransactionId"]?.stringValue
-        else { throw MintingError(.incompletePayload, "a transaction needs transactionId and originalTransactionId") }
+        else { throw SimulatorError(.incompletePayload, "a transaction needs transactionId and originalTransactionId") }
         self.state.withLockedValue { state in
             let refunded = fields["revocationDate"] != nil ? state.nextSequence() : nil
             state.transactions[id] = StoredTransaction(
@@ -99,10 +99,10 @@ public final class SimulatedAppStore: Sendable {
     }
 
     /// Sets the renewal info of the subscription its `originalTransactionId` names.
-    /// - Throws: ``MintingError`` with ``MintingError/Code/incompletePayload`` without `originalTransactionId`.
-    public func setRenewalInfo(_ fields: [String: JSONValue]) throws(MintingError) {
+    /// - Throws: ``SimulatorError`` with ``SimulatorError/Code/incompletePayload`` without `originalTransactionId`.
+    public func setRenewalInfo(_ fields: [String: JSONValue]) throws(SimulatorError) {
         guard let original = fields["originalTransactionId"]?.stringValue else {
-            throw MintingError(.incompletePayload, "renewal info needs originalTransactionId")
+            throw SimulatorError(.incompletePayload, "renewal info needs originalTransactionId")
         }
         self.state.withLockedValue { $0.renewalInfo[original] = fields }
     }
@@ -151,7 +151,7 @@ public final class SimulatedAppStore: Sendable {
 
     // MARK: Notifications
 
-    /// Adds a notification to the history: a payload (as ``JWSSamplePayload`` makes them), signed when answered, and
+    /// Adds a notification to the history: a payload (as `JWSSamplePayload` makes them), signed when answered, and
     /// the delivery attempts; it is found by the first attempt's date.
     public func addNotification(_ fields: [String: JSONValue], attempts: [SimulatedSendAttempt]) {
         self.state.withLockedValue { $0.notifications.append(StoredNotification(fields: fields, attempts: attempts)) }

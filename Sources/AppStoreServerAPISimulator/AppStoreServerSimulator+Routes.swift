@@ -1,3 +1,4 @@
+import ReceiptKitTesting
 import AppStoreJWS
 import Hummingbird
 import NIOConcurrencyHelpers
