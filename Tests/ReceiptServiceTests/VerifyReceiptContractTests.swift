@@ -306,7 +306,7 @@ struct VerifyReceiptContractTests {
             for bytes in [product, bundle] {
                 let answer = await verifier.answer(body: Array(H.body(bytes).readableBytesView), endpoint: .production)
                 #expect(answer.status == .malformed)
-                #expect(answer.reasons == ["string_contains_nul"])
+                #expect(answer.reasons.map(\.code) == ["string_contains_nul"])
                 #expect(!answer.isRetryable)
             }
             let query = LedgerQuery(environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000"])

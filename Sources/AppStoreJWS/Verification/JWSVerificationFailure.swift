@@ -1,25 +1,14 @@
+public import _ReceiptKitShared
 public import AppStorePKI
 
 /// Why a well-formed App Store JWS is not valid: a stable snake_case reason code.
 ///
 /// A struct with static members, not an enum, so new reasons can be added without breaking callers' `switch`es.
-///
-/// Encoded as its code string (`RawRepresentable`'s `Codable`).
-public struct JWSVerificationFailure: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The reason code, e.g. `algorithm_not_allowed`.
-    public let rawValue: String
-
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    init(_ code: String) {
-        self.rawValue = code
-    }
-
-    /// The reason code (``rawValue``), as the other ReceiptKit results name it.
-    public var code: String { self.rawValue }
-    public var description: String { self.rawValue }
+/// Compare with `==` against the static members, or use ``code`` in logs and JSON (it encodes as that bare string).
+public struct JWSVerificationFailure: ReasonCode {
+    public let code: String
+    public init(reasonCode code: String) { self.code = code }
+    init(_ code: String) { self.code = code }
 
     /// `alg` is not `ES256` (`none`, `HS256`, `RS256`, … or absent).
     public static let algorithmNotAllowed = JWSVerificationFailure("algorithm_not_allowed")

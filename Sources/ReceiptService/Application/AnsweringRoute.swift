@@ -20,22 +20,24 @@ extension AnsweringRoute {
         Self(
             name: "verifyReceipt",
             metadata: ["endpoint": endpoint.rawValue],
-            timedOut: VerifyReceiptAnswer.failure(.internalError, reasons: ["timeout"], retryable: true),
+            timedOut: VerifyReceiptAnswer.failure(.internalError, reasons: [.timeout], retryable: true),
             busyBody: [],
             answer: { body in await verifier.answer(body: body, endpoint: endpoint) }
         )
     }
 
-    /// `POST /notifications/v2` (`notification`) or `POST /jws/verify` (`jws`).
-    static func signedData(_ name: String, _ answer: @escaping @Sendable ([UInt8]) async -> SignedDataAnswer) -> Self {
+    /// `POST /notifications/v2` or `POST /jws/verify`.
+    static func signedData(
+        _ endpoint: SignedDataEndpoint, _ answer: @escaping @Sendable ([UInt8]) async -> SignedDataAnswer
+    ) -> Self {
         Self(
-            name: name,
+            name: endpoint.logName,
             timedOut: Self.signedDataTimedOut,
             busyBody: Self.signedDataBusyBody,
             answer: answer
         )
     }
 
-    private static let signedDataTimedOut = ReceiptVerifier.answer(.unavailable, ["timeout"])
-    private static let signedDataBusyBody = ReceiptVerifier.answer(.unavailable, ["body_budget_exhausted"]).body
+    private static let signedDataTimedOut = ReceiptVerifier.answer(.unavailable, [.timeout])
+    private static let signedDataBusyBody = ReceiptVerifier.answer(.unavailable, [.bodyBudgetExhausted]).body
 }

@@ -18,7 +18,7 @@ extension VerifyReceiptAnswer: HTTPAnswer {
     var httpResponseStatus: HTTPResponse.Status { .ok }
 
     var logMetadata: Logger.Metadata {
-        ["status": .stringConvertible(self.status.code), "reasons": .array(self.reasons.map { .string($0) })]
+        ["status": .stringConvertible(self.status.code), "reasons": .array(self.reasons.map { .string($0.code) })]
     }
 }
 
@@ -43,7 +43,7 @@ extension SignedDataAnswer: HTTPAnswer {
         [
             "http_status": .stringConvertible(self.httpStatus),
             "outcome": .string(self.outcome.rawValue),
-            "reasons": .array(self.reasons.map { .string($0) }),
+            "reasons": .array(self.reasons.map { .string($0.code) }),
         ]
     }
 }

@@ -32,7 +32,7 @@ extension VerifyReceiptServer {
             return self.refuse(.contentTooLarge, context: context)
         }
         guard let body else {
-            self.verifier.metrics.countClosedConnection(reason: "body_timeout")
+            self.verifier.metrics.countClosedConnection(reason: .bodyTimeout)
             return self.refuse(.requestTimeout, context: context)
         }
         return try await handle(Array(body.readableBytesView))

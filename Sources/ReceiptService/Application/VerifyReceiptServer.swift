@@ -66,7 +66,7 @@ public struct VerifyReceiptServer: Sendable {
         let server = self
         let production = AnsweringRoute.verifyReceipt(.production, verifier)
         let sandbox = AnsweringRoute.verifyReceipt(.sandbox, verifier)
-        let notification = AnsweringRoute.signedData("notification") { body in
+        let notification = AnsweringRoute.signedData(.notifications) { body in
             await verifier.answerNotification(body: body)
         }
         router.post("verifyReceipt") { request, context in
@@ -84,12 +84,12 @@ public struct VerifyReceiptServer: Sendable {
             if name != nil, kind == nil {
                 return Self.response(
                     ReceiptVerifier.answer(
-                        .malformed, ["unknown_payload_kind"],
+                        .malformed, [.unknownPayloadKind],
                         reason: "kind is transaction, renewal-info, app-transaction or notification"))
             }
             return try await server.respond(
                 request, context: context,
-                route: .signedData("jws") { body in await verifier.answerJWS(body: body, kind: kind) })
+                route: .signedData(.jws) { body in await verifier.answerJWS(body: body, kind: kind) })
         }
         router.get("health") { _, _ in
             await Self.health(verifier)

@@ -16,21 +16,21 @@ extension AppStoreServerAPIBridge {
     /// transaction (its codes for an unknown or invalid id) is recorded as a refresh that found nothing, so it is
     /// not asked for again before the refresh interval; any other error writes nothing.
     /// - Returns: Whether the ledger was written, and whether the refresh was complete (its time recorded).
-    func fetch(_ key: RefreshKey) async -> (written: Bool, complete: Bool) {
-        guard let box = self.clients[key.environment]?[key.bundleIdentifier] else { return (false, false) }
+    func fetch(_ key: RefreshKey) async -> RefreshEnd {
+        guard let box = self.clients[key.environment]?[key.bundleIdentifier] else { return .nothingWritten }
         let id = key.originalTransactionIdentifier
         let client: AppStoreServerAPIClient
         let history: [JWSTransactionPayload]
         do throws(AppStoreServerAPIError) {
             client = try box.get()
-            history = try await self.counted("transaction_history") { () throws(AppStoreServerAPIError) in
+            history = try await self.counted(.transactionHistory) { () throws(AppStoreServerAPIError) in
                 try await client.transactionHistory(transactionID: id)
             }.transactions
         } catch {
             self.pause(key, after: error)
-            guard Self.findsNothing(error) else { return (false, false) }
+            guard Self.findsNothing(error) else { return .nothingWritten }
             let written = await self.write(key, covering: [id], transactions: [], renewalInfo: [], complete: true)
-            return (written, written)
+            return RefreshEnd(written: written, complete: true)
         }
         let covered = [id] + history.compactMap { $0.originalTransactionID ?? $0.transactionID }
         var transactions = history.compactMap { self.row($0, key) }
@@ -41,7 +41,7 @@ extension AppStoreServerAPIBridge {
             .transactionID
         {
             do throws(AppStoreServerAPIError) {
-                let statuses = try await self.counted("subscription_statuses") { () throws(AppStoreServerAPIError) in
+                let statuses = try await self.counted(.subscriptionStatuses) { () throws(AppStoreServerAPIError) in
                     try await client.allSubscriptionStatuses(transactionID: subscription)
                 }
                 for item in statuses.data.flatMap(\.lastTransactions) {
@@ -66,7 +66,7 @@ extension AppStoreServerAPIBridge {
         }
         let written = await self.write(
             key, covering: covered, transactions: transactions, renewalInfo: renewalInfo, complete: complete)
-        return (written, written && complete)
+        return RefreshEnd(written: written, complete: complete)
     }
 
     /// Whether `error` is Apple saying it has no transaction by that id: asking again cannot change the answer.
@@ -121,25 +121,16 @@ extension AppStoreServerAPIBridge {
 
     /// Runs one API call and counts it in `/metrics` by `endpoint` and outcome.
     private func counted<T>(
-        _ endpoint: String,
+        _ endpoint: APICall.Endpoint,
         _ call: () async throws(AppStoreServerAPIError) -> T
     ) async throws(AppStoreServerAPIError) -> T {
         do {
             let value = try await call()
-            self.metrics.countAPICall(endpoint: endpoint, outcome: "success")
+            self.metrics.countAPICall(endpoint, .success)
             return value
         } catch {
-            self.metrics.countAPICall(endpoint: endpoint, outcome: Self.outcome(error))
+            self.metrics.countAPICall(endpoint, APICall.Outcome(error))
             throw error
-        }
-    }
-
-    /// The metric's outcome for a failed call: the error's code, with signed data that is malformed or does not
-    /// verify both `untrusted`.
-    static func outcome(_ error: AppStoreServerAPIError) -> String {
-        switch error.code {
-        case .untrustedSignedData, .malformedSignedData: return "untrusted"
-        default: return error.code.rawValue
         }
     }
 }

@@ -47,8 +47,8 @@ final class AppStoreServerAPIBridge: Service, Sendable {
     enum Admission {
         /// A new refresh was started, or one in flight joined: wait for it.
         case wait(RefreshFlight)
-        /// Nothing to wait for: the answer comes from the ledger (the reason is the refresh metric's `result`).
-        case skip(String)
+        /// Nothing to wait for: the answer comes from the ledger, for this reason (the refresh metric's `result`).
+        case skip(APIRefreshResult)
     }
 
     let configuration: AppStoreServerAPIBridgeConfiguration
@@ -187,14 +187,14 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         case .wait(let admitted):
             flight = admitted
         case .skip(let result):
-            self.metrics.countAPIRefresh(result: result)
+            self.metrics.countAPIRefresh(result)
             return false
         }
         let ended: Void? = try? await withDeadline(wait) { _ = await flight.outcome() }
         if ended == nil, !flight.hasEnded {
             // Apple is slow or down: answer from the ledger now; the refresh finishes in the background.
             flight.moveToBackground()
-            self.metrics.countAPIRefresh(result: "background")
+            self.metrics.countAPIRefresh(.background)
         }
         return flight.hasRefreshed
     }
@@ -206,30 +206,29 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         let nowMilliseconds = self.now().epochMilliseconds
         let backoff = Self.milliseconds(self.configuration.failureBackoff)
         return self.state.withLockedValue { state -> Admission in
-            guard let submit = state.submit else { return .skip("not_running") }
+            guard let submit = state.submit else { return .skip(.notRunning) }
             if let flight = state.flights[key] {
-                return flight.isBackground ? .skip("in_background") : .wait(flight)
+                return flight.isBackground ? .skip(.inBackground) : .wait(flight)
             }
             if let until = state.paused[AppKey(key)] {
-                guard until <= nowMilliseconds else { return .skip("paused") }
+                guard until <= nowMilliseconds else { return .skip(.paused) }
                 state.paused.removeValue(forKey: AppKey(key))
             }
             if let failed = state.failures[key] {
-                if Self.elapsed(from: failed, to: nowMilliseconds) < backoff { return .skip("backoff") }
+                if Self.elapsed(from: failed, to: nowMilliseconds) < backoff { return .skip(.backoff) }
                 state.failures.removeValue(forKey: key)
             }
             if state.flights.count + state.failures.count >= self.configuration.maximumRefreshes {
                 state.failures = state.failures.filter { Self.elapsed(from: $0.value, to: nowMilliseconds) < backoff }
                 guard state.flights.count + state.failures.count < self.configuration.maximumRefreshes else {
-                    return .skip("busy")
+                    return .skip(.busy)
                 }
             }
             let flight = RefreshFlight()
             let job: Job = { [self] in
-                let fetched = await self.fetch(key)
-                self.complete(key, flight: flight, written: fetched.written, complete: fetched.complete)
+                self.complete(key, flight: flight, end: await self.fetch(key))
             }
-            guard case .enqueued = submit.yield(job) else { return .skip("not_running") }
+            guard case .enqueued = submit.yield(job) else { return .skip(.notRunning) }
             state.flights[key] = flight
             for companion in companions where state.flights[companion] == nil { state.flights[companion] = flight }
             return .wait(flight)
@@ -252,10 +251,10 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         }
     }
 
-    /// Ends a refresh: out of the table, a failure (a refresh not `complete`) remembered for the backoff, its
-    /// waiters resumed with whether the ledger was `written` (they read it again).
-    private func complete(_ key: RefreshKey, flight: RefreshFlight, written: Bool, complete: Bool) {
-        let failedAt = complete ? nil : self.now().epochMilliseconds
+    /// Ends a refresh: out of the table, a failure (a refresh not complete) remembered for the backoff, its
+    /// waiters resumed with whether the ledger was written (they read it again).
+    private func complete(_ key: RefreshKey, flight: RefreshFlight, end: RefreshEnd) {
+        let failedAt = end == .complete ? nil : self.now().epochMilliseconds
         self.state.withLockedValue { state in
             // Every key the refresh was registered under: the lead's and its companions'.
             let covered = state.flights.filter { $0.value === flight }.map(\.key)
@@ -264,8 +263,8 @@ final class AppStoreServerAPIBridge: Service, Sendable {
                 for covered in covered { state.failures[covered] = failedAt }
             }
         }
-        self.metrics.countAPIRefresh(result: complete ? "fetched" : "failed")
-        flight.finish(written)
+        self.metrics.countAPIRefresh(end == .complete ? .fetched : .failed)
+        flight.finish(end.wroteLedger)
     }
 
     /// A new job stream for a run, unless another run holds one.

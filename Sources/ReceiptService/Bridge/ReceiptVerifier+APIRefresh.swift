@@ -28,7 +28,7 @@ extension ReceiptVerifier {
             if let refreshed = snapshot.apiRefreshedMilliseconds(originalTransactionIdentifier: id),
                 AppStoreServerAPIBridge.elapsed(from: refreshed, to: nowMilliseconds) < interval
             {
-                self.metrics.countAPIRefresh(result: "fresh")
+                self.metrics.countAPIRefresh(.fresh)
                 continue
             }
             due.append(

@@ -24,7 +24,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         guard self.connections.admit() else {
-            self.metrics.countClosedConnection(reason: "connection_limit")
+            self.metrics.countClosedConnection(reason: .connectionLimit)
             context.close(promise: nil)
             return
         }

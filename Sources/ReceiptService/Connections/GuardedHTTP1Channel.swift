@@ -21,7 +21,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         let http1 = self.http1
         let prepared = channel.eventLoop.makeCompletedFuture {
             let clock = RequestHeadClock(timeout: timeout) { [weak channel] in
-                metrics.countClosedConnection(reason: "header_timeout")
+                metrics.countClosedConnection(reason: .headerTimeout)
                 channel?.close(promise: nil)
             }
             try channel.pipeline.syncOperations.addHandler(

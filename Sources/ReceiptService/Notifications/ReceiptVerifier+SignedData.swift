@@ -17,7 +17,7 @@ extension ReceiptVerifier {
     /// with 400, `rejected` with 422 and `unavailable` with 503 (see ``SignedDataOutcome``).
     public func answerNotification(body: [UInt8]) async -> SignedDataAnswer {
         let answer = await self.evaluateNotification(body: body)
-        self.metrics.countSignedData(endpoint: "notifications", outcome: answer.outcome.rawValue)
+        self.metrics.countSignedData(endpoint: .notifications, outcome: answer.outcome)
         return answer
     }
 
@@ -29,7 +29,7 @@ extension ReceiptVerifier {
     ///     kind, or several, is answered with kind `unknown` (AppStoreJWS's `JWSVerifier.verify(_:kind:now:)`).
     public func answerJWS(body: [UInt8], kind: AppStoreSignedDataKind?) async -> SignedDataAnswer {
         let answer = await self.evaluateJWS(body: body, kind: kind)
-        self.metrics.countSignedData(endpoint: "jws", outcome: answer.outcome.rawValue)
+        self.metrics.countSignedData(endpoint: .jws, outcome: answer.outcome)
         return answer
     }
 
@@ -38,7 +38,7 @@ extension ReceiptVerifier {
             let jws = try NotificationRequestBody.compactJWS(in: body, configuration: verifier.decodingConfiguration)
             return try await verifier.verify(jws, kind: kind, now: now)
         } then: { verdict, _ in
-            Self.answer(verdict.isValid ? .valid : .invalid, verdict.reasons, extra: verdict.json)
+            Self.answer(verdict.isValid ? .valid : .invalid, verdict.reasons.map(ServiceReason.init(reasonCode:)), extra: verdict.json)
         }
     }
 
@@ -68,9 +68,9 @@ extension ReceiptVerifier {
         }
         switch outcome {
         case .none:
-            return Self.answer(.unavailable, ["timeout"])
+            return Self.answer(.unavailable, [.timeout])
         case .failure(let error):
-            return Self.answer(.malformed, [error.code.rawValue], reason: error.reason)
+            return Self.answer(.malformed, [ServiceReason(error.code)], reason: error.reason)
         case .success(let verified):
             return await answer(verified, now)
         }
@@ -82,48 +82,48 @@ extension ReceiptVerifier {
             // A responder that could not be reached says nothing against the notification: unavailable, so
             // Apple retries.
             let verdict = JWSVerdict(result)
-            return verdict.isRetryable
-                ? Self.answer(.unavailable, verdict.reasons) : Self.answer(.rejected, verdict.reasons)
+            let reasons = verdict.reasons.map(ServiceReason.init(reasonCode:))
+            return Self.answer(verdict.isRetryable ? .unavailable : .rejected, reasons)
         }
 
         let notification = result.notification.payload
         // A JWS of another kind, or of none, is not recorded as a notification (`/jws/verify` answers any kind).
         let kind = AppStoreSignedDataKind(detecting: notification.fields)
         guard kind == .notification else {
-            return Self.answer(.malformed, ["not_a_notification"],
+            return Self.answer(.malformed, [.notANotification],
                 reason: "the payload's fields name kind \(kind.rawValue), not notification (notificationType alone)")
         }
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
-            return Self.answer(.malformed, ["notification_uuid_missing"])
+            return Self.answer(.malformed, [.notificationUUIDMissing])
         }
         guard let signed = notification.signedDate?.date else {
-            return Self.answer(.malformed, ["signed_date_missing"])
+            return Self.answer(.malformed, [.signedDateMissing])
         }
         let limits = self.configuration.notifications
         if now.timeIntervalSince(signed) > limits.maximumAge / .seconds(1) {
-            return Self.answer(.rejected, ["notification_too_old"])
+            return Self.answer(.rejected, [.notificationTooOld])
         }
         if signed.timeIntervalSince(now) > limits.maximumClockSkew / .seconds(1) {
-            return Self.answer(.rejected, ["notification_signed_in_future"])
+            return Self.answer(.rejected, [.notificationSignedInFuture])
         }
         guard let environment = Self.ledgerEnvironment(notification.environment) else {
-            return Self.answer(.rejected, ["environment_unknown"])
+            return Self.answer(.rejected, [.environmentUnknown])
         }
         let bundle = notification.bundleIdentifier ?? ""
         if let allowed = self.configuration.allowedBundleIdentifiers, !allowed.contains(bundle) {
-            return Self.answer(.rejected, ["bundle_id_not_allowed"])
+            return Self.answer(.rejected, [.bundleIDNotAllowed])
         }
         // Nested data must belong to the notification's app: a valid transaction of another app is not applied here.
         if let transaction = result.transaction?.payload, transaction.bundleIdentifier != bundle {
-            return Self.answer(.rejected, ["transaction.bundle_id_mismatch"])
+            return Self.answer(.rejected, [.transactionBundleIDMismatch])
         }
         // …and to its environment: a Sandbox transaction inside a Production notification is not recorded as
         // Production (rows are keyed by the notification's environment).
         if let transaction = result.transaction?.payload, transaction.environment != notification.environment {
-            return Self.answer(.rejected, ["transaction.environment_mismatch"])
+            return Self.answer(.rejected, [.transactionEnvironmentMismatch])
         }
         if let renewal = result.renewalInfo?.payload, renewal.environment != notification.environment {
-            return Self.answer(.rejected, ["renewal_info.environment_mismatch"])
+            return Self.answer(.rejected, [.renewalInfoEnvironmentMismatch])
         }
         let transactionJWS = notification.data?.signedTransactionInfo
         let record = LedgerNotification(
@@ -151,9 +151,9 @@ extension ReceiptVerifier {
         } catch {
             // U+0000 in a stored string: the ledger refuses it before any write, on every backend alike (PostgreSQL
             // cannot store it), so Apple is told not to retry a message that can never be recorded.
-            if error.code == .stringContainsNUL { return Self.answer(.rejected, ["string_contains_nul"]) }
+            if error.code == .stringContainsNUL { return Self.answer(.rejected, [.stringContainsNUL]) }
             self.metrics.countLedgerFailure()
-            return Self.answer(.unavailable, [error.isRetryable ? "ledger_unavailable" : "ledger_error"])
+            return Self.answer(.unavailable, [error.isRetryable ? .ledgerUnavailable : .ledgerError])
         }
     }
 
@@ -169,10 +169,10 @@ extension ReceiptVerifier {
 
     /// `{"status": outcome, "reasons": […], "reason": …}` merged with `extra`'s members.
     static func answer(
-        _ outcome: SignedDataOutcome, _ reasons: [String], reason: String? = nil, extra: JSONValue? = nil
+        _ outcome: SignedDataOutcome, _ reasons: [ServiceReason], reason: String? = nil, extra: JSONValue? = nil
     ) -> SignedDataAnswer {
         var members: [String: JSONValue] = [
-            "status": .string(outcome.rawValue), "reasons": .array(reasons.map(JSONValue.string)),
+            "status": .string(outcome.rawValue), "reasons": .array(reasons.map { .string($0.code) }),
         ]
         if let reason { members["reason"] = .string(reason) }
         if case .object(let more)? = extra { members.merge(more) { current, _ in current } }

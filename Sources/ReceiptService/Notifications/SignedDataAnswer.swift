@@ -4,7 +4,7 @@ public struct SignedDataAnswer: Sendable {
     /// `recorded`, `duplicate`, `valid`, `invalid`, `rejected`, `malformed` or `unavailable`.
     public var outcome: SignedDataOutcome
     /// Reason codes for anything but `recorded`, `duplicate` and `valid`.
-    public var reasons: [String]
+    public var reasons: [ServiceReason]
     /// The whole JSON response body.
     public var body: [UInt8]
 }

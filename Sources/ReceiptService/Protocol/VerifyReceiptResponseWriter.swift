@@ -59,7 +59,7 @@ enum VerifyReceiptResponseWriter {
         return json.bytes
     }
 
-    static func failure(status: VerifyReceiptStatus, reasons: [String], retryable: Bool) -> [UInt8] {
+    static func failure(status: VerifyReceiptStatus, reasons: [ServiceReason], retryable: Bool) -> [UInt8] {
         var json = JSONWriter(capacity: 96)
         json.beginObject()
         if retryable || status == .internalError {
@@ -69,7 +69,7 @@ enum VerifyReceiptResponseWriter {
         json.key("reasons")
         json.beginArray()
         for reason in reasons {
-            json.string(reason)
+            json.string(reason.code)
         }
         json.endArray()
         json.key("status")

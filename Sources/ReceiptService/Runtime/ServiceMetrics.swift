@@ -20,7 +20,7 @@ public struct ServiceMetrics: Sendable {
     private let requestCounters: [VerifyReceiptEndpoint: [Int: Counter]]
     /// App Store Server API refresh counters by result, made once: `fresh` is counted on every request of a
     /// configured app.
-    private let apiRefreshCounters: [String: Counter]
+    private let apiRefreshCounters: [APIRefreshResult: Counter]
     private let cacheEnabled: Gauge
     private let cacheEntries: Gauge
     private let cacheBytes: Gauge
@@ -60,9 +60,10 @@ public struct ServiceMetrics: Sendable {
         self.ledgerFailures = registry.makeCounter(
             descriptor: Self.descriptor("ledger_failures", "total", "Ledger operations that failed."))
         self.openConnectionsGauge = registry.makeGauge(descriptor: Self.openConnections)
-        var refreshCounters: [String: Counter] = [:]
-        for result in Self.apiRefreshResults {
-            refreshCounters[result] = registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)])
+        var refreshCounters: [APIRefreshResult: Counter] = [:]
+        for result in APIRefreshResult.allCases {
+            refreshCounters[result] = registry.makeCounter(
+                descriptor: Self.apiRefreshes, labels: [("result", result.rawValue)])
         }
         self.apiRefreshCounters = refreshCounters
         self.cacheEnabled = registry.makeGauge(
@@ -76,11 +77,6 @@ public struct ServiceMetrics: Sendable {
         self.cacheHits = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "hit")])
         self.cacheMisses = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "miss")])
     }
-
-    /// The results ``countAPIRefresh(result:)`` is called with.
-    static let apiRefreshResults = [
-        "fresh", "fetched", "failed", "background", "in_background", "backoff", "busy", "paused", "not_running",
-    ]
 
     func count(_ answer: VerifyReceiptAnswer, endpoint: VerifyReceiptEndpoint) {
         if let counter = self.requestCounters[endpoint]?[answer.status.code] {
@@ -99,11 +95,10 @@ public struct ServiceMetrics: Sendable {
         }
     }
 
-    /// Counts a connection the server closed on its own account: `header_timeout` (headers too slow),
-    /// `connection_limit` (over ``VerifyReceiptConfiguration/maximumConnections``), `body_timeout` (a body not
-    /// in within the request timeout).
-    func countClosedConnection(reason: String) {
-        self.registry.makeCounter(descriptor: Self.closedConnections, labels: [("reason", reason)]).increment()
+    /// Counts a connection the server closed on its own account.
+    func countClosedConnection(reason: ConnectionCloseReason) {
+        self.registry.makeCounter(descriptor: Self.closedConnections, labels: [("reason", reason.rawValue)])
+            .increment()
     }
 
     /// Sets the number of open connections.
@@ -116,27 +111,24 @@ public struct ServiceMetrics: Sendable {
     }
 
     /// Counts one answer of `POST /notifications/v2` or `POST /jws/verify` by its outcome.
-    func countSignedData(endpoint: String, outcome: String) {
-        self.registry.makeCounter(descriptor: Self.signedData, labels: [("endpoint", endpoint), ("outcome", outcome)])
-            .increment()
+    func countSignedData(endpoint: SignedDataEndpoint, outcome: SignedDataOutcome) {
+        self.registry.makeCounter(
+            descriptor: Self.signedData, labels: [("endpoint", endpoint.rawValue), ("outcome", outcome.rawValue)]
+        ).increment()
     }
 
-    /// Counts one App Store Server API call of the `/verifyReceipt` refresh by endpoint (`transaction_history`,
-    /// `subscription_statuses`) and outcome: `success`, `untrusted` (signed data that did not verify), or the
-    /// client's error code (`api_error`, `unauthorized`, `forbidden`, `rate_limited`, `server_error`,
-    /// `unreachable`, `malformed_response`, `cancelled`, …).
-    func countAPICall(endpoint: String, outcome: String) {
-        self.registry.makeCounter(descriptor: Self.apiCalls, labels: [("endpoint", endpoint), ("outcome", outcome)])
-            .increment()
+    /// Counts one App Store Server API call of the `/verifyReceipt` refresh by endpoint and outcome.
+    func countAPICall(_ endpoint: APICall.Endpoint, _ outcome: APICall.Outcome) {
+        self.registry.makeCounter(
+            descriptor: Self.apiCalls, labels: [("endpoint", endpoint.rawValue), ("outcome", outcome.label)]
+        ).increment()
     }
 
-    /// Counts one original transaction id a `/verifyReceipt` request looked at for a refresh, by result: `fresh`
-    /// (refreshed within the interval), `fetched` or `failed` (a refresh that ended), `background` (the request
-    /// stopped waiting), `in_background`, `backoff`, `busy`, `paused`, `not_running` (answered from the ledger at
-    /// once).
-    func countAPIRefresh(result: String) {
+    /// Counts one original transaction id a `/verifyReceipt` request looked at for a refresh, by result.
+    func countAPIRefresh(_ result: APIRefreshResult) {
         (self.apiRefreshCounters[result]
-            ?? self.registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result)])).increment()
+            ?? self.registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result.rawValue)]))
+            .increment()
     }
 
     private static var apiCalls: MetricNameDescriptor {

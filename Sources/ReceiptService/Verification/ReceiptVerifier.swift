@@ -80,7 +80,7 @@ public struct ReceiptVerifier: Sendable {
         do {
             request = try VerifyReceiptRequest(body: body)
         } catch {
-            return .failure(.malformed, reasons: [error.code])
+            return .failure(.malformed, reasons: [ServiceReason(reasonCode: error.code)])
         }
         let now = self.now()
 
@@ -104,22 +104,22 @@ public struct ReceiptVerifier: Sendable {
         let result: ReceiptValidationResult
         switch outcome {
         case .none:
-            return .failure(.internalError, reasons: ["timeout"], retryable: true)
+            return .failure(.internalError, reasons: [.timeout], retryable: true)
         case .failure(let error):
-            return .failure(.malformed, reasons: [error.code.rawValue])
+            return .failure(.malformed, reasons: [ServiceReason(error.code)])
         case .success(let validated):
             (bytes, text, result) = (validated.bytes, validated.text, validated.result)
         }
         guard result.isValid else {
-            return .failure(.notAuthenticated, reasons: result.failures.map(\.code))
+            return .failure(.notAuthenticated, reasons: result.failures.map(ServiceReason.init))
         }
 
         let environment = Self.environment(of: result)
         switch (endpoint, environment) {
         case (.production, .sandbox), (.production, .xcode):
-            return .failure(.sandboxReceiptOnProduction, reasons: ["sandbox_receipt"])
+            return .failure(.sandboxReceiptOnProduction, reasons: [.sandboxReceipt])
         case (.sandbox, .production):
-            return .failure(.productionReceiptOnSandbox, reasons: ["production_receipt"])
+            return .failure(.productionReceiptOnSandbox, reasons: [.productionReceipt])
         default:
             break
         }
@@ -127,12 +127,12 @@ public struct ReceiptVerifier: Sendable {
         let receipt = result.receipt
         let bundle = receipt.bundleIdentifier ?? ""
         if let allowed = self.configuration.allowedBundleIdentifiers, !allowed.contains(bundle) {
-            return .failure(.bundleNotAllowed, reasons: ["bundle_id_not_allowed"])
+            return .failure(.bundleNotAllowed, reasons: [.bundleIDNotAllowed])
         }
         if let secret = self.configuration.sharedSecrets[bundle],
             !Self.sameSecret(request.password ?? "", secret)
         {
-            return .failure(.sharedSecretMismatch, reasons: ["shared_secret_mismatch"])
+            return .failure(.sharedSecretMismatch, reasons: [.sharedSecretMismatch])
         }
 
         let entry = LedgerReceipt(receipt, bytes: bytes, environment: environment, seenAt: now, hashes: self.receiptHashes)
@@ -142,10 +142,10 @@ public struct ReceiptVerifier: Sendable {
         } catch {
             // A stored string holding U+0000: refused alike by every backend before any write (it would be kept
             // by SQLite and refused by PostgreSQL for ever), so it is the receipt's fault, not the database's.
-            if error.code == .stringContainsNUL { return .failure(.malformed, reasons: ["string_contains_nul"]) }
+            if error.code == .stringContainsNUL { return .failure(.malformed, reasons: [.stringContainsNUL]) }
             return .failure(
                 .internalError,
-                reasons: [error.isRetryable ? "ledger_unavailable" : "ledger_error"],
+                reasons: [error.isRetryable ? .ledgerUnavailable : .ledgerError],
                 retryable: error.isRetryable)
         }
         return VerifyReceiptAnswer(
@@ -184,7 +184,7 @@ struct ValidatedReceipt: Sendable {
 }
 
 extension VerifyReceiptAnswer {
-    static func failure(_ status: VerifyReceiptStatus, reasons: [String], retryable: Bool = false) -> VerifyReceiptAnswer {
+    static func failure(_ status: VerifyReceiptStatus, reasons: [ServiceReason], retryable: Bool = false) -> VerifyReceiptAnswer {
         VerifyReceiptAnswer(
             status: status,
             reasons: reasons,

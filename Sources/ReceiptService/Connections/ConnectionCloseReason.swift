@@ -1,0 +1,10 @@
+/// Why the server closed a connection on its own account: the `reason` label of
+/// `receiptkit_connections_closed_total` is its raw value.
+enum ConnectionCloseReason: String, CaseIterable, Sendable {
+    /// Its request line and headers did not arrive within the header-read timeout.
+    case headerTimeout = "header_timeout"
+    /// It was accepted over ``VerifyReceiptConfiguration/maximumConnections``.
+    case connectionLimit = "connection_limit"
+    /// Its body did not arrive within the request timeout.
+    case bodyTimeout = "body_timeout"
+}

@@ -1,0 +1,16 @@
+/// The routes that answer signed data: the `endpoint` label of `receiptkit_signed_data_requests_total` is its raw
+/// value, and the request's log line is named by ``logName``.
+enum SignedDataEndpoint: String, CaseIterable, Sendable {
+    /// `POST /notifications/v2`.
+    case notifications
+    /// `POST /jws/verify`.
+    case jws
+
+    /// The message of the request's log line.
+    var logName: String {
+        switch self {
+        case .notifications: return "notification"
+        case .jws: return "jws"
+        }
+    }
+}
