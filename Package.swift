@@ -264,6 +264,16 @@ let package = Package(
         ),
         // The real receipts next to the clone, for the test targets (not a product).
         .target(name: "SharedFixtures", path: "Tests/SharedFixtures", swiftSettings: strictSettings),
+        // A scripted HTTPTransport and a pinned clock for App Store Server API clients, for the test targets.
+        .target(
+            name: "APITestSupport",
+            dependencies: [
+                "AppStoreServerAPI",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/APITestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ReceiptKitTests",
             dependencies: [
@@ -296,6 +306,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreServerAPITests",
             dependencies: [
+                "APITestSupport",
                 "SharedFixtures",
                 "AppStorePKI",
                 "AppStoreJWS",
@@ -343,6 +354,8 @@ let package = Package(
         .testTarget(
             name: "ReceiptServiceTests",
             dependencies: [
+                "APITestSupport",
+                "AppStoreServerAPI",
                 "SharedFixtures",
                 "AppStorePKI",
                 "AppStoreJWS",
@@ -360,6 +373,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strictSettings

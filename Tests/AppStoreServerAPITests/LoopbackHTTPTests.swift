@@ -1,4 +1,5 @@
 @testable import AppStoreServerAPI
+import APITestSupport
 import AppStorePKI
 import Foundation
 import NIOConcurrencyHelpers

@@ -1,4 +1,5 @@
 @testable import AppStoreServerAPI
+import APITestSupport
 import AppStoreJWS
 import AppStorePKI
 import Foundation

@@ -13,6 +13,7 @@ import AppStoreServerAPISimulator
 import ReceiptKitTesting
 import ReceiptLedger
 import ReceiptService
+import ServiceLifecycle
 import Testing
 
 /// `/verifyReceipt` as the bridge to the App Store Server API, over HTTP on every ledger backend, against the
@@ -400,10 +401,10 @@ struct APIBridgeTests {
     @Test("a server started again refreshes again: the bridge runs with each application, not only the first")
     func bridgeRunsAgainAfterARestart() async throws {
         let store = try Self.store()
-        try await Self.withServer(store: store) { server in
+        try await Self.withServer(store: store) { server, services in
             let receipts = [try L.receipt(), try Self.anotherCustomersReceipt()]
             for (round, receipt) in receipts.enumerated() {
-                try await server.application().test(.live) { (client: any TestClientProtocol) async throws in
+                try await server.application(services: services).test(.live) { (client: any TestClientProtocol) async throws in
                     #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
                     #expect(store.requestCount(.transactionHistory) == round + 1, "round \(round)")
                     #expect(try await Self.metrics(client).contains(
@@ -413,37 +414,45 @@ struct APIBridgeTests {
         }
     }
 
-    @Test("two applications of one server at once: the second starts and is refreshed, the first keeps refreshing")
-    func twoApplicationsShareTheBridge() async throws {
+    @Test("one bridge runs in one application at a time: a second run is refused at once, the first keeps refreshing")
+    func aSecondRunOfTheBridgeIsRefused() async throws {
         let store = try Self.store()
-        try await Self.withServer(store: store) { server in
+        try await Self.withServer(store: store) { server, services in
             let (first, second) = (try L.receipt(), try Self.anotherCustomersReceipt())
-            try await server.application().test(.live) { (outer: any TestClientProtocol) async throws in
-                try await server.application().test(.live) { (inner: any TestClientProtocol) async throws in
-                    #expect(try await H.post(inner, body: H.body(first))["status"] as? Int == 0)
-                    #expect(store.requestCount(.transactionHistory) == 1)
+            try await server.application(services: services).test(.live) { (client: any TestClientProtocol) async throws in
+                #expect(try await H.post(client, body: H.body(first))["status"] as? Int == 0)
+                #expect(store.requestCount(.transactionHistory) == 1)
+                // The components' services run in this application already: running them again ends at once with
+                // an error that says so, rather than a second set of refreshes or a wait.
+                let bridge = try #require(services.first)
+                await #expect {
+                    try await bridge.run()
+                } throws: { error in
+                    String(describing: error).contains("runs already")
                 }
-                #expect(try await H.post(outer, body: H.body(second))["status"] as? Int == 0)
+                #expect(try await H.post(client, body: H.body(second))["status"] as? Int == 0)
                 #expect(store.requestCount(.transactionHistory) == 2)
             }
         }
     }
 
-    /// Runs the simulator and one `VerifyReceiptServer` (not yet started) on a memory ledger, for tests that start
-    /// its applications themselves.
+    /// Runs the simulator and one `VerifyReceiptServer` (not yet started) on a memory ledger, with its components'
+    /// services, for tests that start its applications themselves.
     static func withServer(
         store: SimulatedAppStore,
-        _ body: @escaping @Sendable (VerifyReceiptServer) async throws -> Void
+        _ body: @escaping @Sendable (VerifyReceiptServer, [any Service]) async throws -> Void
     ) async throws {
         let simulator = AppStoreServerSimulator(
             store: store, authority: try N.authority.get(), now: { ServiceTestPKI.now })
         try await simulator.run { baseURL in
             let configuration = try Self.configuration(baseURL: baseURL)
             try await H.withMemoryLedger { ledger in
-                let verifier = ReceiptVerifier(configuration: configuration, ledger: ledger, now: { ServiceTestPKI.now })
+                let components = try ServiceComponents(configuration: configuration, ledger: ledger, now: { ServiceTestPKI.now })
                 var logger = Logger(label: "receiptkit.test")
                 logger.logLevel = .warning
-                try await body(VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 0, logger: logger))
+                try await body(
+                    VerifyReceiptServer(components: components, host: "127.0.0.1", port: 0, logger: logger),
+                    components.services)
             }
         }
     }

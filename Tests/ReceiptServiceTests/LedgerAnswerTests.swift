@@ -215,7 +215,7 @@ extension LedgerAnswerTests {
             ServiceTestPKI.purchase("7000", original: "7000", product: "com.example.coins", day: 2, subscription: false),
         ]))
         try await backend.withLedger { ledger in
-            let verifier = ReceiptVerifier(configuration: try H.configuration(), ledger: ledger, now: { ServiceTestPKI.now })
+            let verifier = try ServiceComponents(configuration: try H.configuration(), ledger: ledger, now: { ServiceTestPKI.now }).verifier
             let body = Array(H.body(receipt).readableBytesView)
             for _ in 0..<2 {
                 let answer = String(decoding: await verifier.answer(body: body, endpoint: .production).body, as: UTF8.self)

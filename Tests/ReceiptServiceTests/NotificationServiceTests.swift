@@ -72,7 +72,7 @@ struct NotificationServiceTests {
     static let query = LedgerQuery(environment: .production, bundleIdentifier: bundle, originalTransactionIdentifiers: ["2000000000000001"])
 
     func verifier(_ ledger: any Ledger, _ adjust: (inout VerifyReceiptConfiguration) -> Void = { _ in }) throws -> ReceiptVerifier {
-        ReceiptVerifier(configuration: try Self.configuration(adjust), ledger: ledger, now: { ServiceTestPKI.now })
+        try ServiceComponents(configuration: try Self.configuration(adjust), ledger: ledger, now: { ServiceTestPKI.now }).verifier
     }
 
     func object(_ answer: SignedDataAnswer) throws -> [String: Any] {

@@ -10,7 +10,7 @@ import NIOCore
 import ReceiptKit
 import ReceiptKitTesting
 import ReceiptLedger
-import ReceiptService
+@testable import ReceiptService
 import Synchronization
 import Testing
 import X509
@@ -110,12 +110,16 @@ struct OCSPServiceTests {
     }
 
     @Test func theConfigurationFileTurnsTheCheckOnAndOff() throws {
-        var configuration = VerifyReceiptConfiguration()
-        #expect(configuration.jwsRevocationCheck == nil)
-        try ServiceConfigurationFile(json: Array(#"{"check_revocation": true}"#.utf8)).apply(to: &configuration)
-        #expect(configuration.jwsRevocationCheck?.transport is HTTPOCSPTransport)
-        try ServiceConfigurationFile(json: Array(#"{"check_revocation": false}"#.utf8)).apply(to: &configuration)
-        #expect(configuration.jwsRevocationCheck == nil)
+        var service = ServiceConfiguration()
+        #expect(try service.accepted(with: nil).jwsRevocationCheck == nil)
+        let on = try ServiceConfigurationFile(json: Array(#"{"check_revocation": true}"#.utf8))
+        #expect(try service.accepted(with: on).jwsRevocationCheck?.transport is HTTPOCSPTransport)
+        // A check the embedding code set is turned off by the file, and the command line wins over the file.
+        service.verifyReceipt.jwsRevocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport())
+        let off = try ServiceConfigurationFile(json: Array(#"{"check_revocation": false}"#.utf8))
+        #expect(try service.accepted(with: off).jwsRevocationCheck == nil)
+        service.checksRevocation = true
+        #expect(try service.accepted(with: off).jwsRevocationCheck?.transport is HTTPOCSPTransport)
         let wrong = #expect(throws: ServiceConfigurationFile.Failure.self) {
             try ServiceConfigurationFile(json: Array(#"{"check_revocation": "yes"}"#.utf8))
         }
@@ -130,7 +134,7 @@ struct OCSPServiceTests {
                 var configuration = VerifyReceiptConfiguration()
                 configuration.anchors = AppStoreTrustAnchors([authority.root.certificate])
                 configuration.jwsRevocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport())
-                let verifier = ReceiptVerifier(configuration: configuration, ledger: ledger, now: { Date() })
+                let verifier = try ServiceComponents(configuration: configuration, ledger: ledger, now: { Date() }).verifier
                 let now = Date()
                 let uuid = UUID().uuidString.lowercased()
                 let payload = JWSSamplePayload.notification(

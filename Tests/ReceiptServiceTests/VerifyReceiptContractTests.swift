@@ -302,7 +302,7 @@ struct VerifyReceiptContractTests {
         ]))
         let bundle = try ServiceTestPKI.mint(ServiceTestPKI.receipt(bundle: "com.example.app\u{0}"))
         try await backend.withLedger { ledger in
-            let verifier = ReceiptVerifier(configuration: try H.configuration(), ledger: ledger, now: { ServiceTestPKI.now })
+            let verifier = try ServiceComponents(configuration: try H.configuration(), ledger: ledger, now: { ServiceTestPKI.now }).verifier
             for bytes in [product, bundle] {
                 let answer = await verifier.answer(body: Array(H.body(bytes).readableBytesView), endpoint: .production)
                 #expect(answer.status == .malformed)

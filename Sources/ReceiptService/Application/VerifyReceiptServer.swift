@@ -8,7 +8,7 @@ public import ServiceLifecycle
 
 /// The HTTP face of a ``ReceiptVerifier``: Apple's two verifyReceipt endpoints, notifications, JWS verification, a
 /// health check and metrics. ``buildApplication(configuration:)`` composes one from a configuration; create one
-/// yourself to serve a verifier on a ledger of your own (tests do).
+/// yourself from ``ServiceComponents`` to serve a ledger of your own (tests do).
 ///
 /// | route | answer |
 /// |---|---|
@@ -27,8 +27,9 @@ public import ServiceLifecycle
 /// once, with its duration, by a middleware.
 ///
 /// ```swift
-/// let server = VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 8080, logger: logger)
-/// try await server.application().runService()
+/// let components = try ServiceComponents(configuration: configuration, ledger: ledger, now: { Date() })
+/// let server = VerifyReceiptServer(components: components, host: "127.0.0.1", port: 8080, logger: logger)
+/// try await server.application(services: components.services).runService()
 /// ```
 public struct VerifyReceiptServer: Sendable {
     /// Answers requests.
@@ -44,15 +45,14 @@ public struct VerifyReceiptServer: Sendable {
     /// The open connections, against their cap.
     let connections: OpenConnections
 
-    /// Creates a server.
-    public init(verifier: ReceiptVerifier, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
-        self.verifier = verifier
+    /// Creates a server of `components`' verifier, body budget and connection cap.
+    public init(components: ServiceComponents, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
+        self.verifier = components.verifier
         self.host = host
         self.port = port
         self.logger = logger
-        self.bodyBudget = BodyBudget(limit: verifier.configuration.maximumInFlightBodyBytes)
-        self.connections = OpenConnections(
-            limit: verifier.configuration.maximumConnections, metrics: verifier.metrics)
+        self.bodyBudget = components.bodyBudget
+        self.connections = components.connections
     }
 
     /// How many seconds a client refused for the body budget is told to wait (`Retry-After`).
@@ -106,9 +106,8 @@ public struct VerifyReceiptServer: Sendable {
     }
 
     /// The Hummingbird application: the routes on `host:port` behind the connection limits, with `services` (a
-    /// `PostgresLedger`, say) run beside the server and shut down with it on SIGTERM/SIGINT. With apps configured
-    /// for the App Store Server API (``VerifyReceiptConfiguration/appStoreServerAPI``), the refresh that fetches
-    /// for `/verifyReceipt` runs beside it too, and its fetches are cancelled when the server stops.
+    /// `PostgresLedger`, say, and ``ServiceComponents/services``: the App Store Server API refresh, whose fetches
+    /// are then cancelled when the server stops) run beside the server and shut down with it on SIGTERM/SIGINT.
     public func application(
         services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -131,8 +130,7 @@ public struct VerifyReceiptServer: Sendable {
                 address: .hostname(self.host, port: self.port),
                 serverName: "receiptkit"
             ),
-            // The App Store Server API refresh runs beside the server, its fetches child tasks of its own.
-            services: services + (self.verifier.bridge.map { [$0 as any Service] } ?? []),
+            services: services,
             onServerRunning: onServerRunning,
             logger: self.logger
         )

@@ -17,12 +17,10 @@ extension AppStoreServerAPIBridge {
     /// not asked for again before the refresh interval; any other error writes nothing.
     /// - Returns: Whether the ledger was written, and whether the refresh was complete (its time recorded).
     func fetch(_ key: RefreshKey) async -> RefreshEnd {
-        guard let box = self.clients[key.environment]?[key.bundleIdentifier] else { return .nothingWritten }
+        guard let client = self.clients[key.environment]?[key.bundleIdentifier] else { return .nothingWritten }
         let id = key.originalTransactionIdentifier
-        let client: AppStoreServerAPIClient
         let history: [JWSTransactionPayload]
         do throws(AppStoreServerAPIError) {
-            client = try box.get()
             history = try await self.counted(.transactionHistory) { () throws(AppStoreServerAPIError) in
                 try await client.transactionHistory(transactionID: id)
             }.transactions

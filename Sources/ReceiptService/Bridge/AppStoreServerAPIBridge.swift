@@ -11,13 +11,13 @@ import ServiceLifecycle
 /// records, one fetch per receipt (Apple answers with the whole customer's) and at most one at a time per original
 /// transaction id, within what a request may wait.
 ///
-/// It runs as a lifecycle service beside the server (``VerifyReceiptServer/application(services:onServerRunning:)``
-/// adds it): every fetch is a child task of its ``run()``, so a refresh a request stopped waiting for finishes in
-/// the background, and all of them are cancelled when the service stops. Refreshes are bounded in number
+/// It runs as a lifecycle service beside the server (``ServiceComponents/services``, which the composition root
+/// runs): every fetch is a child task of its ``run()``, so a refresh a request stopped waiting for finishes in the
+/// background, and all of them are cancelled when the service stops. It runs in one application at a time. Refreshes are bounded in number
 /// (``AppStoreServerAPIBridgeConfiguration/maximumRefreshes``), and an original transaction id whose refresh
 /// failed is not asked for again before ``AppStoreServerAPIBridgeConfiguration/failureBackoff``. While it does not
 /// run, nothing is fetched and answers come from the ledger.
-final class AppStoreServerAPIBridge: Service, Sendable {
+final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     typealias Job = @Sendable () async -> Void
 
     private struct State {
@@ -55,85 +55,30 @@ final class AppStoreServerAPIBridge: Service, Sendable {
     let ledger: any Ledger
     let metrics: ServiceMetrics
     let now: @Sendable () -> Date
-    /// A client per environment and bundle id (or why it could not be made).
-    let clients: [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]]
+    /// A client per environment and bundle id.
+    let clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]]
     private let state = NIOLockedValueBox(State())
 
-    /// A bridge for `configuration`'s apps; `nil` when it names none.
+    /// A bridge asking `clients`; the composition root (``ServiceComponents``) makes them.
     /// - Parameters:
-    ///   - configuration: The service's configuration: its ``VerifyReceiptConfiguration/appStoreServerAPI``, and the
-    ///     anchors and revocation check that signed data from the API must pass, as any other.
+    ///   - configuration: How often, how long and how much to refresh.
+    ///   - clients: A client per environment and bundle id, whose signed data passes the service's anchors and
+    ///     revocation check.
     ///   - ledger: Where refreshed data is written.
     ///   - metrics: Where API calls and refreshes are counted.
-    ///   - now: The service's clock (token times, verification time, refresh times).
-    init?(
-        configuration: VerifyReceiptConfiguration,
+    ///   - now: The service's clock (failure and pause times, refresh times).
+    init(
+        configuration: AppStoreServerAPIBridgeConfiguration,
+        clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]],
         ledger: any Ledger,
         metrics: ServiceMetrics,
         now: @escaping @Sendable () -> Date
     ) {
-        let bridge = configuration.appStoreServerAPI
-        guard !bridge.apps.isEmpty else { return nil }
-        self.configuration = bridge
+        self.configuration = configuration
+        self.clients = clients
         self.ledger = ledger
         self.metrics = metrics
         self.now = now
-        self.clients = Self.clients(
-            for: configuration,
-            runtime: APIClientRuntime(
-                now: now,
-                sleep: { duration in try await Task.sleep(for: duration) },
-                random: { Double.random(in: 0..<1) }
-            )
-        )
-    }
-
-    /// A client per environment and bundle id of `configuration`'s apps (or why it could not be made); the first
-    /// entry wins for a bundle id given twice.
-    static func clients(
-        for configuration: VerifyReceiptConfiguration,
-        runtime: APIClientRuntime
-    ) -> [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]] {
-        var clients: [AppStoreEnvironment: [String: Result<AppStoreServerAPIClient, AppStoreServerAPIError>]] = [:]
-        for (environment, client) in Self.clientConfigurations(for: configuration)
-        where clients[environment]?[client.bundleID] == nil {
-            clients[environment, default: [:]][client.bundleID] = Result {
-                () throws(AppStoreServerAPIError) -> AppStoreServerAPIClient in
-                try AppStoreServerAPIClient(configuration: client, runtime: runtime)
-            }
-        }
-        return clients
-    }
-
-    /// Each app's client configuration per environment it serves, in the order of the apps: the service's anchors
-    /// and revocation check, the bridge's retry policy and request timeout.
-    static func clientConfigurations(
-        for configuration: VerifyReceiptConfiguration
-    ) -> [(AppStoreEnvironment, AppStoreServerAPIConfiguration)] {
-        let bridge = configuration.appStoreServerAPI
-        return bridge.apps.flatMap { app in
-            [AppStoreEnvironment.production, .sandbox].compactMap { environment in
-                guard var client = app.client(for: environment) else { return nil }
-                client.verificationPolicy.anchors = configuration.anchors
-                client.verificationPolicy.revocationCheck = configuration.jwsRevocationCheck
-                client.retryPolicy = bridge.retryPolicy
-                client.timeout = bridge.requestTimeout
-                return (environment, client)
-            }
-        }
-    }
-
-    /// Why a client for `configuration`'s apps could not be made (its settings are out of range), for the first app
-    /// it fails for; `nil` when every client can be made. Checks the settings only: no client is made.
-    static func refusedClient(in configuration: VerifyReceiptConfiguration) -> AppStoreServerAPIError? {
-        for (_, client) in Self.clientConfigurations(for: configuration) {
-            do throws(AppStoreServerAPIError) {
-                try AppStoreServerAPIClient.validate(client)
-            } catch {
-                return error
-            }
-        }
-        return nil
     }
 
     /// Whether receipts of `bundleIdentifier` in `environment` are refreshed.
@@ -142,20 +87,10 @@ final class AppStoreServerAPIBridge: Service, Sendable {
     }
 
     /// Runs the refreshes requests start, each a child task, until the service shuts down (gracefully or by
-    /// cancellation); then cancels those still running and refuses new ones.
+    /// cancellation); then cancels those still running and refuses new ones. It may run again once stopped.
+    /// - Throws: ``AlreadyRunning`` when it runs already (in another application): one bridge, one run at a time.
     func run() async throws {
-        // One run at a time. An application of the same server started while another runs the bridge (its
-        // requests share it) takes over when that one stops, and ends when its own service group shuts down.
-        var acquired = self.acquire()
-        while acquired == nil {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(100)) }
-            } catch {
-                return
-            }
-            acquired = self.acquire()
-        }
-        guard let jobs = acquired else { return }
+        guard let jobs = self.acquire() else { throw AlreadyRunning() }
         defer { self.stop() }
         // A plain task group (a discarding one needs macOS 14): a finished child is reaped before the group holds
         // more than the most refreshes that can be in flight, so it never grows past that bound.
@@ -168,6 +103,14 @@ final class AppStoreServerAPIBridge: Service, Sendable {
                 children += 1
             }
             group.cancelAll()
+        }
+    }
+
+    /// Why a second run of a bridge that runs stops at once: the components it belongs to are run by two
+    /// applications at the same time.
+    struct AlreadyRunning: Error, CustomStringConvertible {
+        var description: String {
+            "the App Store Server API refresh runs already: run one ServiceComponents' services in one application at a time"
         }
     }
 
@@ -266,6 +209,9 @@ final class AppStoreServerAPIBridge: Service, Sendable {
         self.metrics.countAPIRefresh(end == .complete ? .fetched : .failed)
         flight.finish(end.wroteLedger)
     }
+
+    /// Whether ``run()`` runs: refreshes are admitted.
+    var isRunning: Bool { self.state.withLockedValue { $0.submit != nil } }
 
     /// A new job stream for a run, unless another run holds one.
     private func acquire() -> AsyncStream<Job>? {

@@ -9,11 +9,11 @@ extension ReceiptVerifier {
     /// reads the history again when a refresh wrote to the ledger in time.
     func history(recording entry: LedgerReceipt, now: Date) async throws(LedgerError) -> LedgerHistory {
         let history = try await LedgerHistory.record(entry, in: self.ledger, metrics: self.metrics)
-        guard let bridge = self.bridge,
-            bridge.refreshes(bundleIdentifier: entry.bundleIdentifier, environment: entry.environment)
+        guard let refresher = self.refresher,
+            refresher.refreshes(bundleIdentifier: entry.bundleIdentifier, environment: entry.environment)
         else { return history }
         let due = self.dueForRefresh(entry, snapshot: history.snapshot, now: now)
-        guard !due.isEmpty, await bridge.refresh(due, wait: self.refreshWait) else { return history }
+        guard !due.isEmpty, await refresher.refresh(due, wait: self.refreshWait) else { return history }
         return try await LedgerHistory.read(entry, in: self.ledger, metrics: self.metrics)
     }
 

@@ -1,5 +1,6 @@
 import AppStorePKI
 import AppStoreJWS
+import AppStoreJWSOCSP
 import AppStoreServerAPI
 import struct Foundation.URL
 public import Hummingbird
@@ -30,19 +31,9 @@ public func buildApplication(
     configuration: ServiceConfiguration
 ) async throws(ServiceStartupError) -> some ApplicationProtocol {
     let settings = try configuration.readSettingsFile()
-    var accepted = configuration.verifyReceipt
-    settings?.apply(to: &accepted)
-    configuration.applyOverrides(to: &accepted)
-    accepted.anchors = try configuration.anchors(adding: settings, to: accepted.anchors)
-    if let apps = try configuration.appStoreServerAPIApps(settings) { accepted.appStoreServerAPI.apps = apps }
-    if !accepted.appStoreServerAPI.apps.isEmpty {
-        if let invalid = accepted.appStoreServerAPI.invalidSetting {
-            throw ServiceStartupError(.invalidSetting, "appStoreServerAPI.\(invalid)")
-        }
-        if let refused = AppStoreServerAPIBridge.refusedClient(in: accepted) {
-            throw ServiceStartupError(.invalidSetting, "appStoreServerAPI: \(refused.reason)")
-        }
-    }
+    let accepted = try configuration.accepted(with: settings)
+    // The API clients are made, and their settings checked, before the database is opened.
+    let apiClients = try ServiceComponents.apiClients(for: accepted, transport: AsyncHTTPTransport(), now: configuration.now)
 
     let location: LedgerLocation
     do {
@@ -66,15 +57,19 @@ public func buildApplication(
         throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
     }
 
+    let components = ServiceComponents(
+        configuration: accepted, ledger: ledger, metrics: ServiceMetrics(), apiClients: apiClients, now: configuration.now)
     let server = VerifyReceiptServer(
-        verifier: ReceiptVerifier(configuration: accepted, ledger: ledger, now: configuration.now),
+        components: components,
         host: configuration.host ?? settings?.host ?? "127.0.0.1",
         port: configuration.port ?? settings?.port ?? 8080,
         logger: logger
     )
+    // Beside the server: the ledger's lifecycle, PostgreSQL's pool, the App Store Server API refresh.
+    services = [LedgerLifecycle(ledger: ledger) as any Service] + services + components.services
     let description = location.description
     let onServerRunning = configuration.onServerRunning
-    var application = server.application(services: [LedgerLifecycle(ledger: ledger) as any Service] + services) { channel in
+    var application = server.application(services: services) { channel in
         let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
         await onServerRunning(address, description)
     }
@@ -87,6 +82,20 @@ public func buildApplication(
 }
 
 extension ServiceConfiguration {
+    /// What the verifier accepts: ``verifyReceipt`` with the settings file applied, then the overrides; the anchors
+    /// and App Store Server API keys the files name read; the OCSP transport made when a setting asks for it.
+    func accepted(with settings: ServiceConfigurationFile?) throws(ServiceStartupError) -> VerifyReceiptConfiguration {
+        var accepted = self.verifyReceipt
+        settings?.apply(to: &accepted)
+        self.applyOverrides(to: &accepted)
+        if let checks = self.checksRevocation ?? settings?.checksRevocation {
+            accepted.jwsRevocationCheck = checks ? JWSRevocationCheck(transport: HTTPOCSPTransport()) : nil
+        }
+        accepted.anchors = try self.anchors(adding: settings, to: accepted.anchors)
+        if let apps = try self.appStoreServerAPIApps(settings) { accepted.appStoreServerAPI.apps = apps }
+        return accepted
+    }
+
     /// The settings file, parsed and checked; `nil` without one.
     func readSettingsFile() throws(ServiceStartupError) -> ServiceConfigurationFile? {
         guard let path = self.settingsFile else { return nil }
@@ -102,9 +111,6 @@ extension ServiceConfiguration {
     func applyOverrides(to configuration: inout VerifyReceiptConfiguration) {
         if let allowed = self.allowsXcodeReceipts { configuration.allowsXcodeReceipts = allowed }
         if let age = self.notificationMaximumAge { configuration.notifications.maximumAge = age }
-        if let check = self.checksRevocation {
-            configuration.checkRevocation(check)
-        }
     }
 
     /// `anchors` with the settings file's anchors (relative to the file) and ``anchorFiles`` (relative to the

@@ -202,9 +202,6 @@ public struct ServiceConfigurationFile: Sendable, Hashable, Decodable {
         if let seconds = self.notificationMaximumAgeSeconds {
             configuration.notifications.maximumAge = .seconds(seconds)
         }
-        if let check = self.checksRevocation {
-            configuration.checkRevocation(check)
-        }
         if let seconds = self.apiRefreshIntervalSeconds {
             configuration.appStoreServerAPI.refreshInterval = Self.timeout(seconds)
         }

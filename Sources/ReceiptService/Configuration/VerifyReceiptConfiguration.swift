@@ -1,6 +1,5 @@
 public import AppStorePKI
 public import AppStoreJWS
-import AppStoreJWSOCSP
 import class Foundation.ProcessInfo
 public import ReceiptKit
 
@@ -56,9 +55,4 @@ public struct VerifyReceiptConfiguration: Sendable {
 
     /// Creates the default configuration: Apple's root, any app, no shared secrets.
     public init() {}
-
-    /// Turns online revocation checking on, with `HTTPOCSPTransport`, or off.
-    mutating func checkRevocation(_ enabled: Bool) {
-        self.jwsRevocationCheck = enabled ? JWSRevocationCheck(transport: HTTPOCSPTransport()) : nil
-    }
 }

@@ -8,7 +8,7 @@ public import ReceiptLedger
 import _ReceiptKitShared
 
 /// verifyReceipt without HTTP: a request body in, the status and response body out. The Hummingbird routes are a
-/// thin layer over this, and tests and other servers can call it directly.
+/// thin layer over this, and tests and other servers can call it directly (``ServiceComponents/verifier``).
 ///
 /// Order of checks: the body (21002), the receipt's bytes (21002), signature and chain (21003), the endpoint's
 /// environment (21007/21008), the allow list (21010), the shared secret (21004), the ledger (21009; 21002
@@ -27,45 +27,32 @@ public struct ReceiptVerifier: Sendable {
     let jwsVerifier: JWSVerifier
     let limiter: ValidationLimiter
     /// The ledger keys of receipts posted recently: one posted again is compared, not hashed.
-    let receiptHashes = ReceiptHashMemo()
+    let receiptHashes: ReceiptHashMemo
     let metrics: ServiceMetrics
     /// The App Store Server API refresh; `nil` when no app is configured for it.
-    let bridge: AppStoreServerAPIBridge?
+    let refresher: (any LedgerRefreshing)?
 
-    /// Creates a verifier.
-    /// - Parameters:
-    ///   - configuration: What to accept.
-    ///   - ledger: The transaction ledger (migrated).
-    ///   - metrics: Where to count requests; a fresh registry by default.
-    ///   - now: The clock.
-    public init(
+    /// A verifier of collaborators the composition root (``ServiceComponents``) made.
+    init(
         configuration: VerifyReceiptConfiguration,
         ledger: any Ledger,
-        metrics: ServiceMetrics = ServiceMetrics(),
+        validator: ReceiptValidator,
+        jwsVerifier: JWSVerifier,
+        limiter: ValidationLimiter,
+        receiptHashes: ReceiptHashMemo,
+        metrics: ServiceMetrics,
+        refresher: (any LedgerRefreshing)?,
         now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration
         self.ledger = ledger
-        self.now = now
+        self.validator = validator
+        self.jwsVerifier = jwsVerifier
+        self.limiter = limiter
+        self.receiptHashes = receiptHashes
         self.metrics = metrics
-        self.bridge = AppStoreServerAPIBridge(configuration: configuration, ledger: ledger, metrics: metrics, now: now)
-        self.limiter = ValidationLimiter(permits: max(1, configuration.maximumConcurrentValidations))
-        self.validator = ReceiptValidator(
-            policy: ReceiptValidationPolicy(
-                anchors: configuration.anchors,
-                allowsXcodeReceipts: configuration.allowsXcodeReceipts
-            ),
-            cache: AppStoreTrustCache(),
-            decodingConfiguration: configuration.decodingConfiguration
-        )
-        self.jwsVerifier = JWSVerifier(
-            policy: JWSVerificationPolicy(
-                anchors: configuration.anchors,
-                allowsLocalEnvironments: configuration.allowsXcodeReceipts,
-                revocationCheck: configuration.jwsRevocationCheck
-            ),
-            cache: AppStoreTrustCache()
-        )
+        self.refresher = refresher
+        self.now = now
     }
 
     /// Answers one request body addressed to `endpoint`.

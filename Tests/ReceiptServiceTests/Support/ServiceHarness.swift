@@ -32,12 +32,12 @@ enum ServiceHarness {
         ledger: any Ledger,
         _ body: @Sendable (any TestClientProtocol, ReceiptVerifier) async throws -> T
     ) async throws -> T {
-        let verifier = ReceiptVerifier(configuration: configuration, ledger: ledger, now: { ServiceTestPKI.now })
+        let components = try ServiceComponents(configuration: configuration, ledger: ledger, now: { ServiceTestPKI.now })
         var logger = Logger(label: "receiptkit.test")
         logger.logLevel = .warning
-        let server = VerifyReceiptServer(verifier: verifier, host: "127.0.0.1", port: 0, logger: logger)
-        return try await server.application().test(.live) { client in
-            try await body(client, verifier)
+        let server = VerifyReceiptServer(components: components, host: "127.0.0.1", port: 0, logger: logger)
+        return try await server.application(services: components.services).test(.live) { client in
+            try await body(client, components.verifier)
         }
     }
 

@@ -1,12 +1,10 @@
-@testable import AppStoreServerAPI
-import AppStorePKI
-import Foundation
+public import AppStoreServerAPI
 import NIOConcurrencyHelpers
 
 /// A transport that answers from a script, in order, and records every request: the client's retries, paging and
-/// headers are checked against it without a network.
-final class ScriptedTransport: HTTPTransport {
-    enum Step: Sendable {
+/// headers, and the service's App Store Server API refresh, are checked against it without a network.
+public final class ScriptedTransport: HTTPTransport {
+    public enum Step: Sendable {
         case answer(HTTPTransportResponse)
         case fail(HTTPTransportFailure.Kind)
         /// Waits for `release` before answering (for the concurrency bound).
@@ -17,10 +15,10 @@ final class ScriptedTransport: HTTPTransport {
 
     private struct State {
         var steps: [Step]
-        var requests: [HTTPTransportRequest] = []
-        var timeouts: [Duration] = []
-        var inFlight = 0
-        var mostInFlight = 0
+        public var requests: [HTTPTransportRequest] = []
+        public var timeouts: [Duration] = []
+        public var inFlight = 0
+        public var mostInFlight = 0
         var released = false
     }
 
@@ -28,19 +26,19 @@ final class ScriptedTransport: HTTPTransport {
     private let clock: PinnedRuntime?
 
     /// - Parameter clock: The clock `failAfter` advances.
-    init(_ steps: [Step], clock: PinnedRuntime? = nil) {
+    public init(_ steps: [Step], clock: PinnedRuntime? = nil) {
         self.state = NIOLockedValueBox(State(steps: steps))
         self.clock = clock
     }
 
-    var requests: [HTTPTransportRequest] { self.state.withLockedValue { $0.requests } }
+    public var requests: [HTTPTransportRequest] { self.state.withLockedValue { $0.requests } }
     /// The timeout the client gave each request.
-    var timeouts: [Duration] { self.state.withLockedValue { $0.timeouts } }
-    var mostInFlight: Int { self.state.withLockedValue { $0.mostInFlight } }
-    var inFlight: Int { self.state.withLockedValue { $0.inFlight } }
-    func release() { self.state.withLockedValue { $0.released = true } }
+    public var timeouts: [Duration] { self.state.withLockedValue { $0.timeouts } }
+    public var mostInFlight: Int { self.state.withLockedValue { $0.mostInFlight } }
+    public var inFlight: Int { self.state.withLockedValue { $0.inFlight } }
+    public func release() { self.state.withLockedValue { $0.released = true } }
 
-    func send(
+    public func send(
         _ request: HTTPTransportRequest,
         timeout: Duration,
         maximumResponseSize: Int
@@ -76,45 +74,7 @@ final class ScriptedTransport: HTTPTransport {
         }
     }
 
-    static func json(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> Step {
+    public static func json(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> Step {
         .answer(HTTPTransportResponse(status: status, headers: headers, body: Array(text.utf8)))
-    }
-}
-
-/// A pinned clock and a sleep that only records (and, when asked, moves the clock on by what it slept).
-final class PinnedRuntime: Sendable {
-    private let slept = NIOLockedValueBox<[Duration]>([])
-    private let time: NIOLockedValueBox<Date>
-    private let reads = NIOLockedValueBox(0)
-    let unit: Double
-    let sleepAdvancesClock: Bool
-
-    init(now: Date = Date(timeIntervalSince1970: 1_750_000_000), unit: Double = 0.5, sleepAdvancesClock: Bool = false) {
-        self.time = NIOLockedValueBox(now)
-        self.unit = unit
-        self.sleepAdvancesClock = sleepAdvancesClock
-    }
-
-    var sleeps: [Duration] { self.slept.withLockedValue { $0 } }
-    var now: Date { self.time.withLockedValue { $0 } }
-    /// How many times the client read the clock (tests wait on it to know a request has started).
-    var clockReads: Int { self.reads.withLockedValue { $0 } }
-    func advance(_ seconds: Double) { self.time.withLockedValue { $0 = $0.addingTimeInterval(seconds) } }
-
-    var runtime: APIClientRuntime {
-        APIClientRuntime(
-            now: {
-                self.reads.withLockedValue { $0 += 1 }
-                return self.now
-            },
-            sleep: { duration in
-                self.slept.withLockedValue { $0.append(duration) }
-                if self.sleepAdvancesClock {
-                    let (seconds, attoseconds) = duration.components
-                    self.advance(Double(seconds) + Double(attoseconds) / 1e18)
-                }
-            },
-            random: { self.unit }
-        )
     }
 }

@@ -1,0 +1,153 @@
+import AppStorePKI
+import AppStoreJWS
+public import AppStoreServerAPI
+public import struct Foundation.Date
+import ReceiptKit
+public import ReceiptLedger
+public import ServiceLifecycle
+
+/// The service's collaborators, each built here and nowhere else from one configuration: the composition root
+/// ``buildApplication(configuration:)`` uses, and tests and other servers too.
+///
+/// It builds the receipt validator and the JWS verifier (each with its trust cache), the validation limiter, the
+/// ledger-key memo, the App Store Server API clients and the bridge that refreshes `/verifyReceipt` from them, the
+/// in-flight body budget and the connection cap, and hands each to what uses it. The App Store Server API refresh is
+/// a lifecycle service (``services``): run it beside the server, as ``VerifyReceiptServer/application(services:onServerRunning:)``
+/// does with what it is given; while it does not run, nothing is fetched and answers come from the ledger.
+///
+/// ```swift
+/// let components = try ServiceComponents(configuration: configuration, ledger: ledger, now: { Date() })
+/// let server = VerifyReceiptServer(components: components, host: "127.0.0.1", port: 8080, logger: logger)
+/// try await server.application(services: components.services).runService()
+/// ```
+public struct ServiceComponents: Sendable {
+    /// What the service accepts.
+    public let configuration: VerifyReceiptConfiguration
+    /// Where transactions are remembered.
+    public let ledger: any Ledger
+    /// Where requests, connections, the ledger and the API refresh are counted.
+    public let metrics: ServiceMetrics
+    /// verifyReceipt, notifications and JWS verification without HTTP.
+    public let verifier: ReceiptVerifier
+    /// The lifecycle services to run beside the server: the App Store Server API refresh when an app is configured
+    /// for it, else none. Each runs in one application at a time.
+    public let services: [any Service]
+    /// The bytes of request bodies held at once, shared by every request.
+    let bodyBudget: BodyBudget
+    /// The open connections, against their cap.
+    let connections: OpenConnections
+
+    /// Builds every collaborator of the service.
+    /// - Parameters:
+    ///   - configuration: What to accept, and how much work to take on.
+    ///   - ledger: The transaction ledger (migrated before requests arrive).
+    ///   - metrics: Where to count; a fresh registry by default.
+    ///   - apiTransport: How the App Store Server API clients send requests; AsyncHTTPClient by default.
+    ///   - now: The service's clock: `request_date`, VPP expiry, notification ages, ledger and refresh times, bearer
+    ///     tokens.
+    /// - Throws: ``ServiceStartupError`` with ``ServiceStartupError/Code/invalidSetting`` for an App Store Server API
+    ///   setting out of its range (``AppStoreServerAPIBridgeConfiguration``, or a client setting the client refuses).
+    public init(
+        configuration: VerifyReceiptConfiguration,
+        ledger: any Ledger,
+        metrics: ServiceMetrics = ServiceMetrics(),
+        apiTransport: any HTTPTransport = AsyncHTTPTransport(),
+        now: @escaping @Sendable () -> Date
+    ) throws(ServiceStartupError) {
+        self.init(
+            configuration: configuration,
+            ledger: ledger,
+            metrics: metrics,
+            apiClients: try Self.apiClients(for: configuration, transport: apiTransport, now: now),
+            now: now
+        )
+    }
+
+    /// Builds every collaborator of the service around API clients made already (``apiClients(for:transport:now:)``).
+    init(
+        configuration: VerifyReceiptConfiguration,
+        ledger: any Ledger,
+        metrics: ServiceMetrics,
+        apiClients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]],
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.configuration = configuration
+        self.ledger = ledger
+        self.metrics = metrics
+        let bridge =
+            apiClients.isEmpty
+            ? nil
+            : AppStoreServerAPIBridge(
+                configuration: configuration.appStoreServerAPI, clients: apiClients, ledger: ledger, metrics: metrics,
+                now: now)
+        self.verifier = ReceiptVerifier(
+            configuration: configuration,
+            ledger: ledger,
+            validator: ReceiptValidator(
+                policy: ReceiptValidationPolicy(
+                    anchors: configuration.anchors,
+                    allowsXcodeReceipts: configuration.allowsXcodeReceipts
+                ),
+                cache: AppStoreTrustCache(),
+                decodingConfiguration: configuration.decodingConfiguration
+            ),
+            jwsVerifier: JWSVerifier(
+                policy: JWSVerificationPolicy(
+                    anchors: configuration.anchors,
+                    allowsLocalEnvironments: configuration.allowsXcodeReceipts,
+                    revocationCheck: configuration.jwsRevocationCheck
+                ),
+                cache: AppStoreTrustCache()
+            ),
+            limiter: ValidationLimiter(permits: max(1, configuration.maximumConcurrentValidations)),
+            receiptHashes: ReceiptHashMemo(),
+            metrics: metrics,
+            refresher: bridge,
+            now: now
+        )
+        self.services = bridge.map { [$0 as any Service] } ?? []
+        self.bodyBudget = BodyBudget(limit: configuration.maximumInFlightBodyBytes)
+        self.connections = OpenConnections(limit: configuration.maximumConnections, metrics: metrics)
+    }
+
+    /// A client per environment and bundle id of `configuration`'s App Store Server API apps (the first entry wins
+    /// for a bundle id given twice; every entry's settings are checked); none when no app is configured.
+    static func apiClients(
+        for configuration: VerifyReceiptConfiguration,
+        transport: any HTTPTransport,
+        now: @escaping @Sendable () -> Date
+    ) throws(ServiceStartupError) -> [AppStoreEnvironment: [String: AppStoreServerAPIClient]] {
+        let settings = configuration.appStoreServerAPI
+        guard !settings.apps.isEmpty else { return [:] }
+        if let invalid = settings.invalidSetting {
+            throw ServiceStartupError(.invalidSetting, "appStoreServerAPI.\(invalid)")
+        }
+        let runtime = APIClientRuntime(
+            now: now,
+            sleep: { duration in try await Task.sleep(for: duration) },
+            random: { Double.random(in: 0..<1) }
+        )
+        var clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]] = [:]
+        for app in settings.apps {
+            for environment in [AppStoreEnvironment.production, .sandbox] {
+                guard var client = app.client(for: environment) else { continue }
+                // Signed data from the API passes what any other signed data must: the service's anchors and
+                // revocation check.
+                client.verificationPolicy.anchors = configuration.anchors
+                client.verificationPolicy.revocationCheck = configuration.jwsRevocationCheck
+                client.retryPolicy = settings.retryPolicy
+                client.timeout = settings.requestTimeout
+                do throws(AppStoreServerAPIError) {
+                    // Made for every entry, so that a later entry's settings are checked too; the first is kept.
+                    let made = try AppStoreServerAPIClient(configuration: client, transport: transport, runtime: runtime)
+                    if clients[environment]?[client.bundleID] == nil {
+                        clients[environment, default: [:]][client.bundleID] = made
+                    }
+                } catch {
+                    throw ServiceStartupError(.invalidSetting, "appStoreServerAPI: \(error.reason)")
+                }
+            }
+        }
+        return clients
+    }
+}

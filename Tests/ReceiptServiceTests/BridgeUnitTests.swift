@@ -1,0 +1,255 @@
+import APITestSupport
+import AppStoreJWS
+import AppStorePKI
+import AppStoreServerAPI
+import Crypto
+import Foundation
+import NIOConcurrencyHelpers
+import ReceiptKit
+import ReceiptKitTesting
+import ReceiptLedger
+@testable import ReceiptService
+import Testing
+
+/// The App Store Server API bridge on its own, with a scripted transport and a pinned clock: what each admission
+/// answers, what a refresh writes, backoff, pause, the bound and the background — no HTTP server, no simulator (the
+/// end-to-end cases are `APIBridgeTests`).
+@Suite("App Store Server API bridge, scripted")
+struct BridgeUnitTests {
+    static let bundle = "com.example.app"
+    static let now = Date(timeIntervalSince1970: 1_750_000_000)
+    static let authority: Result<JWSTestAuthority, any Error> = Result { try JWSTestAuthority() }
+
+    /// A bridge for one app in the sandbox, on `transport`, with a clock the test moves.
+    struct Fixture: Sendable {
+        let bridge: AppStoreServerAPIBridge
+        let transport: ScriptedTransport
+        let metrics: ServiceMetrics
+        let ledger: any Ledger
+        let clock: NIOLockedValueBox<Date>
+
+        func key(_ id: String) -> RefreshKey {
+            RefreshKey(environment: .sandbox, bundleIdentifier: BridgeUnitTests.bundle, originalTransactionIdentifier: id)
+        }
+
+        /// The value of the refresh counter for `result`, 0 when it was never counted.
+        func refreshes(_ result: APIRefreshResult) -> Int { self.counted("app_store_api_refreshes_total{result=\"\(result.rawValue)\"}") }
+
+        func calls(_ endpoint: APICall.Endpoint, _ outcome: String) -> Int {
+            self.counted("app_store_api_calls_total{endpoint=\"\(endpoint.rawValue)\",outcome=\"\(outcome)\"}")
+        }
+
+        private func counted(_ series: String) -> Int {
+            let text = String(decoding: self.metrics.exposition(), as: UTF8.self)
+            for line in text.split(separator: "\n") where line.hasPrefix("receiptkit_" + series + " ") {
+                return Int(line.split(separator: " ").last ?? "") ?? -1
+            }
+            return 0
+        }
+
+        func advance(seconds: Double) { self.clock.withLockedValue { $0 = $0.addingTimeInterval(seconds) } }
+    }
+
+    /// Runs `body` with a running bridge (its `run()` a child task, cancelled afterwards).
+    static func withBridge(
+        _ steps: [ScriptedTransport.Step],
+        _ adjust: (inout AppStoreServerAPIBridgeConfiguration) -> Void = { _ in },
+        running: Bool = true,
+        _ body: @Sendable (Fixture) async throws -> Void
+    ) async throws {
+        let authority = try Self.authority.get()
+        let transport = ScriptedTransport(steps)
+        var client = try AppStoreServerAPIConfiguration(
+            key: try AppStoreServerAPIKey(
+                issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "UNIT\(UInt32.random(in: 0...UInt32.max))",
+                privateKey: .init()),
+            bundleID: Self.bundle, environment: .sandbox, baseURL: "http://127.0.0.1:1")
+        client.verificationPolicy.anchors = AppStoreTrustAnchors([authority.root.certificate])
+        client.retryPolicy = RetryPolicy(
+            maximumAttempts: 1, maximumTotalDelay: .zero, baseDelay: .zero, maximumDelay: .zero)
+        let runtime = PinnedRuntime(now: Self.now)
+        var settings = AppStoreServerAPIBridgeConfiguration()
+        adjust(&settings)
+        let configuration = settings
+        let apiClient = try AppStoreServerAPIClient(configuration: client, transport: transport, runtime: runtime.runtime)
+        let clock = NIOLockedValueBox(Self.now)
+        let metrics = ServiceMetrics()
+        try await ServiceHarness.withMemoryLedger { ledger in
+            let bridge = AppStoreServerAPIBridge(
+                configuration: configuration,
+                clients: [.sandbox: [Self.bundle: apiClient]],
+                ledger: ledger, metrics: metrics, now: { clock.withLockedValue { $0 } })
+            let fixture = Fixture(bridge: bridge, transport: transport, metrics: metrics, ledger: ledger, clock: clock)
+            guard running else { return try await body(fixture) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await bridge.run() }
+                while !bridge.isRunning { await Task.yield() }
+                defer { group.cancelAll() }
+                try await body(fixture)
+            }
+        }
+    }
+
+    /// A signed transaction of the app's sandbox; a subscription unless `type` says otherwise.
+    static func transaction(
+        _ id: String, original: String? = nil, type: String = JWSSamplePayload.autoRenewableSubscription
+    ) throws -> String {
+        let authority = try Self.authority.get()
+        var fields = JWSSamplePayload.transaction(
+            bundleID: Self.bundle, productID: "com.example.app.pro", transactionID: id, originalTransactionID: original, type: type,
+            environment: .sandbox, purchaseDate: Self.now.addingTimeInterval(-86_400), signedDate: Self.now)
+        fields["environment"] = .string("Sandbox")
+        return try JWSMinter.sign(fields, signer: authority.leaf, chain: authority.chain)
+    }
+
+    static func renewalInfo(_ original: String) throws -> String {
+        let authority = try Self.authority.get()
+        var fields = JWSSamplePayload.renewalInfo(
+            productID: "com.example.app.pro", originalTransactionID: original, signedDate: Self.now)
+        fields["environment"] = .string("Sandbox")
+        return try JWSMinter.sign(fields, signer: authority.leaf, chain: authority.chain)
+    }
+
+    static func history(_ signed: [String]) -> ScriptedTransport.Step {
+        let list = signed.map { "\"\($0)\"" }.joined(separator: ",")
+        return ScriptedTransport.json(200, #"{"hasMore":false,"signedTransactions":[\#(list)]}"#)
+    }
+
+    static func statuses(_ original: String, transaction: String, renewal: String) -> ScriptedTransport.Step {
+        ScriptedTransport.json(
+            200,
+            #"{"data":[{"subscriptionGroupIdentifier":"g","lastTransactions":[{"status":1,"originalTransactionId":"\#(original)","signedTransactionInfo":"\#(transaction)","signedRenewalInfo":"\#(renewal)"}]}]}"#
+        )
+    }
+
+    static func snapshot(_ fixture: Fixture, _ id: String) async throws -> LedgerSnapshot {
+        try await fixture.ledger.snapshot(
+            matching: LedgerQuery(environment: .sandbox, bundleIdentifier: Self.bundle, originalTransactionIdentifiers: [id]))
+    }
+
+    // MARK: Admission
+
+    @Test func aBridgeThatDoesNotRunAdmitsNothing() async throws {
+        try await Self.withBridge([], running: false) { fixture in
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)) == false)
+            #expect(fixture.refreshes(.notRunning) == 1)
+            #expect(fixture.transport.requests.isEmpty)
+        }
+    }
+
+    @Test func aRefreshWritesTheHistoryAndTheStatusesWithItsTime() async throws {
+        let steps = [
+            Self.history([try Self.transaction("1")]),
+            Self.statuses("1", transaction: try Self.transaction("2", original: "1"), renewal: try Self.renewalInfo("1")),
+        ]
+        try await Self.withBridge(steps) { fixture in
+            #expect(fixture.bridge.refreshes(bundleIdentifier: Self.bundle, environment: .sandbox))
+            #expect(!fixture.bridge.refreshes(bundleIdentifier: Self.bundle, environment: .production))
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)))
+            let requests = fixture.transport.requests.map(\.url)
+            #expect(requests.count == 2)
+            #expect(requests.first?.contains("/inApps/v2/history/1") == true)
+            #expect(requests.last?.contains("/inApps/v1/subscriptions/1") == true)
+            let snapshot = try await Self.snapshot(fixture, "1")
+            #expect(Set(snapshot.transactions.map(\.transactionIdentifier)) == ["1", "2"])
+            #expect(snapshot.renewalInfo.count == 1)
+            #expect(snapshot.apiRefreshedMilliseconds(originalTransactionIdentifier: "1") == Self.now.epochMilliseconds)
+            #expect(fixture.refreshes(.fetched) == 1)
+            #expect(fixture.calls(.transactionHistory, "success") == 1)
+            #expect(fixture.calls(.subscriptionStatuses, "success") == 1)
+        }
+    }
+
+    @Test func aPurchaseThatIsNoSubscriptionAsksForNoStatuses() async throws {
+        try await Self.withBridge([Self.history([try Self.transaction("1", type: "Non-Consumable")])]) { fixture in
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)))
+            #expect(fixture.transport.requests.count == 1)
+            #expect(fixture.refreshes(.fetched) == 1)
+        }
+    }
+
+    @Test func anIncompleteRefreshKeepsWhatItGotAndBacksOff() async throws {
+        let steps = [Self.history([try Self.transaction("1")]), ScriptedTransport.json(500, "{}")]
+        try await Self.withBridge(steps, { $0.failureBackoff = .seconds(60) }) { fixture in
+            // Written (the history), so the waiter reads the ledger again; but not complete.
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)))
+            let snapshot = try await Self.snapshot(fixture, "1")
+            #expect(snapshot.transactions.map(\.transactionIdentifier) == ["1"])
+            #expect(snapshot.apiRefreshedMilliseconds(originalTransactionIdentifier: "1") == nil)
+            #expect(fixture.refreshes(.failed) == 1)
+            #expect(fixture.calls(.subscriptionStatuses, "server_error") == 1)
+            guard case .skip(.backoff) = fixture.bridge.admit(fixture.key("1")) else {
+                Issue.record("a key that just failed is not backed off")
+                return
+            }
+            fixture.advance(seconds: 61)
+            guard case .wait = fixture.bridge.admit(fixture.key("1")) else {
+                Issue.record("a key whose backoff passed is not admitted")
+                return
+            }
+        }
+    }
+
+    @Test func appleKnowingNoSuchTransactionIsACompleteRefreshThatFoundNothing() async throws {
+        let notFound = ScriptedTransport.json(404, #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#)
+        try await Self.withBridge([notFound]) { fixture in
+            #expect(await fixture.bridge.refresh([fixture.key("9")], wait: .seconds(60)))
+            let snapshot = try await Self.snapshot(fixture, "9")
+            #expect(snapshot.transactions.isEmpty)
+            #expect(snapshot.apiRefreshedMilliseconds(originalTransactionIdentifier: "9") == Self.now.epochMilliseconds)
+            #expect(fixture.refreshes(.fetched) == 1)
+            #expect(fixture.calls(.transactionHistory, "api_error") == 1)
+        }
+    }
+
+    @Test func aRefusedKeyPausesTheWholeApp() async throws {
+        try await Self.withBridge([ScriptedTransport.json(401, "")], { $0.refusedKeyPause = .seconds(300) }) { fixture in
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)) == false)
+            #expect(fixture.calls(.transactionHistory, "unauthorized") == 1)
+            // Another customer of the same app meets the pause, not Apple.
+            #expect(await fixture.bridge.refresh([fixture.key("2")], wait: .seconds(60)) == false)
+            #expect(fixture.refreshes(.paused) == 1)
+            #expect(fixture.transport.requests.count == 1)
+            fixture.advance(seconds: 301)
+            guard case .wait = fixture.bridge.admit(fixture.key("2")) else {
+                Issue.record("an app whose pause passed is not admitted")
+                return
+            }
+        }
+    }
+
+    @Test func pastTheBoundARefreshIsSkippedAsBusy() async throws {
+        let held = ScriptedTransport.Step.hold(
+            HTTPTransportResponse(status: 200, body: Array(#"{"hasMore":false,"signedTransactions":[]}"#.utf8)))
+        try await Self.withBridge([held], { $0.maximumRefreshes = 1 }) { fixture in
+            // The first refresh waits for Apple, which holds it; the request stops waiting (background).
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .milliseconds(1)) == false)
+            #expect(fixture.refreshes(.background) == 1)
+            // The same key joins nothing: it is in the background. Another key finds the bound full.
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)) == false)
+            #expect(fixture.refreshes(.inBackground) == 1)
+            #expect(await fixture.bridge.refresh([fixture.key("2")], wait: .seconds(60)) == false)
+            #expect(fixture.refreshes(.busy) == 1)
+            fixture.transport.release()
+        }
+    }
+
+    @Test func oneFetchCoversEveryDueIdOfAReceipt() async throws {
+        let held = ScriptedTransport.Step.hold(
+            HTTPTransportResponse(status: 200, body: Array(#"{"hasMore":false,"signedTransactions":[]}"#.utf8)))
+        try await Self.withBridge([held]) { fixture in
+            let keys = [fixture.key("1"), fixture.key("2")]
+            #expect(await fixture.bridge.refresh(keys, wait: .milliseconds(1)) == false)
+            // The companion id is registered under the same flight: asking for it joins, it does not ask Apple.
+            guard case .skip(.inBackground) = fixture.bridge.admit(fixture.key("2")) else {
+                Issue.record("the companion id is not covered by the flight")
+                return
+            }
+            // The flight's one request reaches Apple (its child task may start late on a busy machine), and no other.
+            let arrived = ContinuousClock.now
+            while fixture.transport.requests.isEmpty, ContinuousClock.now - arrived < .seconds(120) { await Task.yield() }
+            #expect(fixture.transport.requests.count == 1)
+            fixture.transport.release()
+        }
+    }
+}
