@@ -37,25 +37,30 @@ struct CLIRunner {
         stdin: Data? = nil,
         stdout: FileHandle? = nil,
         timeout: Duration = .seconds(300),
-        executable: URL? = nil
+        executable: URL? = nil,
+        environment: [String: String] = [:]
     ) async throws -> Output {
         let program = executable ?? Self.executable
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(
                     with: Result {
-                        try Self.waitFor(program, arguments, stdin: stdin, stdout: stdout, timeout: timeout)
+                        try Self.waitFor(
+                            program, arguments, stdin: stdin, stdout: stdout, timeout: timeout, environment: environment)
                     })
             }.start()
         }
     }
 
     private static func waitFor(
-        _ program: URL, _ arguments: [String], stdin: Data?, stdout: FileHandle?, timeout: Duration
+        _ program: URL, _ arguments: [String], stdin: Data?, stdout: FileHandle?, timeout: Duration,
+        environment: [String: String]
     ) throws -> Output {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
+        // The test's own environment, with `environment` set on top.
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, set in set }
         process.currentDirectoryURL = packageRoot
         let out = Pipe()
         let err = Pipe()

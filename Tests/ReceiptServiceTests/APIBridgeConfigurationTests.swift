@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import ReceiptService
+@testable import ReceiptService
 import Testing
 
 /// The settings file's App Store Server API keys: strict like the rest of the file, the key file read at start with
@@ -13,8 +13,9 @@ import Testing
 struct APIBridgeConfigurationTests {
     typealias B = BuildApplicationTests
 
-    static func parse(_ json: String) throws(ServiceConfigurationFile.Failure) -> ServiceConfigurationFile {
-        try ServiceConfigurationFile(json: Array(json.utf8))
+    static func parse(_ json: String) throws -> (settings: ServiceSettings, directory: URL) {
+        let read = try SettingsSources.read(file: json)
+        return (read.settings, read.directory)
     }
 
     /// One `app_store_server_api` entry with `extra` members.
@@ -28,42 +29,39 @@ struct APIBridgeConfigurationTests {
         #"{"app_store_server_api": ["# + Self.app(extra, file: file) + "]}"
     }
 
-    /// The message a refused document is refused with.
+    /// The message a refused document is refused with, after the file's name.
     static func refusal(_ json: String) -> String? {
-        do {
-            _ = try Self.parse(json)
-            return nil
-        } catch {
-            return error.description
-        }
+        guard let error = SettingsSources.refusal(file: json), error.code == .malformedFile,
+            let colon = error.reason.range(of: "serve.json: ")
+        else { return nil }
+        return String(error.reason[colon.upperBound...])
     }
 
     @Test("entries parse; the refresh interval and wait apply; defaults are one hour and three seconds")
     func entriesParseAndApply() throws {
-        let file = try Self.parse(
+        let (file, directory) = try Self.parse(
             #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "issuer", "key_id": "KEY1", "#
                 + #""private_key_file": "key.p8", "base_url": "http://127.0.0.1:9", "environment": "sandbox"}], "#
                 + #""api_refresh_interval_seconds": 900, "api_refresh_wait_seconds": 0.25}"#)
-        let entry = try #require(file.appStoreServerAPI?.first)
+        let entry = try #require(file.apps.first)
         #expect(entry.bundleIdentifier == "com.example.app")
-        #expect(entry.privateKeyFile == "key.p8")
+        #expect(entry.privateKeyFile == directory.appendingPathComponent("key.p8").path)  // next to the file
         #expect(entry.baseURL == "http://127.0.0.1:9")
         #expect(entry.environment == "sandbox")
-        var configuration = VerifyReceiptConfiguration()
-        #expect(configuration.appStoreServerAPI.refreshInterval == .seconds(3600))
-        #expect(configuration.appStoreServerAPI.refreshWait == .seconds(3))
-        #expect(configuration.appStoreServerAPI.apps.isEmpty)
-        #expect(configuration.appStoreServerAPI.failureBackoff == .seconds(60))
-        #expect(configuration.appStoreServerAPI.maximumRefreshes == 256)
-        file.apply(to: &configuration)
-        #expect(configuration.appStoreServerAPI.refreshInterval == .seconds(900))
-        #expect(configuration.appStoreServerAPI.refreshWait == .milliseconds(250))
+        let defaults = VerifyReceiptConfiguration()
+        #expect(defaults.appStoreServerAPI.refreshInterval == .seconds(3600))
+        #expect(defaults.appStoreServerAPI.refreshWait == .seconds(3))
+        #expect(defaults.appStoreServerAPI.apps.isEmpty)
+        #expect(defaults.appStoreServerAPI.failureBackoff == .seconds(60))
+        #expect(defaults.appStoreServerAPI.maximumRefreshes == 256)
+        #expect(file.verifyReceipt.appStoreServerAPI.refreshInterval == .seconds(900))
+        #expect(file.verifyReceipt.appStoreServerAPI.refreshWait == .milliseconds(250))
     }
 
     @Test("unknown keys, missing keys, another environment, an app twice and intervals out of range are refused")
     func malformedEntriesAreRefused() {
-        #expect(Self.refusal(Self.entry(#", "privat_key": "x""#))?.hasPrefix(#"unknown setting "app_store_server_api."#) == true)
-        #expect(Self.refusal(#"{"app_store_server_api": [{"bundle_id": "com.example.app"}]}"#)?.hasSuffix(" is missing") == true)
+        #expect(Self.refusal(Self.entry(#", "privat_key": "x""#))?.hasPrefix(#"app_store_server_api[0]: unknown setting "privat_key""#) == true)
+        #expect(Self.refusal(#"{"app_store_server_api": [{"bundle_id": "com.example.app"}]}"#) == "app_store_server_api[0].issuer_id is missing")
         #expect(Self.refusal(Self.entry(#", "environment": "xcode""#))
             == "app_store_server_api[0]: environment must be production or sandbox")
         #expect(Self.refusal(Self.entry(file: ""))
@@ -72,9 +70,9 @@ struct APIBridgeConfigurationTests {
         #expect(Self.refusal(twice) == "app_store_server_api[1]: bundle_id com.example.app is configured twice")
         for seconds in ["59", "2592001", "-1"] {
             #expect(Self.refusal(#"{"api_refresh_interval_seconds": \#(seconds)}"#)
-                == "api_refresh_interval_seconds must be in [60, 2592000]")
+                == "api_refresh_interval_seconds must be in [60, 2592000], not \(seconds)")
         }
-        #expect(Self.refusal(#"{"api_refresh_wait_seconds": 0}"#) == "api_refresh_wait_seconds must be in [0.001, 3600]")
+        #expect(Self.refusal(#"{"api_refresh_wait_seconds": 0}"#) == "api_refresh_wait_seconds must be in [0.001, 3600], not 0")
     }
 
     @Test("the key file: missing or a FIFO is unreadable_file, not a .p8 or a base URL refused is malformed_file, never quoted")
@@ -121,19 +119,19 @@ struct APIBridgeConfigurationTests {
         }
     }
 
-    @Test("bridge settings given in code out of range are refused at startup (invalid_setting), naming the setting")
+    @Test("bridge settings given in code out of range are refused at startup (invalid_setting), naming the setting and its rule")
     func outOfRangeSettingsInCode() async throws {
         let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY1", privateKey: P256.Signing.PrivateKey())
         let app = try AppStoreServerAPIAppConfiguration(
             bundleIdentifier: "com.example.app", key: key, baseURL: "http://127.0.0.1:9")
         let cases: [(String, @Sendable (inout AppStoreServerAPIBridgeConfiguration) -> Void)] = [
-            ("appStoreServerAPI.refreshWait must be positive", { $0.refreshWait = .zero }),
-            ("appStoreServerAPI.refreshInterval must be positive", { $0.refreshInterval = .seconds(-1) }),
-            ("appStoreServerAPI.requestTimeout must be positive", { $0.requestTimeout = .zero }),
-            ("appStoreServerAPI.failureBackoff must not be negative", { $0.failureBackoff = .seconds(-1) }),
-            ("appStoreServerAPI.refusedKeyPause must not be negative", { $0.refusedKeyPause = .seconds(-1) }),
-            ("appStoreServerAPI.maximumRefreshes must be at least 1", { $0.maximumRefreshes = 0 }),
-            ("appStoreServerAPI: retryPolicy.maximumAttempts must be positive", { $0.retryPolicy.maximumAttempts = 0 }),
+            ("api_refresh_wait_seconds must be in [0.001, 3600], not 0", { $0.refreshWait = .zero }),
+            ("api_refresh_interval_seconds must be in [60, 2592000], not -1", { $0.refreshInterval = .seconds(-1) }),
+            ("api_request_timeout_seconds must be in [0.001, 3600], not 0", { $0.requestTimeout = .zero }),
+            ("api_failure_backoff_seconds must be in [0, 86400], not -1", { $0.failureBackoff = .seconds(-1) }),
+            ("api_refused_key_pause_seconds must be in [0, 86400], not -1", { $0.refusedKeyPause = .seconds(-1) }),
+            ("api_max_refreshes must be in [1, 1000000], not 0", { $0.maximumRefreshes = 0 }),
+            ("api_retry_max_attempts must be in [1, 10], not 0", { $0.retryPolicy.maximumAttempts = 0 }),
         ]
         for (reason, adjust) in cases {
             let error = await B.startupError {

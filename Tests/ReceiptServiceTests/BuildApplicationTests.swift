@@ -57,7 +57,7 @@ struct BuildApplicationTests {
             #expect(missing?.reason.hasPrefix("--config ") == true)
             let range = await Self.startupError { $0.settingsFile = port.path }
             #expect(range?.code == .malformedFile)
-            #expect(range?.reason.contains("port 70000 is out of range") == true)
+            #expect(range?.reason == "--config \(port.path): port must be in [0, 65535], not 70000")
             let anchor = await Self.startupError { $0.anchorFiles = [garbage.path] }
             #expect(anchor?.code == .malformedFile)
             #expect(anchor?.reason.hasPrefix("anchor \(garbage.path): ") == true)

@@ -109,21 +109,28 @@ struct OCSPServiceTests {
         }
     }
 
-    @Test func theConfigurationFileTurnsTheCheckOnAndOff() throws {
-        var service = ServiceConfiguration()
-        #expect(try service.accepted(with: nil).jwsRevocationCheck == nil)
-        let on = try ServiceConfigurationFile(json: Array(#"{"check_revocation": true}"#.utf8))
-        #expect(try service.accepted(with: on).jwsRevocationCheck?.transport is HTTPOCSPTransport)
-        // A check the embedding code set is turned off by the file, and the command line wins over the file.
-        service.verifyReceipt.jwsRevocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport())
-        let off = try ServiceConfigurationFile(json: Array(#"{"check_revocation": false}"#.utf8))
-        #expect(try service.accepted(with: off).jwsRevocationCheck == nil)
-        service.checksRevocation = true
-        #expect(try service.accepted(with: off).jwsRevocationCheck?.transport is HTTPOCSPTransport)
-        let wrong = #expect(throws: ServiceConfigurationFile.Failure.self) {
-            try ServiceConfigurationFile(json: Array(#"{"check_revocation": "yes"}"#.utf8))
+    @Test func theSettingsTurnTheCheckOnAndOff() throws {
+        func check(
+            file: String? = nil, environment: [String: String] = [:], _ adjust: (inout ServiceConfiguration) -> Void = { _ in }
+        ) throws -> JWSRevocationCheck? {
+            let settings = try SettingsSources.read(file: file, environment: environment, adjust).settings
+            var service = ServiceConfiguration()
+            adjust(&service)
+            return try service.accepted(settings).jwsRevocationCheck
         }
-        #expect(wrong?.description.hasPrefix("check_revocation:") == true)
+        #expect(try check() == nil)
+        #expect(try check(file: #"{"check_revocation": true}"#)?.transport is HTTPOCSPTransport)
+        // A check the embedding code set is turned off by the file; the environment and the flag win over it.
+        let codeCheck: (inout ServiceConfiguration) -> Void = {
+            $0.verifyReceipt.jwsRevocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport())
+        }
+        #expect(try check(codeCheck)?.transport is HTTPOCSPTransport)
+        #expect(try check(file: #"{"check_revocation": false}"#, codeCheck) == nil)
+        #expect(try check(file: #"{"check_revocation": false}"#, environment: ["RECEIPTKIT_CHECK_REVOCATION": "true"])?.transport is HTTPOCSPTransport)
+        #expect(try check(file: #"{"check_revocation": false}"#) { $0.checksRevocation = true }?.transport is HTTPOCSPTransport)
+        let wrong = SettingsSources.refusal(file: #"{"check_revocation": "yes"}"#)
+        #expect(wrong?.code == .malformedFile)
+        #expect(wrong?.reason.hasSuffix("check_revocation must be true or false") == true)
     }
 
     @Test("a notification is deferred (503) while the responder is down, then recorded", arguments: LedgerBackend.available)

@@ -323,13 +323,10 @@ struct VerifyReceiptContractTests {
                 #expect(String(buffer: response.body) == #"{"database":"timeout","status":"unavailable"}"#)
             }
         }
-        var fromFile = VerifyReceiptConfiguration()
-        try ServiceConfigurationFile(json: Array(#"{"health_timeout_seconds": 0.5}"#.utf8)).apply(to: &fromFile)
-        #expect(fromFile.healthTimeout == .milliseconds(500))
-        let refused = #expect(throws: ServiceConfigurationFile.Failure.self) {
-            try ServiceConfigurationFile(json: Array(#"{"health_timeout_seconds": 0}"#.utf8))
-        }
-        #expect(refused?.description == "health_timeout_seconds must be in [0.001, 3600]")
+        let fromFile = try SettingsSources.read(file: #"{"health_timeout_seconds": 0.5}"#).settings
+        #expect(fromFile.verifyReceipt.healthTimeout == .milliseconds(500))
+        let refused = SettingsSources.refusal(file: #"{"health_timeout_seconds": 0}"#)
+        #expect(refused?.reason.hasSuffix("health_timeout_seconds must be in [0.001, 3600], not 0") == true)
     }
 
     @Test("latest_receipt_info spans receipts; latest_receipt is the newest; exclude-old-transactions keeps the latest renewal per subscription")

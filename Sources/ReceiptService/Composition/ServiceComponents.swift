@@ -45,8 +45,9 @@ public struct ServiceComponents: Sendable {
     ///   - apiTransport: How the App Store Server API clients send requests; AsyncHTTPClient by default.
     ///   - now: The service's clock: `request_date`, VPP expiry, notification ages, ledger and refresh times, bearer
     ///     tokens.
-    /// - Throws: ``ServiceStartupError`` with ``ServiceStartupError/Code/invalidSetting`` for an App Store Server API
-    ///   setting out of its range (``AppStoreServerAPIBridgeConfiguration``, or a client setting the client refuses).
+    /// - Throws: ``ServiceStartupError`` with ``ServiceStartupError/Code/invalidSetting`` for a setting out of its
+    ///   rule (the rules ``ServiceSettings`` checks every source's values against), or an App Store Server API
+    ///   client setting the client refuses.
     public init(
         configuration: VerifyReceiptConfiguration,
         ledger: any Ledger,
@@ -54,6 +55,7 @@ public struct ServiceComponents: Sendable {
         apiTransport: any HTTPTransport = AsyncHTTPTransport(),
         now: @escaping @Sendable () -> Date
     ) throws(ServiceStartupError) {
+        try ServiceSettings(verifyReceipt: configuration).validate()
         self.init(
             configuration: configuration,
             ledger: ledger,
@@ -119,9 +121,6 @@ public struct ServiceComponents: Sendable {
     ) throws(ServiceStartupError) -> [AppStoreEnvironment: [String: AppStoreServerAPIClient]] {
         let settings = configuration.appStoreServerAPI
         guard !settings.apps.isEmpty else { return [:] }
-        if let invalid = settings.invalidSetting {
-            throw ServiceStartupError(.invalidSetting, "appStoreServerAPI.\(invalid)")
-        }
         let runtime = APIClientRuntime(
             now: now,
             sleep: { duration in try await Task.sleep(for: duration) },

@@ -1,41 +1,50 @@
 public import struct Foundation.Date
 public import Logging
 
-/// Everything ``buildApplication(configuration:)`` needs to compose the service: a settings file, the values that
-/// override it (what `receiptkit serve`'s options set), where to listen, the logger and the clock.
+/// Everything ``buildApplication(configuration:)`` needs to compose the service: where the settings come from (a
+/// settings file, the environment, the command line), the logger and the clock.
 ///
-/// Precedence, lowest first: ``verifyReceipt``, the settings file (``settingsFile``, a
-/// ``ServiceConfigurationFile``), then each override that is not `nil`.
+/// The settings are layered, lowest first (``ServiceSettings`` says how each source is read): ``verifyReceipt``
+/// (the embedding code's values and the defaults), the settings file (``settingsFile``), the `RECEIPTKIT_…`
+/// variables of ``environment``, then the command line: ``commandLineSettings`` by name, and the typed flags below. Each value
+/// is checked once, after all of them, and a failure names the source.
 ///
 /// ```swift
 /// var configuration = ServiceConfiguration()
 /// configuration.settingsFile = "/etc/receiptkit/serve.json"
-/// configuration.database = "postgres://receiptkit@db.internal/receiptkit"
+/// configuration.environment = ProcessInfo.processInfo.environment   // RECEIPTKIT_SHARED_SECRETS, …
 /// let application = try await buildApplication(configuration: configuration)
 /// try await application.runService()
 /// ```
 public struct ServiceConfiguration: Sendable {
-    /// What the verifier accepts before the settings file and the overrides adjust it (Apple's root, any app).
+    /// What the verifier accepts before any source adjusts it (Apple's root, any app).
     public var verifyReceipt = VerifyReceiptConfiguration()
-    /// A JSON settings file (``ServiceConfigurationFile``) read at start; its relative `anchors` are resolved
-    /// against its directory.
+    /// A JSON settings file read at start; its relative `anchors` and key files are resolved against its
+    /// directory.
     public var settingsFile: String?
-    /// The address to bind; else the file's `host`, else `127.0.0.1`.
+    /// Environment variables; those named `RECEIPTKIT_` and a setting's name upper-cased are read (empty by default:
+    /// pass `ProcessInfo.processInfo.environment` to read the process's, as `receiptkit serve` does). A
+    /// `RECEIPTKIT_` variable that names no setting is logged as a warning, not silently dropped.
+    public var environment: [String: String] = [:]
+    /// Settings by name, as text, from the command line (`receiptkit serve --set NAME=VALUE`): they win over the
+    /// file and the environment.
+    public var commandLineSettings: [String: String] = [:]
+    /// The address to bind (`--host`).
     public var host: String?
-    /// The port to bind (0 picks a free one); else the file's `port`, else 8080.
+    /// The port to bind, 0 picking a free one (`--port`).
     public var port: Int?
-    /// The ledger (`sqlite:PATH`, `sqlite::memory:`, `postgres://…`, see `LedgerLocation`); else the file's
-    /// `database`, else `sqlite:receiptkit.sqlite`.
+    /// The ledger (`--database`: `sqlite:PATH`, `sqlite::memory:`, `postgres://…`, see `LedgerLocation`).
     public var database: String?
-    /// Anchor certificate files (DER or PEM) trusted besides the settings file's, relative to the working directory.
+    /// Anchor certificate files (DER or PEM) trusted besides the other sources', relative to the working directory
+    /// (`--anchor`).
     public var anchorFiles: [String] = []
-    /// Overrides whether Xcode StoreKit-testing receipts and locally signed JWS are accepted.
+    /// Whether Xcode StoreKit-testing receipts and locally signed JWS are accepted (`--allow-xcode`).
     public var allowsXcodeReceipts: Bool?
-    /// Overrides the maximum age of server notifications.
+    /// The maximum age of server notifications (`--notification-max-age`).
     public var notificationMaximumAge: Duration?
-    /// Overrides whether App Store JWS certificates are checked online (OCSP, `HTTPOCSPTransport`).
+    /// Whether App Store JWS certificates are checked online (OCSP, `HTTPOCSPTransport`; `--check-revocation`).
     public var checksRevocation: Bool?
-    /// Where the service logs (requests, the ledger's start).
+    /// Where the service logs (requests, the ledger's start, ignored variables).
     public var logger: Logger
     /// The service's clock: `request_date`, VPP expiry, notification ages and ledger timestamps.
     public var now: @Sendable () -> Date = { Date() }
@@ -43,7 +52,7 @@ public struct ServiceConfiguration: Sendable {
     /// password.
     public var onServerRunning: @Sendable (_ address: String, _ ledger: String) async -> Void = { _, _ in }
 
-    /// Creates a configuration with no settings file and no overrides.
+    /// Creates a configuration with no settings file, no environment and no command line.
     public init(logger: Logger = Logger(label: "receiptkit.serve")) {
         self.logger = logger
     }

@@ -1,8 +1,8 @@
 public import _ReceiptKitShared
 
 /// Why ``buildApplication(configuration:)`` could not compose the service: a settings or anchor file that cannot be
-/// read or is malformed, a setting out of its range, a database location that names none, or a database that cannot
-/// be opened.
+/// read or is malformed, a setting out of its range (each message names where the value came from: the file, the
+/// `RECEIPTKIT_…` variable or the flag), a database location that names none, or a database that cannot be opened.
 ///
 /// Equality compares the code only; ``reason`` is for people (`--config serve.json: unknown setting "x" (…)`).
 public struct ServiceStartupError: CodedError {
@@ -19,9 +19,12 @@ public struct ServiceStartupError: CodedError {
         public static let unreadableFile = Code("unreadable_file")
         /// A settings file is not valid settings, or an anchor file holds no certificate.
         public static let malformedFile = Code("malformed_file")
-        /// A setting given in code is out of its range (a settings file's are refused as `malformed_file`), e.g. an
-        /// App Store Server API refresh wait of zero.
+        /// A setting given in code or on the command line is out of its range or of the wrong kind (a settings
+        /// file's are refused as `malformed_file`, an environment variable's as `malformed_environment`), e.g. an App
+        /// Store Server API refresh wait of zero.
         public static let invalidSetting = Code("invalid_setting")
+        /// A `RECEIPTKIT_…` environment variable's value is out of its range or of the wrong kind.
+        public static let malformedEnvironment = Code("malformed_environment")
         /// The database location is not `sqlite:PATH`, `sqlite::memory:` or a `postgres://` URL.
         public static let invalidDatabase = Code("invalid_database")
         /// The database could not be opened.

@@ -42,21 +42,4 @@ public struct AppStoreServerAPIBridgeConfiguration: Sendable {
 
     /// Creates the default: no apps.
     public init() {}
-
-    /// The first setting out of its range, named as in code (`refreshWait must be positive`), or `nil`:
-    /// ``buildApplication(configuration:)`` refuses such a configuration (`invalid_setting`) instead of a bridge that
-    /// never waits or never refreshes.
-    var invalidSetting: String? {
-        let positive: [(String, Duration)] = [
-            ("refreshInterval", self.refreshInterval), ("refreshWait", self.refreshWait),
-            ("requestTimeout", self.requestTimeout),
-        ]
-        if let (name, _) = positive.first(where: { $0.1 <= .zero }) { return "\(name) must be positive" }
-        let notNegative: [(String, Duration)] = [
-            ("failureBackoff", self.failureBackoff), ("refusedKeyPause", self.refusedKeyPause),
-        ]
-        if let (name, _) = notNegative.first(where: { $0.1 < .zero }) { return "\(name) must not be negative" }
-        if self.maximumRefreshes < 1 { return "maximumRefreshes must be at least 1" }
-        return nil
-    }
 }

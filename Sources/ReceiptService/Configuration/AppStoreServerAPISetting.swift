@@ -1,12 +1,15 @@
-/// One entry of the settings file's `app_store_server_api` list: an app the service refreshes from the App Store
-/// Server API. Unknown keys are an error, as everywhere in the file. The key file is read when the service starts
-/// (``buildApplication(configuration:)``), relative to the settings file's directory; its contents are never logged.
+import AppStoreJWS
+
+/// One entry of the `app_store_server_api` setting: an app the service refreshes from the App Store Server API.
+/// Unknown keys are an error, as everywhere in the settings. The key file is read when the service starts
+/// (``buildApplication(configuration:)``), relative to the settings file's directory when the file names it; its
+/// contents are never logged.
 ///
 /// ```json
 /// {"bundle_id": "com.example.app", "issuer_id": "57246542-96fe-1a63-e053-0824d011072a", "key_id": "2X9R4HXF34",
 ///  "private_key_file": "AuthKey_2X9R4HXF34.p8"}
 /// ```
-public struct AppStoreServerAPISetting: Sendable, Hashable, Decodable {
+public struct AppStoreServerAPISetting: Sendable, Hashable {
     /// `bundle_id`: the app.
     public var bundleIdentifier: String
     /// `issuer_id`: the issuer id of the In-App Purchase key.
@@ -20,19 +23,89 @@ public struct AppStoreServerAPISetting: Sendable, Hashable, Decodable {
     /// `environment`: `production` or `sandbox` to refresh receipts of that environment only; both by default.
     public var environment: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case bundleIdentifier = "bundle_id", issuerIdentifier = "issuer_id", keyIdentifier = "key_id"
-        case privateKeyFile = "private_key_file", baseURL = "base_url", environment
+    /// An entry.
+    public init(
+        bundleIdentifier: String, issuerIdentifier: String, keyIdentifier: String, privateKeyFile: String,
+        baseURL: String? = nil, environment: String? = nil
+    ) {
+        self.bundleIdentifier = bundleIdentifier
+        self.issuerIdentifier = issuerIdentifier
+        self.keyIdentifier = keyIdentifier
+        self.privateKeyFile = privateKeyFile
+        self.baseURL = baseURL
+        self.environment = environment
     }
 
-    public init(from decoder: any Decoder) throws {
-        try ServiceConfigurationFile.refuseUnknownKeys(decoder, known: CodingKeys.allCases.map(\.rawValue))
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.bundleIdentifier = try container.decode(String.self, forKey: .bundleIdentifier)
-        self.issuerIdentifier = try container.decode(String.self, forKey: .issuerIdentifier)
-        self.keyIdentifier = try container.decode(String.self, forKey: .keyIdentifier)
-        self.privateKeyFile = try container.decode(String.self, forKey: .privateKeyFile)
-        self.baseURL = try container.decodeIfPresent(String.self, forKey: .baseURL)
-        self.environment = try container.decodeIfPresent(String.self, forKey: .environment)
+    /// The entry's keys.
+    static let keys = ["bundle_id", "issuer_id", "key_id", "private_key_file", "base_url", "environment"]
+
+    /// The setting's row: a JSON list of entries, each key file resolved against the source's directory.
+    static func setting(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, [AppStoreServerAPISetting]> & Sendable),
+        _ summary: String
+    ) -> ServiceSetting {
+        ServiceSetting(
+            name: name, summary: summary,
+            rule: "a list of {bundle_id, issuer_id, key_id, private_key_file, base_url?, environment?}",
+            isSecret: false, accumulates: false,
+            read: { input, origin, settings throws(SettingProblem) in
+                guard case .array(let items) = try input.structured() else { throw SettingProblem("must be a list") }
+                var entries: [AppStoreServerAPISetting] = []
+                for (index, item) in items.enumerated() {
+                    entries.append(try Self(item, at: "[\(index)]", origin: origin))
+                }
+                settings[keyPath: path] = entries
+            },
+            check: { settings in Self.problem(settings[keyPath: path]) },
+            show: { settings in "[" + settings[keyPath: path].map(\.bundleIdentifier).joined(separator: ", ") + "]" }
+        )
+    }
+
+    /// An entry from its JSON object.
+    private init(_ value: JSONValue, at entry: String, origin: SettingOrigin) throws(SettingProblem) {
+        guard case .object(let members) = value else { throw SettingProblem("\(entry) must be an object") }
+        if let unknown = members.keys.sorted().first(where: { !Self.keys.contains($0) }) {
+            throw SettingProblem(
+                "\(entry): unknown setting \"\(unknown)\" (known: \(Self.keys.sorted().joined(separator: ", ")))")
+        }
+        func string(_ key: String) throws(SettingProblem) -> String? {
+            switch members[key] {
+            case nil: return nil
+            case .string(let value)?: return value
+            default: throw SettingProblem("\(entry).\(key) must be a string")
+            }
+        }
+        func required(_ key: String) throws(SettingProblem) -> String {
+            guard let value = try string(key) else { throw SettingProblem("\(entry).\(key) is missing") }
+            return value
+        }
+        self.init(
+            bundleIdentifier: try required("bundle_id"),
+            issuerIdentifier: try required("issuer_id"),
+            keyIdentifier: try required("key_id"),
+            privateKeyFile: origin.resolve(try required("private_key_file")),
+            baseURL: try string("base_url"),
+            environment: try string("environment")
+        )
+    }
+
+    /// What is wrong with a list of entries: an empty field, an environment the API does not serve, an app named
+    /// twice.
+    static func problem(_ entries: [AppStoreServerAPISetting]) -> SettingProblem? {
+        var seen = Set<String>()
+        for (index, entry) in entries.enumerated() {
+            if entry.bundleIdentifier.isEmpty || entry.issuerIdentifier.isEmpty || entry.keyIdentifier.isEmpty
+                || entry.privateKeyFile.isEmpty
+            {
+                return SettingProblem("[\(index)]: bundle_id, issuer_id, key_id and private_key_file must not be empty")
+            }
+            if let environment = entry.environment, environment != "production", environment != "sandbox" {
+                return SettingProblem("[\(index)]: environment must be production or sandbox")
+            }
+            guard seen.insert(entry.bundleIdentifier).inserted else {
+                return SettingProblem("[\(index)]: bundle_id \(entry.bundleIdentifier) is configured twice")
+            }
+        }
+        return nil
     }
 }

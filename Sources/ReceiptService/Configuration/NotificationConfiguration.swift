@@ -14,9 +14,4 @@ public struct NotificationConfiguration: Sendable {
 
     /// The defaults.
     public init() {}
-
-    /// Whether `seconds` is an accepted maximum age: one minute to one year.
-    public static func isValidMaximumAge(_ seconds: Double) -> Bool {
-        seconds >= 60 && seconds <= 365 * 86_400
-    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import class Foundation.ProcessInfo
 import Hummingbird
 import Logging
 import ReceiptLedger
@@ -28,8 +29,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to bind (0 picks a free one; the chosen port is printed).") var port: Int?
     @Option(help: "The ledger: sqlite:PATH, sqlite::memory: or postgres://… (default sqlite:receiptkit.sqlite).")
     var database: String?
-    @Option(help: "A JSON settings file (allowed_bundle_ids, shared_secrets, anchors, limits; see README).")
+    @Option(help: "A JSON settings file (allowed_bundle_ids, shared_secrets, anchors, limits; see --list-settings).")
     var config: String?
+    @Option(
+        name: .customLong("set"), parsing: .singleValue,
+        help: ArgumentHelp(
+            "Any setting by name, as text (repeatable): --set request_timeout_seconds=5; lists and objects as JSON.",
+            valueName: "name=value"))
+    var settings: [String] = []
+    @Flag(help: "Print every setting (name, RECEIPTKIT_ environment variable, default, rule) and exit.")
+    var listSettings = false
     @Option(name: .customLong("anchor"), help: "A trusted anchor certificate besides Apple's root (repeatable).")
     var anchors: [String] = []
     @Flag(help: "Accept Xcode StoreKit-testing receipts on the sandbox endpoint, and locally signed JWS. Never in production.")
@@ -40,27 +49,45 @@ struct ServeCommand: AsyncParsableCommand {
     var checkRevocation = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel: String = "info"
 
+    /// Only what is the command line's own is checked here; every setting's rule is checked once, with the other
+    /// sources' values, when the service is composed (a flag out of its rule exits 64 with the rule).
     func validate() throws {
-        if let port, !(0...65535).contains(port) { throw ValidationError("--port takes 0-65535, not \(port)") }
-        if let seconds = self.notificationMaxAge, !NotificationConfiguration.isValidMaximumAge(seconds) {
-            throw ValidationError("--notification-max-age takes 60 to 31536000 seconds, not \(seconds)")
-        }
         if StandardErrorLogging.level(self.logLevel) == nil {
             throw ValidationError("--log-level takes trace, debug, info, notice, warning, error or critical")
         }
-        if let database {
-            do { _ = try LedgerLocation(database) } catch { throw ValidationError("--database: \(error.reason)") }
+        for setting in self.settings where !setting.contains("=") {
+            throw ValidationError("--set takes name=value, not \(setting)")
+        }
+        // A number a duration can hold (its rule, 60–31536000, is the setting's).
+        if let seconds = self.notificationMaxAge, !(seconds.isFinite && abs(seconds) <= 1e12) {
+            throw ValidationError("--notification-max-age takes a number of seconds, not \(seconds)")
         }
     }
 
+    /// The `--set` settings by name (the last one given wins).
+    var namedSettings: [String: String] {
+        var named: [String: String] = [:]
+        for setting in self.settings {
+            guard let equals = setting.firstIndex(of: "=") else { continue }
+            named[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
+        }
+        return named
+    }
+
     func run() async throws {
+        if self.listSettings {
+            print(ServeSettingsList.text(ServiceSettings.descriptions), terminator: "")
+            return
+        }
         StandardErrorLogging.bootstrap(level: StandardErrorLogging.level(self.logLevel) ?? .info)
         var configuration = ServiceConfiguration()
         (configuration.settingsFile, configuration.host, configuration.port) = (self.config, self.host, self.port)
         (configuration.database, configuration.anchorFiles) = (self.database, self.anchors)
+        configuration.environment = ProcessInfo.processInfo.environment
+        configuration.commandLineSettings = self.namedSettings
         configuration.allowsXcodeReceipts = self.allowXcode ? true : nil
         configuration.checksRevocation = self.checkRevocation ? true : nil
-        configuration.notificationMaximumAge = self.notificationMaxAge.map { .seconds($0) }
+        configuration.notificationMaximumAge = self.notificationMaxAge.map { .milliseconds(Int64(($0 * 1000).rounded())) }
         configuration.onServerRunning = { address, ledger in
             StandardError.write("receiptkit: serving verifyReceipt on http://\(address) (ledger \(ledger))\n")
         }

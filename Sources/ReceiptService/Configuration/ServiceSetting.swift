@@ -1,0 +1,161 @@
+/// One row of the service's settings table (``ServiceSettings``): its name in the settings file — and, upper-cased
+/// after `RECEIPTKIT_`, in the environment; `--set NAME=VALUE` on the command line — how a source's value is read,
+/// the rule its value must meet, and where it goes.
+///
+/// The rule is checked on the value wherever it came from, the embedding code's included, once, after every
+/// source is read; the message names the source. The builders below are the kinds a setting can be.
+struct ServiceSetting: Sendable {
+    /// The name in the settings file, snake_case: `request_timeout_seconds`.
+    let name: String
+    /// What the setting does, for `receiptkit serve --list-settings`.
+    let summary: String
+    /// The rule, for people: `0.001–3600 (seconds)`, `true or false`.
+    let rule: String
+    /// Whether its value is a secret: never shown, never quoted in a message.
+    let isSecret: Bool
+    /// Whether each source adds to the value instead of replacing it (anchors).
+    let accumulates: Bool
+    /// Reads a source's value into the settings.
+    let read: @Sendable (SettingInput, SettingOrigin, inout ServiceSettings) throws(SettingProblem) -> Void
+    /// What is wrong with the value the settings hold, or `nil`.
+    let check: @Sendable (ServiceSettings) -> SettingProblem?
+    /// The value the settings hold, for people (a secret's is never shown).
+    let show: @Sendable (ServiceSettings) -> String
+
+    /// The problem, said of this setting: `port must be in [0, 65535], not 70000`, `app_store_server_api[1]: …`.
+    func message(_ problem: SettingProblem) -> String {
+        self.name + (problem.description.hasPrefix("[") ? "" : " ") + problem.description
+    }
+
+    /// `RECEIPTKIT_` and the name, upper-cased.
+    var environmentVariable: String { "RECEIPTKIT_" + self.name.uppercased() }
+}
+
+extension ServiceSetting {
+    /// A whole number within `range`.
+    static func integer(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, Int> & Sendable), in range: ClosedRange<Int>,
+        _ summary: String
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: "\(range.lowerBound)–\(range.upperBound)", isSecret: false,
+            accumulates: false,
+            read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.integer() },
+            check: { settings in
+                let value = settings[keyPath: path]
+                return range.contains(value)
+                    ? nil : SettingProblem("must be in [\(range.lowerBound), \(range.upperBound)], not \(value)")
+            },
+            show: { settings in String(settings[keyPath: path]) }
+        )
+    }
+
+    /// A duration given in seconds (a number, to the millisecond) within `range`.
+    static func seconds(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, Duration> & Sendable), in range: ClosedRange<Double>,
+        _ summary: String
+    ) -> Self {
+        let bounds = "[\(Self.text(range.lowerBound)), \(Self.text(range.upperBound))]"
+        return Self(
+            name: name, summary: summary,
+            rule: "\(Self.text(range.lowerBound))–\(Self.text(range.upperBound)) (seconds)", isSecret: false,
+            accumulates: false,
+            read: { input, _, settings throws(SettingProblem) in
+                let seconds = try input.number()
+                // Far outside any range: refused as it is, before a conversion that could not hold it.
+                guard abs(seconds) <= 1e12 else { throw SettingProblem("must be in \(bounds), not \(Self.text(seconds))") }
+                settings[keyPath: path] = .milliseconds(Int64((seconds * 1000).rounded()))
+            },
+            check: { settings in
+                let seconds = Self.seconds(settings[keyPath: path])
+                return range.contains(seconds) ? nil : SettingProblem("must be in \(bounds), not \(Self.text(seconds))")
+            },
+            show: { settings in Self.text(Self.seconds(settings[keyPath: path])) }
+        )
+    }
+
+    /// `true` or `false`.
+    static func flag(_ name: String, _ path: any (WritableKeyPath<ServiceSettings, Bool> & Sendable), _ summary: String) -> Self {
+        Self(
+            name: name, summary: summary, rule: "true or false", isSecret: false, accumulates: false,
+            read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.flag() },
+            check: { _ in nil },
+            show: { settings in String(settings[keyPath: path]) }
+        )
+    }
+
+    /// `true` or `false`, unset (`nil`) until a source says.
+    static func optionalFlag(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, Bool?> & Sendable), _ summary: String
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: "true or false", isSecret: false, accumulates: false,
+            read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.flag() },
+            check: { _ in nil },
+            show: { settings in settings[keyPath: path].map { String($0) } ?? "false" }
+        )
+    }
+
+    /// A string that `valid` accepts (`nil`: any).
+    static func string(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, String> & Sendable), rule: String,
+        _ summary: String, valid: (@Sendable (String) -> SettingProblem?)? = nil
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: rule, isSecret: false, accumulates: false,
+            read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.string() },
+            check: { settings in valid?(settings[keyPath: path]) },
+            show: { settings in settings[keyPath: path] }
+        )
+    }
+
+    /// A set of strings (a JSON list), or none (`nil`, the default: no restriction).
+    static func stringSet(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, Set<String>?> & Sendable), _ summary: String
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: "a list of strings", isSecret: false, accumulates: false,
+            read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = Set(try input.strings()) },
+            check: { _ in nil },
+            show: { settings in settings[keyPath: path].map { "[" + $0.sorted().joined(separator: ", ") + "]" } ?? "any" }
+        )
+    }
+
+    /// Strings by name (a JSON object of strings), secret: neither the values nor their number are ever shown.
+    static func secrets(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, [String: String]> & Sendable), _ summary: String
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: "an object of strings", isSecret: true, accumulates: false,
+            read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.stringMap() },
+            check: { _ in nil },
+            show: { _ in "(secret)" }
+        )
+    }
+
+    /// File paths (a JSON list), each resolved against the settings file's directory when it names them; every
+    /// source adds its own.
+    static func paths(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, [String]> & Sendable), _ summary: String
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: "a list of paths", isSecret: false, accumulates: true,
+            read: { input, origin, settings throws(SettingProblem) in
+                settings[keyPath: path] += try input.strings().map(origin.resolve)
+            },
+            check: { _ in nil },
+            show: { settings in "[" + settings[keyPath: path].joined(separator: ", ") + "]" }
+        )
+    }
+
+    /// `12.5`, `3600`: whole numbers without a fraction.
+    static func text(_ seconds: Double) -> String {
+        seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,105 @@
+import AppStoreServerAPI
+import ReceiptKit
+
+extension ServiceSettings {
+    /// Every setting of the service, one row each, grouped by concern: its name, rule and place. A new setting is a
+    /// property where it belongs (``VerifyReceiptConfiguration`` and the types it holds) and a row here; the file,
+    /// the environment, `--set`, the check and `--list-settings` all read this table.
+    static let table: [ServiceSetting] = [
+        // Where it listens and what it remembers.
+        .string("host", \.host, rule: "a host name or address", "The address to bind.") { host in
+            host.isEmpty ? SettingProblem("must not be empty") : nil
+        },
+        .integer("port", \.port, in: 0...65_535, "The port to bind (0 picks a free one)."),
+        .string(
+            "database", \.database, rule: "sqlite:PATH, sqlite::memory: or postgres://…",
+            "The ledger; checked when it is opened."),
+
+        // What it accepts.
+        .paths("anchors", \.anchorFiles, "Anchor certificate files (DER or PEM) trusted besides Apple's root."),
+        .stringSet("allowed_bundle_ids", \.verifyReceipt.allowedBundleIdentifiers, "The apps answered for (21010 for others)."),
+        .secrets("shared_secrets", \.verifyReceipt.sharedSecrets, "Shared secrets by bundle id (21004 when the password differs)."),
+        .flag(
+            "allow_xcode_receipts", \.verifyReceipt.allowsXcodeReceipts,
+            "Accept Xcode StoreKit-testing receipts (sandbox endpoint) and locally signed JWS. Never in production."),
+        .optionalFlag(
+            "check_revocation", \.checksRevocation,
+            "Check App Store JWS certificates online (OCSP); an unreachable responder answers a notification 503."),
+
+        // How much work it takes on, and how long it waits.
+        .integer("max_body_bytes", \.verifyReceipt.maximumBodySize, in: 1024...67_108_864, "Request bodies above this get HTTP 413."),
+        .seconds(
+            "request_timeout_seconds", \.verifyReceipt.requestTimeout, in: 0.001...3600,
+            "The longest a request may take (then 21009, retryable; a body not in by then, HTTP 408)."),
+        .seconds(
+            "health_timeout_seconds", \.verifyReceipt.healthTimeout, in: 0.001...3600,
+            "How long GET /health waits for the database before it answers 503."),
+        .seconds(
+            "header_read_timeout_seconds", \.verifyReceipt.headerReadTimeout, in: 0.001...3600,
+            "How long a request's line and headers may take to arrive."),
+        .integer("max_connections", \.verifyReceipt.maximumConnections, in: 1...1_048_576, "Connections open at once."),
+        .integer(
+            "max_in_flight_body_bytes", \.verifyReceipt.maximumInFlightBodyBytes, in: 1024...1_099_511_627_776,
+            "Bytes of request bodies held at once, across connections (past it, HTTP 503 before a body is read)."),
+        .integer(
+            "max_concurrent_validations", \.verifyReceipt.maximumConcurrentValidations, in: 1...4096,
+            "Validations run at once; more requests wait their turn."),
+        .integer(
+            "max_receipt_bytes", \.verifyReceipt.decodingConfiguration.maximumInputSize, in: 1024...1_073_741_824,
+            "The largest receipt decoded, after base64."),
+        .integer(
+            "max_receipt_purchases", \.verifyReceipt.decodingConfiguration.maximumPurchaseCount, in: 1...10_000_000,
+            "The most in-app purchase records a receipt may hold."),
+        .integer(
+            "max_receipt_attributes", \.verifyReceipt.decodingConfiguration.maximumAttributeCount,
+            in: 1...100_000_000, "The most attributes in a receipt's payload and in each purchase."),
+        .integer(
+            "max_receipt_certificates", \.verifyReceipt.decodingConfiguration.maximumCertificateCount, in: 1...64,
+            "The most certificates a receipt's container may embed."),
+
+        // Server notifications.
+        .seconds(
+            "notification_max_age_seconds", \.verifyReceipt.notifications.maximumAge, in: 60...31_536_000,
+            "Notifications signed longer ago are refused (Apple retries for about 157 hours)."),
+        .seconds(
+            "notification_max_clock_skew_seconds", \.verifyReceipt.notifications.maximumClockSkew, in: 0...3600,
+            "How far in the future a notification's signedDate may lie."),
+
+        // The App Store Server API refresh of /verifyReceipt.
+        AppStoreServerAPISetting.setting(
+            "app_store_server_api", \.apps, "The apps refreshed from the App Store Server API, each with its key."),
+        .seconds(
+            "api_refresh_interval_seconds", \.verifyReceipt.appStoreServerAPI.refreshInterval, in: 60...2_592_000,
+            "How old the ledger's API data may be before a request refreshes it."),
+        .seconds(
+            "api_refresh_wait_seconds", \.verifyReceipt.appStoreServerAPI.refreshWait, in: 0.001...3600,
+            "How long a request waits for a refresh (at most half the request timeout) before it answers from the ledger."),
+        .seconds(
+            "api_failure_backoff_seconds", \.verifyReceipt.appStoreServerAPI.failureBackoff, in: 0...86_400,
+            "After a failed refresh, how long its ids are answered from the ledger without asking Apple."),
+        .seconds(
+            "api_refused_key_pause_seconds", \.verifyReceipt.appStoreServerAPI.refusedKeyPause, in: 0...86_400,
+            "After Apple refuses an app's key (401, 403), how long the app asks Apple nothing."),
+        .integer(
+            "api_max_refreshes", \.verifyReceipt.appStoreServerAPI.maximumRefreshes, in: 1...1_000_000,
+            "Original transaction ids refreshing or backing off at once; past it the answer comes from the ledger."),
+        .seconds(
+            "api_request_timeout_seconds", \.verifyReceipt.appStoreServerAPI.requestTimeout, in: 0.001...3600,
+            "How long one API request may take."),
+        .integer(
+            "api_retry_max_attempts", \.verifyReceipt.appStoreServerAPI.retryPolicy.maximumAttempts, in: 1...10,
+            "Attempts of one API request in all (429, 5xx and failed connections are retried)."),
+        .seconds(
+            "api_retry_max_total_delay_seconds", \.verifyReceipt.appStoreServerAPI.retryPolicy.maximumTotalDelay,
+            in: 0...3600, "The most time one API request spends waiting between attempts."),
+        .seconds(
+            "api_retry_base_delay_seconds", \.verifyReceipt.appStoreServerAPI.retryPolicy.baseDelay, in: 0...3600,
+            "The retry backoff's first step (full jitter, doubling)."),
+        .seconds(
+            "api_retry_max_delay_seconds", \.verifyReceipt.appStoreServerAPI.retryPolicy.maximumDelay, in: 0...3600,
+            "The retry backoff's longest step."),
+        .seconds(
+            "api_retry_max_total_time_seconds", \.verifyReceipt.appStoreServerAPI.retryPolicy.maximumTotalTime,
+            in: 0.001...3600, "The most time one API request may take, attempts and waits together."),
+    ]
+}

@@ -1,0 +1,140 @@
+import AppStoreJWS
+
+/// Everything the service can be told, from every source, checked once.
+///
+/// Each setting has one name, one rule and one place it goes (the table, ``descriptions``). Sources are layered,
+/// lowest first: the embedding code's ``ServiceConfiguration/verifyReceipt`` and defaults; the JSON settings file
+/// (``ServiceConfiguration/settingsFile``, unknown names refused, duplicate names refused); `RECEIPTKIT_…`
+/// environment variables (the name upper-cased: `RECEIPTKIT_REQUEST_TIMEOUT_SECONDS=5`,
+/// `RECEIPTKIT_SHARED_SECRETS='{"com.example.app":"…"}'` — the place for secrets); then the command line
+/// (`receiptkit serve --port 8080`, or any setting as `--set NAME=VALUE`). A later source replaces an earlier one's
+/// value, but for `anchors`, to which each adds. Text from the environment or the command line is read as the
+/// setting's kind: a number, `true` or `false`, a string as it is, and a list or an object as JSON.
+///
+/// After every source is read, each value is checked against its setting's rule — whoever set it, code included —
+/// and a failure names the setting, the rule, the value (never a secret's) and the source: `--config serve.json:
+/// port must be in [0, 65535], not 70000`.
+public struct ServiceSettings: Sendable {
+    /// `host`: the address to bind.
+    public var host = "127.0.0.1"
+    /// `port`: the port to bind (0 picks a free one).
+    public var port = 8080
+    /// `database`: the ledger (`sqlite:PATH`, `sqlite::memory:`, `postgres://…`).
+    public var database = "sqlite:receiptkit.sqlite"
+    /// `anchors`: certificate files (DER or PEM) trusted besides Apple's root, resolved against the settings file's
+    /// directory when it names them.
+    public var anchorFiles: [String] = []
+    /// `check_revocation`: whether App Store JWS certificates are checked online (OCSP, `HTTPOCSPTransport`);
+    /// `nil` leaves ``VerifyReceiptConfiguration/jwsRevocationCheck`` as the code set it.
+    public var checksRevocation: Bool?
+    /// `app_store_server_api`: the apps refreshed from the App Store Server API (key files read at start).
+    public var apps: [AppStoreServerAPISetting] = []
+    /// What the verifier accepts and how much work it takes on: every other setting.
+    public var verifyReceipt: VerifyReceiptConfiguration
+
+    /// The defaults around `verifyReceipt`.
+    public init(verifyReceipt: VerifyReceiptConfiguration = VerifyReceiptConfiguration()) {
+        self.verifyReceipt = verifyReceipt
+    }
+
+    /// Checks every value against its setting's rule, as if the code had set it.
+    /// - Throws: ``ServiceStartupError`` with ``ServiceStartupError/Code/invalidSetting`` for the first value out of
+    ///   its rule.
+    public func validate() throws(ServiceStartupError) {
+        try self.validate(origins: [:])
+    }
+
+    /// Checks every value, each failure reported as coming from where the value was last set.
+    func validate(origins: [String: SettingOrigin]) throws(ServiceStartupError) {
+        for setting in Self.table {
+            if let problem = setting.check(self) {
+                throw (origins[setting.name] ?? .code).error(setting.message(problem))
+            }
+        }
+    }
+
+    /// Every setting, for people: name, environment variable, default, rule, summary.
+    public static var descriptions: [ServiceSettingDescription] {
+        let defaults = ServiceSettings()
+        return Self.table.map { setting in
+            ServiceSettingDescription(
+                name: setting.name, environmentVariable: setting.environmentVariable,
+                defaultValue: setting.show(defaults), rule: setting.rule, summary: setting.summary,
+                isSecret: setting.isSecret)
+        }
+    }
+
+    /// The setting named `name`.
+    static func setting(named name: String) -> ServiceSetting? {
+        Self.table.first { $0.name == name }
+    }
+
+    /// Reads one source's value of `setting` into the settings and notes where it came from; a value of the wrong
+    /// kind is refused with its source.
+    mutating func read(
+        _ input: SettingInput, for setting: ServiceSetting, from origin: SettingOrigin,
+        origins: inout [String: SettingOrigin]
+    ) throws(ServiceStartupError) {
+        do {
+            try setting.read(input, origin, &self)
+        } catch {
+            throw origin.error(setting.message(error))
+        }
+        origins[setting.name] = origin
+    }
+
+    /// Reads a settings file: a JSON object of settings, parsed strictly, each name known.
+    mutating func read(
+        file bytes: [UInt8], at path: String, origins: inout [String: SettingOrigin]
+    ) throws(ServiceStartupError) {
+        let origin = SettingOrigin.file(path)
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes, maximumDepth: 16)
+        } catch {
+            throw origin.error("not a JSON object of settings (\(error.reason))")
+        }
+        guard case .object(let members) = document else { throw origin.error("not a JSON object of settings") }
+        let known = Self.table.map(\.name)
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            throw origin.error("unknown setting \"\(unknown)\" (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        for setting in Self.table {
+            // JSON null is no value, as an absent name.
+            guard let value = members[setting.name], value != .null else { continue }
+            try self.read(.json(value), for: setting, from: origin, origins: &origins)
+        }
+    }
+
+    /// Reads the `RECEIPTKIT_…` variables of `environment` that name settings; returns the others with that prefix
+    /// (a misspelt one is reported, not silently dropped).
+    mutating func read(
+        environment: [String: String], origins: inout [String: SettingOrigin]
+    ) throws(ServiceStartupError) -> [String] {
+        var unknown: [String] = []
+        for variable in environment.keys.sorted() where variable.hasPrefix("RECEIPTKIT_") {
+            guard let setting = Self.table.first(where: { $0.environmentVariable == variable }),
+                let text = environment[variable]
+            else {
+                unknown.append(variable)
+                continue
+            }
+            try self.read(.text(text), for: setting, from: .environment(variable), origins: &origins)
+        }
+        return unknown
+    }
+
+    /// Reads settings given by name on the command line (`--set NAME=VALUE`).
+    mutating func read(
+        commandLine settings: [String: String], origins: inout [String: SettingOrigin]
+    ) throws(ServiceStartupError) {
+        for name in settings.keys.sorted() {
+            let origin = SettingOrigin.commandLine("--set \(name)")
+            guard let setting = Self.setting(named: name), let text = settings[name] else {
+                let known = Self.table.map(\.name).sorted().joined(separator: ", ")
+                throw origin.error("unknown setting \"\(name)\" (known: \(known))")
+            }
+            try self.read(.text(text), for: setting, from: origin, origins: &origins)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import AppStoreServerAPI
+import Foundation
+@testable import ReceiptService
+import Testing
+
+/// The service's settings: one table, three sources layered over the code's values (file, environment, command
+/// line), every value checked once against its rule, each failure naming its source, and every setting reachable
+/// from each source.
+@Suite("Service settings")
+struct ServiceSettingsTests {
+    typealias S = SettingsSources
+
+    // MARK: Sources and precedence
+
+    @Test func laterSourcesWinAndTheCodeIsTheBase() throws {
+        var code = VerifyReceiptConfiguration()
+        code.requestTimeout = .seconds(7)
+        code.healthTimeout = .seconds(4)
+        code.maximumConnections = 9
+        let read = try S.read(
+            file: #"{"request_timeout_seconds": 5, "max_connections": 10, "port": 1}"#,
+            environment: ["RECEIPTKIT_MAX_CONNECTIONS": "11", "RECEIPTKIT_PORT": "2"],
+            set: ["port": "3"]
+        ) {
+            $0.verifyReceipt = code
+            $0.port = 4
+        }.settings
+        #expect(read.verifyReceipt.healthTimeout == .seconds(4))  // only the code
+        #expect(read.verifyReceipt.requestTimeout == .seconds(5))  // the file over the code
+        #expect(read.verifyReceipt.maximumConnections == 11)  // the environment over the file
+        #expect(read.port == 4)  // the typed flag over --set, the environment and the file
+        #expect(try S.read(file: #"{"port": 1}"#, environment: ["RECEIPTKIT_PORT": "2"], set: ["port": "3"]).settings.port == 3)
+    }
+
+    @Test func aTimeoutIsReadToTheMillisecondFromEverySource() throws {
+        for (text, expected) in [("0.5", Duration.milliseconds(500)), ("0.001", .milliseconds(1)), ("2.0006", .milliseconds(2001)), ("3600", .seconds(3600))] {
+            #expect(try S.read(file: #"{"request_timeout_seconds": \#(text)}"#).settings.verifyReceipt.requestTimeout == expected)
+            #expect(try S.read(environment: ["RECEIPTKIT_REQUEST_TIMEOUT_SECONDS": text]).settings.verifyReceipt.requestTimeout == expected)
+            #expect(try S.read(set: ["request_timeout_seconds": text]).settings.verifyReceipt.requestTimeout == expected)
+        }
+    }
+
+    @Test(arguments: ["request_timeout_seconds", "health_timeout_seconds", "header_read_timeout_seconds", "api_refresh_wait_seconds"])
+    func aTimeoutOutOfRangeIsRefusedNamingItsSource(name: String) throws {
+        for seconds in ["0", "0.0004", "-1", "3600.5", "1e9", "1e300"] {
+            let file = try #require(S.refusal(file: "{\"\(name)\": \(seconds)}"))
+            #expect(file.code == .malformedFile)
+            #expect(file.reason.hasPrefix("--config "))
+            #expect(file.reason.contains("serve.json: \(name) must be in [0.001, 3600], not "), "\(file.reason)")
+            let variable = "RECEIPTKIT_" + name.uppercased()
+            let environment = try #require(S.refusal(environment: [variable: seconds]))
+            #expect(environment.code == .malformedEnvironment)
+            #expect(environment.reason.hasPrefix("\(variable): \(name) must be in [0.001, 3600], not "))
+            let flag = try #require(S.refusal(set: [name: seconds]))
+            #expect(flag.code == .invalidSetting)
+            #expect(flag.reason.hasPrefix("--set \(name): \(name) must be in [0.001, 3600], not "))
+        }
+    }
+
+    @Test func valuesOfTheWrongKindAreRefusedWithTheirSource() throws {
+        let port = try #require(S.refusal(file: #"{"port": "80"}"#))
+        #expect(port.code == .malformedFile)
+        #expect(port.reason.hasSuffix("serve.json: port must be a whole number"))
+        let flag = try #require(S.refusal(environment: ["RECEIPTKIT_ALLOW_XCODE_RECEIPTS": "yes"]))
+        #expect(flag.reason == "RECEIPTKIT_ALLOW_XCODE_RECEIPTS: allow_xcode_receipts must be true or false")
+        let list = try #require(S.refusal(set: ["allowed_bundle_ids": "com.example.app"]))
+        #expect(list.code == .invalidSetting)
+        #expect(list.reason.hasPrefix("--set allowed_bundle_ids: allowed_bundle_ids is not JSON"))
+        #expect(try S.read(set: ["allowed_bundle_ids": #"["com.example.app"]"#]).settings.verifyReceipt.allowedBundleIdentifiers == ["com.example.app"])
+    }
+
+    @Test func aSecretIsNeverQuoted() throws {
+        let refused = try #require(S.refusal(environment: ["RECEIPTKIT_SHARED_SECRETS": #"{"com.example.app": 12345678}"#]))
+        #expect(refused.code == .malformedEnvironment)
+        #expect(refused.reason == "RECEIPTKIT_SHARED_SECRETS: shared_secrets must be an object of strings")
+        let read = try S.read(environment: ["RECEIPTKIT_SHARED_SECRETS": #"{"com.example.app": "s3cret-value"}"#]).settings
+        #expect(read.verifyReceipt.sharedSecrets == ["com.example.app": "s3cret-value"])
+        let description = try #require(ServiceSettings.descriptions.first { $0.name == "shared_secrets" })
+        #expect(description.isSecret)
+        #expect(description.defaultValue == "(secret)")
+    }
+
+    // MARK: Names
+
+    @Test func unknownNamesAreRefusedInTheFileAndOnTheCommandLineAndReportedFromTheEnvironment() throws {
+        let typo = try #require(S.refusal(file: #"{"shared_secret": {"com.example.app": "x"}}"#))
+        #expect(typo.code == .malformedFile)
+        #expect(typo.reason.contains(#"unknown setting "shared_secret" (known: "#))
+        let flag = try #require(S.refusal(set: ["request_timeout": "5"]))
+        #expect(flag.code == .invalidSetting)
+        #expect(flag.reason.hasPrefix(#"--set request_timeout: unknown setting "request_timeout""#))
+        let read = try S.read(environment: ["RECEIPTKIT_SHARED_SECRET": "x", "RECEIPTKIT_PORT": "0", "HOME": "/root"])
+        #expect(read.unknownVariables == ["RECEIPTKIT_SHARED_SECRET"])
+        #expect(read.settings.port == 0)
+    }
+
+    @Test func aDuplicateNameInTheFileIsRefused() throws {
+        let duplicate = try #require(S.refusal(file: #"{"port": 1, "port": 2}"#))
+        #expect(duplicate.code == .malformedFile)
+        #expect(duplicate.reason.contains("not a JSON object of settings"))
+        #expect(S.refusal(file: "[1]")?.reason.hasSuffix("serve.json: not a JSON object of settings") == true)
+        // JSON null is no value.
+        #expect(try S.read(file: #"{"port": null}"#).settings.port == 8080)
+    }
+
+    @Test func anchorsAccumulateAndResolveAgainstTheFilesDirectory() throws {
+        let read = try S.read(
+            file: #"{"anchors": ["root.cer", "/etc/absolute.cer"]}"#,
+            environment: ["RECEIPTKIT_ANCHORS": #"["env.cer"]"#]
+        ) { $0.anchorFiles = ["flag.cer"] }
+        let directory = read.directory.path
+        #expect(read.settings.anchorFiles == [directory + "/root.cer", "/etc/absolute.cer", "env.cer", "flag.cer"])
+    }
+
+    // MARK: Every setting, every source
+
+    /// A value each setting's rule accepts and that differs from its default, as text.
+    static func sample(_ setting: ServiceSettingDescription) -> String? {
+        switch setting.rule {
+        case "true or false": return "true"
+        case "a list of strings": return #"["com.example.sample"]"#
+        case "a list of paths": return #"["/sample.cer"]"#
+        case "an object of strings": return #"{"com.example.sample": "sample"}"#
+        default: break
+        }
+        if setting.name == "host" { return "0.0.0.0" }
+        if setting.name == "database" { return "sqlite::memory:" }
+        if setting.name == "app_store_server_api" {
+            return #"[{"bundle_id": "com.example.sample", "issuer_id": "i", "key_id": "k", "private_key_file": "/k.p8"}]"#
+        }
+        // A range "lo–hi": its upper bound (every default here is below it).
+        guard let bounds = setting.rule.split(separator: " ").first?.split(separator: "–"), bounds.count == 2 else {
+            return nil
+        }
+        return String(bounds[1])
+    }
+
+    @Test func everySettingIsReachableFromTheFileTheEnvironmentAndTheCommandLine() throws {
+        let defaults = ServiceSettings()
+        for description in ServiceSettings.descriptions {
+            let sample = try #require(Self.sample(description), "no sample for \(description.name)")
+            let setting = try #require(ServiceSettings.setting(named: description.name))
+            // In the file, JSON: a string is quoted; numbers, true, lists and objects are as the text says.
+            let isJSON = sample.hasPrefix("[") || sample.hasPrefix("{") || sample == "true" || Double(sample) != nil
+            let fileValue = isJSON ? sample : "\"\(sample)\""
+            let document = "{\"\(description.name)\": \(fileValue)}"
+            let fromFile = try #require(try? S.read(file: document).settings, "\(document)")
+            let fromEnvironment = try S.read(environment: [description.environmentVariable: sample]).settings
+            let fromFlag = try S.read(set: [description.name: sample]).settings
+            for read in [fromFile, fromEnvironment, fromFlag] {
+                #expect(setting.show(read) != setting.show(defaults) || description.isSecret, "\(description.name)")
+                #expect(setting.show(read) == setting.show(fromFlag), "\(description.name)")
+            }
+            #expect(description.environmentVariable == "RECEIPTKIT_" + description.name.uppercased())
+        }
+        // The knobs that had no setting before have one now.
+        let names = Set(ServiceSettings.descriptions.map(\.name))
+        for name in [
+            "api_failure_backoff_seconds", "api_refused_key_pause_seconds", "api_max_refreshes",
+            "api_request_timeout_seconds", "api_retry_max_attempts", "notification_max_clock_skew_seconds",
+            "max_receipt_bytes",
+        ] {
+            #expect(names.contains(name), "\(name)")
+        }
+    }
+
+    // MARK: Checked once, code included
+
+    @Test func theDefaultsMeetEveryRule() throws {
+        try ServiceSettings().validate()
+    }
+
+    @Test func valuesGivenInCodeMeetTheSameRules() throws {
+        var code = VerifyReceiptConfiguration()
+        code.appStoreServerAPI.refreshWait = .zero
+        let refused = #expect(throws: ServiceStartupError.self) { try ServiceSettings(verifyReceipt: code).validate() }
+        #expect(refused?.code == .invalidSetting)
+        #expect(refused?.reason == "api_refresh_wait_seconds must be in [0.001, 3600], not 0")
+        // The embedding code that composes the service itself meets them too.
+        let components = #expect(throws: ServiceStartupError.self) {
+            try ServiceComponents(configuration: code, ledger: StalledLedger(), now: { Date() })
+        }
+        #expect(components?.reason == "api_refresh_wait_seconds must be in [0.001, 3600], not 0")
+    }
+}
