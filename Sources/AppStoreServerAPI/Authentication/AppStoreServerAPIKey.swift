@@ -66,7 +66,7 @@ public struct AppStoreServerAPIKey: Sendable, CustomStringConvertible, CustomDeb
     ///   ``AppStoreServerAPIError/Code/invalidConfiguration`` when an id is empty.
     public init(issuerID: String, keyID: String, privateKeyFile path: String) throws(AppStoreServerAPIError) {
         let bytes = try PrivateKeyFile.contents(atPath: path)
-        guard let text = String(bytes: bytes, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) is not a .p8 key")
         }
         try self.init(issuerID: issuerID, keyID: keyID, pemRepresentation: text)

@@ -1,8 +1,8 @@
-import Foundation
 import _ReceiptKitShared
 
-/// Reads a `.p8` file under a size bound: only a regular file (or a link to one) is read, and never more than one
-/// byte past the bound, so a FIFO, a device such as `/dev/zero` or a huge file cannot block or exhaust memory.
+/// Reads a `.p8` file under a size bound with the package's one capped reader: only a regular file (or a link to
+/// one) is read, and never more than one byte past the bound, so a FIFO, a device such as `/dev/zero` or a huge file
+/// cannot block or exhaust memory.
 enum PrivateKeyFile {
     /// The bytes of the regular file at `path`.
     /// - Throws: ``AppStoreServerAPIError/Code/invalidPrivateKey`` when it cannot be opened, is not a regular file,
@@ -10,23 +10,16 @@ enum PrivateKeyFile {
     static func contents(
         atPath path: String,
         maximumSize: Int = AppStoreServerAPIKey.maximumFileSize
-    ) throws(AppStoreServerAPIError) -> Data {
-        func refuse(_ why: String) -> AppStoreServerAPIError {
-            AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) \(why)")
-        }
-        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw refuse("cannot be read") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard let status = FileStatus(descriptor: descriptor) else { throw refuse("cannot be read") }
-        guard status.kind == .regular else { throw refuse("is not a regular file") }
-        let bytes: Data
+    ) throws(AppStoreServerAPIError) -> [UInt8] {
+        let bytes: [UInt8]?
         do {
-            bytes = try handle.read(upToCount: maximumSize + 1) ?? Data()
+            bytes = try CappedFileReader.regularFileContents(atPath: path, maximumSize: maximumSize)
         } catch {
-            throw refuse("cannot be read")
+            throw AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(error.reason)")
         }
-        guard bytes.count <= maximumSize else { throw refuse("is over \(maximumSize) bytes") }
+        guard let bytes else {
+            throw AppStoreServerAPIError(.invalidPrivateKey, "the private key file \(path) is not a regular file")
+        }
         return bytes
     }
 }

@@ -1,36 +1,27 @@
 import NIOConcurrencyHelpers
+import _ReceiptKitShared
 
 /// Hashes of receipts this process has seen committed to the ledger, so that a receipt posted again (the common
 /// case: apps send the same receipt until it changes) costs no write transaction. Rows are never deleted, so a
-/// hash once committed stays true for every instance sharing the database. Bounded: the oldest entries go first.
+/// hash once committed stays true for every instance sharing the database. Bounded (the package's
+/// `CostBoundedTable`, each hash costing 1): the oldest entries go first.
 final class KnownReceipts: Sendable {
-    private struct State {
-        var members = Set<String>()
-        var order: [String] = []
-        var next = 0
-    }
-
-    private let state = NIOLockedValueBox(State())
+    private let hashes: NIOLockedValueBox<CostBoundedTable<String, Bool>>
     let capacity: Int
 
     init(capacity: Int = 65_536) {
         self.capacity = max(1, capacity)
+        self.hashes = NIOLockedValueBox(CostBoundedTable(limit: self.capacity))
     }
 
     func contains(_ hash: String) -> Bool {
-        self.state.withLockedValue { $0.members.contains(hash) }
+        self.hashes.withLockedValue { $0[hash] != nil }
     }
 
     func insert(_ hash: String) {
-        self.state.withLockedValue { state in
-            guard state.members.insert(hash).inserted else { return }
-            if state.order.count < self.capacity {
-                state.order.append(hash)
-            } else {
-                state.members.remove(state.order[state.next])
-                state.order[state.next] = hash
-                state.next = (state.next + 1) % self.capacity
-            }
+        self.hashes.withLockedValue { table in
+            guard table[hash] == nil else { return }
+            table.insert(true, cost: 1, for: hash)
         }
     }
 }

@@ -1,3 +1,4 @@
+import _ReceiptKitShared
 import NIOConcurrencyHelpers
 
 /// Snapshots read before, kept in memory and dropped as soon as anything is written about one of their original

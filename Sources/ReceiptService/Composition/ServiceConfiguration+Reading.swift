@@ -3,6 +3,7 @@ import AppStoreJWSOCSP
 import AppStorePKI
 import AppStoreServerAPI
 import ReceiptKit
+import _ReceiptKitShared
 
 extension ServiceConfiguration {
     /// The settings every source gives, layered and checked once; with the `RECEIPTKIT_` variables that name no
@@ -100,9 +101,9 @@ extension ServiceConfiguration {
     static func keyFileContents(_ path: String) throws(ServiceStartupError) -> [UInt8] {
         let bytes: [UInt8]?
         do {
-            bytes = try ReceiptFile.regularFileContents(atPath: path, maximumSize: AppStoreServerAPIKey.maximumFileSize)
+            bytes = try CappedFileReader.regularFileContents(atPath: path, maximumSize: AppStoreServerAPIKey.maximumFileSize)
         } catch {
-            throw ServiceStartupError(.unreadableFile, "private_key_file \(path): \(error.code): \(error.reason)")
+            throw ServiceStartupError(.unreadableFile, "private_key_file \(path): unreadable_file: \(error.reason)")
         }
         guard let bytes else {
             throw ServiceStartupError(.unreadableFile, "private_key_file \(path): not a regular file")

@@ -1,7 +1,8 @@
-/// A table whose entries each have a cost (their memory, roughly), bounded by the total: inserting past the limit
-/// drops the oldest entries first. An entry replaced under its key counts as new. Not thread-safe: its owners keep it
-/// behind their lock.
-struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+/// The package's one bounded cache: a table whose entries each have a cost (their memory, roughly, or 1 to bound
+/// their number), bounded by the total: inserting past the limit drops the oldest entries first. An entry replaced
+/// under its key counts as new. Not thread-safe: its owners keep it behind their lock (the ledger's snapshot cache
+/// and hash memo, the known receipts, the trust cache's certificates and outcomes).
+package struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Slot: Sendable {
         let value: Value
         let cost: Int
@@ -15,25 +16,25 @@ struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private var head = 0
     private var generation = 0
     /// The total cost of the entries held.
-    private(set) var cost = 0
+    package private(set) var cost = 0
     /// The most the entries may cost together; an entry costing more is not kept.
-    let limit: Int
+    package let limit: Int
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(0, limit)
     }
 
-    subscript(key: Key) -> Value? {
+    package subscript(key: Key) -> Value? {
         self.slots[key]?.value
     }
 
-    var count: Int { self.slots.count }
+    package var count: Int { self.slots.count }
 
     /// Queue positions, stale ones included (for tests: it stays within a small multiple of ``count``).
-    var queueLength: Int { self.order.count - self.head }
+    package var queueLength: Int { self.order.count - self.head }
 
     /// Holds `value` under `key` (in place of what was there), then drops the oldest entries until the rest fit.
-    mutating func insert(_ value: Value, cost: Int, for key: Key) {
+    package mutating func insert(_ value: Value, cost: Int, for key: Key) {
         guard cost <= self.limit else {
             self.remove(key)
             return
@@ -55,11 +56,11 @@ struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.compact()
     }
 
-    mutating func remove(_ key: Key) {
+    package mutating func remove(_ key: Key) {
         if let removed = self.slots.removeValue(forKey: key) { self.cost -= removed.cost }
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self.slots = [:]
         self.order = []
         self.head = 0
