@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import ReceiptKit
 import X509
+import _ReceiptKitShared
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -99,7 +100,7 @@ struct BenchCommand: AsyncParsableCommand {
             for _ in 0..<16 { try body() }
             iterations += 16
         }
-        return Double(iterations) / Self.seconds(clock.now - start)
+        return Double(iterations) / DurationConversion.seconds(clock.now - start)
     }
 
     static func rate(seconds: Double, _ body: () async throws -> Void) async throws -> Double {
@@ -111,10 +112,6 @@ struct BenchCommand: AsyncParsableCommand {
             for _ in 0..<16 { try await body() }
             iterations += 16
         }
-        return Double(iterations) / Self.seconds(clock.now - start)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return Double(iterations) / DurationConversion.seconds(clock.now - start)
     }
 }

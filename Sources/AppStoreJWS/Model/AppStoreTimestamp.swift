@@ -1,4 +1,5 @@
 public import struct Foundation.Date
+import _ReceiptKitShared
 
 /// An instant as the App Store writes it: milliseconds since 1970-01-01T00:00:00Z, an integer from the App Store and
 /// possibly fractional in Xcode-signed data. The number is kept as sent, so encoding gives it back unchanged.
@@ -10,7 +11,7 @@ public struct AppStoreTimestamp: Sendable, Hashable, Comparable, Codable, Custom
     public var millisecondsSince1970: Double { self.number.double ?? 0 }
 
     /// The instant.
-    public var date: Date { Date(timeIntervalSince1970: self.millisecondsSince1970 / 1000) }
+    public var date: Date { EpochMilliseconds.date(fractional: self.millisecondsSince1970) }
 
     /// The timestamp a JSON number spells, or `nil` for a number that is not finite.
     public init?(_ number: JSONNumber) {
@@ -24,7 +25,7 @@ public struct AppStoreTimestamp: Sendable, Hashable, Comparable, Codable, Custom
 
     /// The instant, rounded to whole milliseconds as the App Store writes it.
     public init(_ date: Date) {
-        self.init(millisecondsSince1970: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        self.init(millisecondsSince1970: EpochMilliseconds.of(date))
     }
 
     public static func < (lhs: AppStoreTimestamp, rhs: AppStoreTimestamp) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import AppStoreJWS
+import _ReceiptKitShared
 
 extension AppStoreServerAPIClient {
     static let userAgent = "ReceiptKit-AppStoreServerAPI/1"
@@ -71,7 +72,7 @@ extension AppStoreServerAPIClient {
         let seconds = self.runtime.now().timeIntervalSince(start)
         guard seconds.isFinite, seconds > 0 else { return total }
         // Whole milliseconds, saturating: a clock far ahead spends everything instead of overflowing.
-        let elapsed = Duration.milliseconds(Int64((min(seconds, 1e9) * 1000).rounded()))
+        let elapsed = DurationConversion.duration(seconds: min(seconds, 1e9))
         return elapsed >= total ? .zero : total - elapsed
     }
 

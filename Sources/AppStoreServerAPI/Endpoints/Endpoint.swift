@@ -1,5 +1,6 @@
 import struct Foundation.Date
 import AppStoreJWS
+import _ReceiptKitShared
 
 /// One App Store Server API request before it is sent: method, path on Apple's host, query and JSON body. Each
 /// endpoint the client calls is a static member below, on Apple's exact path and method.
@@ -137,14 +138,7 @@ struct Endpoint: Sendable, Hashable {
 
     /// Whole milliseconds since 1970, as Apple's query dates are written; `nil` for an instant out of range.
     static func milliseconds(_ date: Date) -> String? {
-        Self.millisecondsSince1970(date).map { String($0) }
-    }
-
-    /// Whole milliseconds since 1970; `nil` for an instant out of range (never a trap on conversion).
-    static func millisecondsSince1970(_ date: Date) -> Int64? {
-        let value = (date.timeIntervalSince1970 * 1000).rounded()
-        guard value.isFinite, abs(value) < 9e15 else { return nil }
-        return Int64(value)
+        EpochMilliseconds.exactly(date).map { String($0) }
     }
 }
 

@@ -1,4 +1,5 @@
 public import struct Foundation.Date
+import _ReceiptKitShared
 import AppStoreJWS
 
 /// The body of Get Notification History (`NotificationHistoryRequest`): a window of at most 180 days in the past,
@@ -36,8 +37,8 @@ public struct NotificationHistoryRequest: Sendable, Hashable {
     /// The JSON body.
     /// - Throws: ``AppStoreServerAPIError/Code/invalidConfiguration`` when a date is out of range for milliseconds.
     func json() throws(AppStoreServerAPIError) -> JSONValue {
-        guard let start = Endpoint.millisecondsSince1970(self.startDate),
-            let end = Endpoint.millisecondsSince1970(self.endDate)
+        guard let start = EpochMilliseconds.exactly(self.startDate),
+            let end = EpochMilliseconds.exactly(self.endDate)
         else {
             throw AppStoreServerAPIError(.invalidConfiguration, "a notification history date is out of range")
         }

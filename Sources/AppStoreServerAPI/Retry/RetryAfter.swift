@@ -14,7 +14,7 @@ public enum RetryAfter {
         guard let date = HTTPDate.parse(text) else { return nil }
         let seconds = date.timeIntervalSince(now)
         guard seconds.isFinite else { return nil }
-        return .milliseconds(Int64((min(max(seconds, 0), 86_400) * 1000).rounded(.up)))
+        return DurationConversion.duration(seconds: min(max(seconds, 0), 86_400), rounding: .up)
     }
 }
 

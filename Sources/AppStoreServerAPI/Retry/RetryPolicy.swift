@@ -1,3 +1,5 @@
+import _ReceiptKitShared
+
 /// When ``AppStoreServerAPIClient`` asks again: HTTP 429 after Apple's `Retry-After`, HTTP 5xx and failed or timed-out
 /// connections after a jittered exponential backoff — each within ``maximumAttempts``, a total
 /// ``maximumTotalDelay`` of waiting and ``maximumTotalTime`` for the request, attempts and waits together. No other
@@ -48,14 +50,9 @@ public struct RetryPolicy: Sendable, Hashable {
     public func backoff(retry: Int, unit: Double) -> Duration {
         // In seconds as Double: a large base or a late retry saturates at `maximumDelay` instead of overflowing.
         let growth = Double(sign: .plus, exponent: min(max(retry - 1, 0), 62), significand: 1)
-        let ceiling = min(Self.seconds(self.maximumDelay), Self.seconds(self.baseDelay) * growth)
+        let ceiling = min(DurationConversion.seconds(self.maximumDelay), DurationConversion.seconds(self.baseDelay) * growth)
         let fraction = unit.isFinite ? min(max(unit, 0), 1) : 0
         let delay = min(max(0, ceiling * fraction), 1e9)  // at most about 31 years: always representable
-        return .milliseconds(Int64((delay * 1000).rounded()))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        return DurationConversion.duration(seconds: delay)
     }
 }

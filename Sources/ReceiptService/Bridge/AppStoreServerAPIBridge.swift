@@ -6,6 +6,7 @@ import NIOConcurrencyHelpers
 import ReceiptKit
 import ReceiptLedger
 import ServiceLifecycle
+import _ReceiptKitShared
 
 /// The service as the bridge to the App Store Server API: refreshes the ledger for `/verifyReceipt` from Apple's
 /// records, one fetch per receipt (Apple answers with the whole customer's) and at most one at a time per original
@@ -147,7 +148,7 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     /// it rather than asking Apple for the same customer again, and its failure backs them all off.
     func admit(_ key: RefreshKey, covering companions: [RefreshKey] = []) -> Admission {
         let nowMilliseconds = self.now().epochMilliseconds
-        let backoff = Self.milliseconds(self.configuration.failureBackoff)
+        let backoff = DurationConversion.milliseconds(self.configuration.failureBackoff)
         return self.state.withLockedValue { state -> Admission in
             guard let submit = state.submit else { return .skip(.notRunning) }
             if let flight = state.flights[key] {
@@ -187,7 +188,7 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         case .rateLimited: pause = max(self.configuration.failureBackoff, error.retryAfter ?? .zero)
         default: return
         }
-        let (until, overflow) = self.now().epochMilliseconds.addingReportingOverflow(Self.milliseconds(pause))
+        let (until, overflow) = self.now().epochMilliseconds.addingReportingOverflow(DurationConversion.milliseconds(pause))
         self.state.withLockedValue { state in
             guard state.submit != nil else { return }
             state.paused[AppKey(key)] = overflow ? .max : until
@@ -237,13 +238,5 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     static func elapsed(from start: Int64, to end: Int64) -> Int64 {
         let (difference, overflow) = end.subtractingReportingOverflow(start)
         return overflow ? (end < start ? 0 : .max) : max(0, difference)
-    }
-
-    /// A duration in whole milliseconds, saturating.
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        return whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000).partialValue
     }
 }

@@ -2,6 +2,7 @@ import AppStorePKI
 import struct Foundation.Date
 import ReceiptKit
 import ReceiptLedger
+import _ReceiptKitShared
 
 extension ReceiptVerifier {
     /// Records `entry` and reads its history; for an app the App Store Server API refreshes, first refreshes the
@@ -20,7 +21,7 @@ extension ReceiptVerifier {
     /// The receipt's original transaction ids whose App Store Server API data is due; the others are counted
     /// `fresh`.
     func dueForRefresh(_ entry: LedgerReceipt, snapshot: LedgerSnapshot, now: Date) -> [RefreshKey] {
-        let interval = AppStoreServerAPIBridge.milliseconds(self.configuration.appStoreServerAPI.refreshInterval)
+        let interval = DurationConversion.milliseconds(self.configuration.appStoreServerAPI.refreshInterval)
         let nowMilliseconds = now.epochMilliseconds
         var due: [RefreshKey] = []
         var seen = Set<String>()

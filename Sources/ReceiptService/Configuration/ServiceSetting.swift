@@ -1,3 +1,5 @@
+import _ReceiptKitShared
+
 /// One row of the service's settings table (``ServiceSettings``): its name in the settings file — and, upper-cased
 /// after `RECEIPTKIT_`, in the environment; `--set NAME=VALUE` on the command line — how a source's value is read,
 /// the rule its value must meet, and where it goes.
@@ -63,14 +65,16 @@ extension ServiceSetting {
             read: { input, _, settings throws(SettingProblem) in
                 let seconds = try input.number()
                 // Far outside any range: refused as it is, before a conversion that could not hold it.
-                guard abs(seconds) <= 1e12 else { throw SettingProblem("must be in \(bounds), not \(Self.text(seconds))") }
-                settings[keyPath: path] = .milliseconds(Int64((seconds * 1000).rounded()))
+                guard abs(seconds) <= DurationConversion.maximumSeconds else {
+                    throw SettingProblem("must be in \(bounds), not \(Self.text(seconds))")
+                }
+                settings[keyPath: path] = DurationConversion.duration(seconds: seconds)
             },
             check: { settings in
-                let seconds = Self.seconds(settings[keyPath: path])
+                let seconds = DurationConversion.seconds(settings[keyPath: path])
                 return range.contains(seconds) ? nil : SettingProblem("must be in \(bounds), not \(Self.text(seconds))")
             },
-            show: { settings in Self.text(Self.seconds(settings[keyPath: path])) }
+            show: { settings in Self.text(DurationConversion.seconds(settings[keyPath: path])) }
         )
     }
 
@@ -151,11 +155,5 @@ extension ServiceSetting {
     /// `12.5`, `3600`: whole numbers without a fraction.
     static func text(_ seconds: Double) -> String {
         seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
-    }
-
-    /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import _ReceiptKitShared
 
 /// The progress line of a batch on a terminal: done, total when known, rate and time left, redrawn at most five
 /// times a second.
@@ -13,7 +14,7 @@ struct BatchProgress {
         self.lastDrawn = self.start
     }
 
-    var elapsed: Double { Self.seconds(self.clock.now - self.start) }
+    var elapsed: Double { DurationConversion.seconds(self.clock.now - self.start) }
 
     /// Redraws the line when 200 ms have passed since the last time.
     mutating func tick(done: Int, total: Int?) {
@@ -21,7 +22,7 @@ struct BatchProgress {
         guard now - self.lastDrawn >= .milliseconds(200) else { return }
         self.lastDrawn = now
         self.drawn = true
-        StandardError.write("\r" + Self.line(done: done, total: total, seconds: Self.seconds(now - self.start)) + "\u{1B}[K")
+        StandardError.write("\r" + Self.line(done: done, total: total, seconds: DurationConversion.seconds(now - self.start)) + "\u{1B}[K")
     }
 
     /// `1,234/10,000 receipts  5,210/s  ETA 0:02` (no total and ETA while the total is unknown).
@@ -54,9 +55,5 @@ struct BatchProgress {
         let ss = rest < 10 ? "0\(rest)" : "\(rest)"
         if hours > 0 { return "\(hours):" + (minutes < 10 ? "0\(minutes)" : "\(minutes)") + ":" + ss }
         return "\(minutes):" + ss
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

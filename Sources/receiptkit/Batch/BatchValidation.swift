@@ -3,6 +3,7 @@ import ReceiptKit
 
 #if canImport(Glibc)
 import Glibc
+import _ReceiptKitShared
 #endif
 
 /// Validates a stream of inputs with `jobs` workers, printing one JSON line per input (in completion order, or in
@@ -64,7 +65,7 @@ struct BatchValidation {
 
         let finish = coordinator.finish()
         if finish.progressDrawn { StandardError.write("\n") }
-        let elapsed = BatchProgress.seconds(clock.now - start)
+        let elapsed = DurationConversion.seconds(clock.now - start)
         let counts = coordinator.counts
         StandardError.write(
             "receiptkit: \(coordinator.done) receipts: \(counts[.valid, default: 0]) valid, "

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import ReceiptLedger
 import ReceiptService
+import _ReceiptKitShared
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -87,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.commandLineSettings = self.namedSettings
         configuration.allowsXcodeReceipts = self.allowXcode ? true : nil
         configuration.checksRevocation = self.checkRevocation ? true : nil
-        configuration.notificationMaximumAge = self.notificationMaxAge.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+        configuration.notificationMaximumAge = self.notificationMaxAge.map { DurationConversion.duration(seconds: $0) }
         configuration.onServerRunning = { address, ledger in
             StandardError.write("receiptkit: serving verifyReceipt on http://\(address) (ledger \(ledger))\n")
         }
