@@ -103,6 +103,26 @@ struct VerificationTests {
         #expect(transport.requests.count == 3)
     }
 
+    @Test func anAnswerNamingAMemberTwiceIsMalformedWhicheverWouldWin() async throws {
+        let (client, transport) = try client([
+            ScriptedTransport.json(200, #"{"signedTransactions":[],"hasMore":true,"hasMore":false,"revision":"a"}"#),
+            ScriptedTransport.json(404, #"{"errorCode":4040010,"errorCode":4000006,"errorMessage":"x"}"#),
+        ])
+        let duplicate = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionHistory(transactionID: "1000")
+        }
+        #expect(duplicate?.code == .malformedResponse)
+        #expect(duplicate?.reason.contains("is not strict JSON") == true)
+        // An error body naming a member twice gives no Apple error code: neither of its two is believed.
+        let refused = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionHistory(transactionID: "1000")
+        }
+        #expect(refused?.code == .apiError)
+        #expect(refused?.apiErrorCode == nil)
+        #expect(refused?.httpStatus == 404)
+        #expect(transport.requests.count == 2)
+    }
+
     @Test func hasMoreWithoutATokenIsMalformed() async throws {
         let (client, transport) = try client([
             ScriptedTransport.json(200, #"{"signedTransactions":[],"hasMore":true}"#),

@@ -1,3 +1,5 @@
+import _ReceiptKitShared
+
 /// A JWS in compact serialization (RFC 7515 §7.1) split and decoded, nothing verified:
 /// `BASE64URL(header) . BASE64URL(payload) . BASE64URL(signature)`.
 public struct CompactJWS: Sendable {

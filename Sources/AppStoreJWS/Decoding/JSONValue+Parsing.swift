@@ -1,3 +1,5 @@
+import _ReceiptKitShared
+
 extension JSONValue {
     /// Parses JSON text with the strict rules used for signed payloads (RFC 8259; duplicate member names, invalid
     /// UTF-8, lone surrogates and trailing text refused; nesting bounded).

@@ -1,3 +1,5 @@
+import _ReceiptKitShared
+
 /// The body Apple POSTs to a server-notification URL: `{"signedPayload":"<compact JWS>"}`.
 ///
 /// Parsed with the same strict JSON rules as the JWS itself (a body with two `signedPayload` members is refused, not

@@ -4,10 +4,23 @@ import _ReceiptKitShared
 
 extension AppStoreServerAPIClient {
     static let userAgent = "ReceiptKit-AppStoreServerAPI/1"
+    /// How deep an answer's JSON may nest (Apple's documented answers nest four levels).
+    static let maximumAnswerDepth = 32
 
-    /// Sends `endpoint` and decodes a success's JSON body as `T`.
+    /// Sends `endpoint` and decodes a success's JSON body as `T`: read first by the package's strict parser (a name
+    /// given twice, which Foundation's decoder would settle silently, invalid UTF-8 or trailing text refuse the
+    /// answer), then decoded.
     func decoded<T: Decodable>(_ endpoint: Endpoint) async throws(AppStoreServerAPIError) -> T {
         let response = try await self.perform(endpoint)
+        do {
+            _ = try JSONParser.parse(response.body, maximumDepth: Self.maximumAnswerDepth)
+        } catch {
+            throw AppStoreServerAPIError(
+                .malformedResponse,
+                "the answer to \(endpoint.method) \(endpoint.path) is not strict JSON: \(error.reason)",
+                httpStatus: response.status
+            )
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(response.body))
         } catch {
@@ -153,7 +166,10 @@ extension AppStoreServerAPIClient {
     func classify(_ response: HTTPTransportResponse, endpoint: Endpoint) -> Outcome {
         let status = response.status
         if (200..<300).contains(status) { return .success(response) }
-        let apple = try? JSONDecoder().decode(APIErrorResponse.self, from: Data(response.body))
+        // Apple's error body is detail for the message: one the strict parser refuses gives none.
+        let apple =
+            (try? JSONParser.parse(response.body, maximumDepth: Self.maximumAnswerDepth)) == nil
+            ? nil : try? JSONDecoder().decode(APIErrorResponse.self, from: Data(response.body))
         let what = "\(endpoint.method) \(endpoint.path) answered HTTP \(status)"
         let detail = [apple?.errorCode.map { "errorCode \($0)" }, apple?.errorMessage].compactMap { $0 }.joined(
             separator: ": "

@@ -1,4 +1,5 @@
 import AppStoreJWS
+import _ReceiptKitShared
 
 /// Everything the service can be told, from every source, checked once.
 ///

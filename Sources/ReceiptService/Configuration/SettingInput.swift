@@ -1,4 +1,5 @@
 import AppStoreJWS
+import _ReceiptKitShared
 
 /// A setting's value as a source gives it: a JSON value from the settings file, or text from an environment
 /// variable or a flag. Text is read as the setting's kind reads it: a number, `true` or `false`, a string as it is,

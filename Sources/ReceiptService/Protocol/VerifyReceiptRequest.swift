@@ -1,4 +1,5 @@
 import AppStoreJWS
+import _ReceiptKitShared
 
 /// A verifyReceipt request body: `{"receipt-data": base64, "password"?: string, "exclude-old-transactions"?: bool}`.
 ///

@@ -1,5 +1,3 @@
-import _ReceiptKitShared
-
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -1,4 +1,5 @@
-/// A strict RFC 8259 parser for the small JSON documents inside a JWS.
+/// The package's strict RFC 8259 parser: for the JSON inside a JWS, verifyReceipt request bodies, App Store Server
+/// API answers and the service's settings file.
 ///
 /// Written here rather than taken from Foundation because signed JSON must mean one thing to every reader: a
 /// duplicate member name (which Foundation resolves silently, and other stacks resolve the other way) is refused, as
@@ -6,8 +7,8 @@
 /// the value. Nesting is bounded, so hostile input cannot exhaust the stack; every loop advances through a bounded
 /// buffer, so it cannot run away.
 ///
-/// The service parses verifyReceipt request bodies with it too (`package`), so a body and a signed payload follow
-/// one rule set.
+/// One parser for all of it (`package`), so a body, an answer, a settings file and a signed payload follow one rule
+/// set.
 package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
