@@ -93,23 +93,12 @@ public struct AppStoreServerAPIClient: Sendable {
         filter: TransactionHistoryFilter = TransactionHistoryFilter(),
         progress: (@Sendable (_ pages: Int, _ transactions: Int) -> Void)? = nil
     ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<JWSTransactionPayload> {
-        var all: [JWSTransactionPayload] = []
-        var revision: String? = nil
-        var pages = 0
-        while true {
-            let page = try await self.transactionHistoryPage(
-                transactionID: transactionID,
-                filter: filter,
-                revision: revision
-            )
-            pages += 1
-            all += page.transactions
-            progress?(pages, all.count)
-            guard page.hasMore else { return page.replacing(all) }
-            guard let next = page.revision else { throw Self.noToken("revision") }
-            guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
-            revision = next
+        let paging = Paging<TransactionHistoryResponse<JWSTransactionPayload>, JWSTransactionPayload>(
+            tokenName: "revision", items: \.transactions, hasMore: \.hasMore, next: \.revision)
+        let (last, all) = try await self.allPages(paging, progress: progress) { revision throws(AppStoreServerAPIError) in
+            try await self.transactionHistoryPage(transactionID: transactionID, filter: filter, revision: revision)
         }
+        return last.replacing(all)
     }
 
     /// One page of Get Transaction History v2, each transaction verified.
@@ -248,20 +237,12 @@ public struct AppStoreServerAPIClient: Sendable {
     public func refundHistory(
         transactionID: String
     ) async throws(AppStoreServerAPIError) -> RefundHistoryResponse<JWSTransactionPayload> {
-        var all: [JWSTransactionPayload] = []
-        var revision: String? = nil
-        var pages = 0
-        while true {
-            let page = try await self.refundHistoryPage(transactionID: transactionID, revision: revision)
-            pages += 1
-            all += page.transactions
-            guard page.hasMore else {
-                return RefundHistoryResponse(transactions: all, revision: page.revision, hasMore: false)
-            }
-            guard let next = page.revision else { throw Self.noToken("revision") }
-            guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
-            revision = next
+        let paging = Paging<RefundHistoryResponse<JWSTransactionPayload>, JWSTransactionPayload>(
+            tokenName: "revision", items: \.transactions, hasMore: \.hasMore, next: \.revision)
+        let (last, all) = try await self.allPages(paging) { revision throws(AppStoreServerAPIError) in
+            try await self.refundHistoryPage(transactionID: transactionID, revision: revision)
         }
+        return RefundHistoryResponse(transactions: all, revision: last.revision, hasMore: false)
     }
 
     /// One page of Get Refund History v2, each transaction verified.
@@ -291,20 +272,12 @@ public struct AppStoreServerAPIClient: Sendable {
     public func notificationHistory(
         _ request: NotificationHistoryRequest
     ) async throws(AppStoreServerAPIError) -> NotificationHistoryResponse<VerifiedNotification> {
-        var all: [NotificationHistoryItem<VerifiedNotification>] = []
-        var token: String? = nil
-        var pages = 0
-        while true {
-            let page = try await self.notificationHistoryPage(request, paginationToken: token)
-            pages += 1
-            all += page.notificationHistory
-            guard page.hasMore else {
-                return NotificationHistoryResponse(paginationToken: nil, hasMore: false, notificationHistory: all)
-            }
-            guard let next = page.paginationToken else { throw Self.noToken("paginationToken") }
-            guard pages < self.configuration.maximumPages else { throw self.tooManyPages() }
-            token = next
+        let paging = Paging<NotificationHistoryResponse<VerifiedNotification>, NotificationHistoryItem<VerifiedNotification>>(
+            tokenName: "paginationToken", items: \.notificationHistory, hasMore: \.hasMore, next: \.paginationToken)
+        let (_, all) = try await self.allPages(paging) { token throws(AppStoreServerAPIError) in
+            try await self.notificationHistoryPage(request, paginationToken: token)
         }
+        return NotificationHistoryResponse(paginationToken: nil, hasMore: false, notificationHistory: all)
     }
 
     /// One page of Get Notification History, each notification verified.
@@ -457,19 +430,5 @@ public struct AppStoreServerAPIClient: Sendable {
         var notification: VerifiedNotification? = nil
         if let signed = item.notification { notification = try await self.verifyNotification(signed) }
         return NotificationHistoryItem(notification: notification, sendAttempts: item.sendAttempts)
-    }
-
-    private static func noToken(_ name: String) -> AppStoreServerAPIError {
-        AppStoreServerAPIError(
-            .malformedResponse,
-            "the answer says hasMore but has no \(name) to ask for the next page"
-        )
-    }
-
-    private func tooManyPages() -> AppStoreServerAPIError {
-        AppStoreServerAPIError(
-            .malformedResponse,
-            "the answer still has more after \(self.configuration.maximumPages) pages (maximumPages)"
-        )
     }
 }
