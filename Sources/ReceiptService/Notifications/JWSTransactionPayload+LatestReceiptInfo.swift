@@ -29,6 +29,19 @@ extension JWSTransactionPayload {
         .string("web_order_line_item_id") { $0.webOrderLineItemID },
     ]
 
+    /// The keys of a `latest_receipt_info` element that only signed data carries: a receipt's purchase table has no
+    /// row for them. A key in both tables is written in one shape by both (the service's
+    /// key-table test checks it); a key in one table only must be listed as that table's own, here or in
+    /// ``receiptOnlyKeys``.
+    static let signedDataOnlyKeys: Set<String> = [
+        "app_account_token", "cancellation_reason", "in_app_ownership_type", "is_upgraded", "offer_code_ref_name",
+        "subscription_group_identifier",
+    ]
+
+    /// The keys of a `latest_receipt_info` element that only a receipt carries: signed data has no field for them
+    /// (`product_type` is an attribute of the receipt, undocumented by Apple).
+    static let receiptOnlyKeys: Set<String> = ["product_type"]
+
     /// The `latest_receipt_info` element (UTF-8 JSON).
     func latestReceiptInfoJSON() -> [UInt8] {
         VerifyReceiptField.object(self, Self.latestReceiptInfoFields)

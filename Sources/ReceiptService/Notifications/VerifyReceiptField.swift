@@ -26,6 +26,17 @@ enum VerifyReceiptField<Source>: Sendable {
         }
     }
 
+    /// How the value is written.
+    var shape: VerifyReceiptValueShape {
+        switch self {
+        case .string: .string
+        case .digits: .digits
+        case .digitFlag: .digitFlag
+        case .textFlag: .textFlag
+        case .date: .date
+        }
+    }
+
     /// Writes the key and its value, or nothing when the source has no value for it.
     func write(_ source: Source, to json: inout JSONWriter) {
         switch self {
