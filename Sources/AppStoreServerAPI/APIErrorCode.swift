@@ -1,3 +1,5 @@
+public import AppStoreJWS
+
 /// Apple's `errorCode` in an App Store Server API error response (`{"errorCode":4040010,"errorMessage":"…"}`).
 ///
 /// A struct with static members, not an enum: a code Apple adds tomorrow decodes as itself. The constants are those

@@ -3,12 +3,13 @@ import Hummingbird
 import NIOConcurrencyHelpers
 
 extension AppStoreServerSimulator {
-    /// Apple's `productType` values and the transaction `type` each selects.
-    static let productTypes: [String: String] = [
-        "AUTO_RENEWABLE": "Auto-Renewable Subscription",
-        "NON_RENEWABLE": "Non-Renewing Subscription",
-        "CONSUMABLE": "Consumable",
-        "NON_CONSUMABLE": "Non-Consumable",
+    /// Apple's `productType` query values (the simulator's own reading of Apple's documentation, apart from the
+    /// client's `ProductType`) and the transaction `type` each selects.
+    static let productTypes: [String: TransactionType] = [
+        "AUTO_RENEWABLE": .autoRenewableSubscription,
+        "NON_RENEWABLE": .nonRenewingSubscription,
+        "CONSUMABLE": .consumable,
+        "NON_CONSUMABLE": .nonConsumable,
     ]
 
     /// What Get Transaction History's query selects, read from the query or refused with Apple's error.
@@ -17,9 +18,9 @@ extension AppStoreServerSimulator {
         var startDate: Int64?
         var endDate: Int64?
         var productIDs: Set<String> = []
-        var types: Set<String> = []
+        var types: Set<TransactionType> = []
         var subscriptionGroups: Set<String> = []
-        var ownership: String?
+        var ownership: InAppOwnershipType?
         var revoked: Bool?
 
         func admits(_ fields: [String: JSONValue]) -> Bool {
@@ -27,13 +28,13 @@ extension AppStoreServerSimulator {
             if let startDate = self.startDate, purchased < startDate { return false }
             if let endDate = self.endDate, purchased >= endDate { return false }
             if !self.productIDs.isEmpty, !self.productIDs.contains(fields.string("productId") ?? "") { return false }
-            if !self.types.isEmpty, !self.types.contains(fields.string("type") ?? "") { return false }
+            if !self.types.isEmpty, !self.types.contains(where: { $0 == fields.enumeration("type") }) { return false }
             if !self.subscriptionGroups.isEmpty,
                 !self.subscriptionGroups.contains(fields.string("subscriptionGroupIdentifier") ?? "")
             {
                 return false
             }
-            if let ownership = self.ownership, fields.string("inAppOwnershipType") != ownership { return false }
+            if let ownership = self.ownership, fields.enumeration("inAppOwnershipType") != ownership { return false }
             if let revoked = self.revoked, (fields["revocationDate"] != nil) != revoked { return false }
             return true
         }
@@ -65,7 +66,8 @@ extension AppStoreServerSimulator {
         filter.subscriptionGroups = Set(query.getAll("subscriptionGroupIdentifier"))
         switch query.get("inAppOwnershipType") {
         case nil: break
-        case let value? where value == "PURCHASED" || value == "FAMILY_SHARED": filter.ownership = value
+        case let value? where [InAppOwnershipType.purchased, .familyShared].contains(InAppOwnershipType(rawValue: value)):
+            filter.ownership = InAppOwnershipType(rawValue: value)
         case _?: return .refused(.invalidInAppOwnershipType)
         }
         switch query.get("revoked") {

@@ -77,7 +77,7 @@ extension AppStoreServerSimulator {
         let first = Self.firstAttempt(notification)
         guard first >= query.start, first < query.end else { return false }
         let data = notification.fields["data"]?.objectValue ?? notification.fields["summary"]?.objectValue ?? [:]
-        if let bundle = data.string("bundleId"), bundle != caller.bundleID { return false }
+        if let bundle = data.string("bundleId"), bundle != caller.bundleIdentifier { return false }
         if let type = query.type, notification.fields.string("notificationType") != type { return false }
         if let subtype = query.subtype, notification.fields.string("subtype") != subtype { return false }
         if query.onlyFailures, notification.attempts.allSatisfy({ $0.result == "SUCCESS" }) { return false }
@@ -110,7 +110,7 @@ extension AppStoreServerSimulator {
         let now = self.now()
         let token = UUID().uuidString.lowercased()
         let fields = JWSSamplePayload.notification(
-            type: "TEST", notificationUUID: UUID().uuidString.lowercased(), bundleID: caller.bundleID,
+            type: .test, notificationUUID: UUID().uuidString.lowercased(), bundleIdentifier: caller.bundleIdentifier,
             appAppleID: self.environment == .production ? caller.appAppleID : nil, environment: self.environment,
             signedDate: now)
         self.store.state.withLockedValue { state in
@@ -126,7 +126,7 @@ extension AppStoreServerSimulator {
     func testNotificationStatus(_ token: String?, _ caller: SimulatedCaller) -> SimulatorAnswer {
         let notification = self.store.state.withLockedValue { state in token.flatMap { state.testNotifications[$0] } }
         guard let notification,
-            notification.fields["data"]?.objectValue?.string("bundleId") == caller.bundleID
+            notification.fields["data"]?.objectValue?.string("bundleId") == caller.bundleIdentifier
         else { return .error(.testNotificationNotFound) }
         guard let jws = self.sign(notification.fields, keepsSignedDate: true) else { return .error(.generalInternal) }
         return .json(["signedPayload": .string(jws), "sendAttempts": Self.attempts(notification)])

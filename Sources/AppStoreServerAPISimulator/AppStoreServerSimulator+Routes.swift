@@ -150,14 +150,14 @@ extension AppStoreServerSimulator {
     /// The stored transaction `id` as the caller may see it: its app and this host's environment.
     func visible(_ stored: SimulatedAppStore.StoredTransaction?, to caller: SimulatedCaller) -> Bool {
         guard let stored else { return false }
-        return stored.fields.string("bundleId") == caller.bundleID
+        return stored.fields.string("bundleId") == caller.bundleIdentifier
             && stored.fields.string("environment") == self.environment.rawValue
     }
 
     /// The members every customer-level response starts with.
     func appMembers(_ caller: SimulatedCaller) -> [String: JSONValue] {
         [
-            "bundleId": .string(caller.bundleID),
+            "bundleId": .string(caller.bundleIdentifier),
             "appAppleId": .number(JSONNumber(caller.appAppleID)),
             "environment": .string(self.environment.rawValue),
         ]

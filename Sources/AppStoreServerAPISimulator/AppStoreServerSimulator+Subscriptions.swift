@@ -29,7 +29,7 @@ extension AppStoreServerSimulator {
             var latest: [String: SimulatedAppStore.StoredTransaction] = [:]
             for transaction in state.transactions.values
             where transaction.customer == stored.customer && self.visible(transaction, to: caller)
-                && transaction.fields.string("type") == JWSSamplePayload.autoRenewableSubscription
+                && transaction.fields.enumeration("type") == TransactionType.autoRenewableSubscription
             {
                 guard let original = transaction.fields.string("originalTransactionId") else { continue }
                 if let current = latest[original], Self.isLater(current, than: transaction) { continue }

@@ -56,7 +56,7 @@ extension AppStoreServerSimulator {
             guard stored.fields.string("originalTransactionId") == id else {
                 return .error(.transactionIdNotOriginalTransactionId)
             }
-            guard stored.fields.string("inAppOwnershipType") != "FAMILY_SHARED" else {
+            guard stored.fields.enumeration("inAppOwnershipType") != InAppOwnershipType.familyShared else {
                 return .error(.familyTransactionNotSupported)
             }
             for (key, transaction) in state.transactions

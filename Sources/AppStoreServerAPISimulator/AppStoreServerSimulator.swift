@@ -15,8 +15,8 @@ import ServiceLifecycle
 /// let store = SimulatedAppStore()
 /// let key = P256.Signing.PrivateKey()
 /// store.register(SimulatedAPIKey(keyID: "KEY1", issuerID: "issuer", publicKey: key.publicKey))
-/// store.addApp(bundleID: "com.example.app", appAppleID: 1234)
-/// try store.add(transaction: JWSSamplePayload.transaction(bundleID: "com.example.app", productID: "pro",
+/// store.addApp(bundleIdentifier: "com.example.app", appAppleID: 1234)
+/// try store.add(transaction: JWSSamplePayload.transaction(bundleIdentifier: "com.example.app", productID: "pro",
 ///                                                         transactionID: "1000000000000001",
 ///                                                         purchaseDate: purchased, signedDate: purchased))
 /// let simulator = AppStoreServerSimulator(store: store, authority: try JWSTestAuthority(), now: { pinned })

@@ -35,8 +35,8 @@ enum BearerTokenCheck {
         let claims = jwt.payload
         guard claims.string("iss") == key.issuerID else { return .refused("issuer") }
         guard claims.string("aud") == Self.audience else { return .refused("audience") }
-        guard let bundleID = claims.string("bid"), let appAppleID = apps[bundleID],
-            key.bundleIDs?.contains(bundleID) ?? true
+        guard let bundleIdentifier = claims.string("bid"), let appAppleID = apps[bundleIdentifier],
+            key.bundleIdentifiers?.contains(bundleIdentifier) ?? true
         else { return .refused("bundle") }
         guard let issuedAt = claims.double("iat"), let expires = claims.double("exp"), issuedAt.isFinite,
             expires.isFinite
@@ -45,6 +45,6 @@ enum BearerTokenCheck {
         guard issuedAt <= seconds + Self.clockSkewSeconds else { return .refused("issued_in_future") }
         guard expires > seconds, expires > issuedAt else { return .refused("expired") }
         guard expires - issuedAt <= Self.maximumLifetimeSeconds else { return .refused("lifetime_too_long") }
-        return .accepted(SimulatedCaller(key: key, bundleID: bundleID, appAppleID: appAppleID))
+        return .accepted(SimulatedCaller(key: key, bundleIdentifier: bundleIdentifier, appAppleID: appAppleID))
     }
 }

@@ -16,12 +16,12 @@ public struct SimulatedAPIKey: Sendable {
     public var publicKey: P256.Signing.PublicKey
     /// The bundle ids this key may name in `bid`; `nil` for every app registered with the simulator (Apple's keys
     /// serve every app of their team). A token naming another app is refused like any bad token: 401.
-    public var bundleIDs: Set<String>?
+    public var bundleIdentifiers: Set<String>?
 
-    public init(keyID: String, issuerID: String, publicKey: P256.Signing.PublicKey, bundleIDs: Set<String>? = nil) {
+    public init(keyID: String, issuerID: String, publicKey: P256.Signing.PublicKey, bundleIdentifiers: Set<String>? = nil) {
         self.keyID = keyID
         self.issuerID = issuerID
         self.publicKey = publicKey
-        self.bundleIDs = bundleIDs
+        self.bundleIdentifiers = bundleIdentifiers
     }
 }

@@ -75,8 +75,8 @@ public final class SimulatedAppStore: Sendable {
     }
 
     /// Adds an app tokens may name in `bid`, with the Apple ID responses report as `appAppleId`.
-    public func addApp(bundleID: String, appAppleID: Int64) {
-        self.state.withLockedValue { $0.apps[bundleID] = appAppleID }
+    public func addApp(bundleIdentifier: String, appAppleID: Int64) {
+        self.state.withLockedValue { $0.apps[bundleIdentifier] = appAppleID }
     }
 
     // MARK: Purchases

@@ -1,6 +1,6 @@
 /// Who a bearer token accepted by ``AppStoreServerSimulator`` speaks for: its key and the app it names.
 struct SimulatedCaller: Sendable {
     let key: SimulatedAPIKey
-    let bundleID: String
+    let bundleIdentifier: String
     let appAppleID: Int64
 }

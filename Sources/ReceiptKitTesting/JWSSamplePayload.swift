@@ -4,16 +4,13 @@ public import Foundation
 /// App Store–shaped payloads for ``JWSMinter``: the fields Apple documents, with plausible values, so minted data
 /// looks like what a backend receives. Dates are whole milliseconds as the App Store writes them.
 public enum JWSSamplePayload {
-    /// The transaction type of an auto-renewable subscription.
-    public static let autoRenewableSubscription = "Auto-Renewable Subscription"
-
     /// A signed transaction (`JWSTransactionDecodedPayload`). Subscriptions expire 30 days after purchase.
     public static func transaction(
-        bundleID: String,
+        bundleIdentifier: String,
         productID: String,
         transactionID: String,
         originalTransactionID: String? = nil,
-        type: String = Self.autoRenewableSubscription,
+        type: TransactionType = .autoRenewableSubscription,
         environment: AppStoreEnvironment = .production,
         purchaseDate: Date,
         signedDate: Date
@@ -21,22 +18,22 @@ public enum JWSSamplePayload {
         var fields: [String: JSONValue] = [
             "transactionId": .string(transactionID),
             "originalTransactionId": .string(originalTransactionID ?? transactionID),
-            "bundleId": .string(bundleID),
+            "bundleId": .string(bundleIdentifier),
             "productId": .string(productID),
             "purchaseDate": Self.timestamp(purchaseDate),
             "originalPurchaseDate": Self.timestamp(purchaseDate),
             "quantity": .number(JSONNumber(1)),
-            "type": .string(type),
-            "inAppOwnershipType": .string("PURCHASED"),
+            "type": .string(type.rawValue),
+            "inAppOwnershipType": .string(InAppOwnershipType.purchased.rawValue),
             "signedDate": Self.timestamp(signedDate),
             "environment": .string(environment.rawValue),
-            "transactionReason": .string("PURCHASE"),
+            "transactionReason": .string(TransactionReason.purchase.rawValue),
             "storefront": .string("USA"),
             "storefrontId": .string("143441"),
             "price": .number(JSONNumber(990)),
             "currency": .string("USD"),
         ]
-        if type == Self.autoRenewableSubscription {
+        if type == .autoRenewableSubscription {
             fields["expiresDate"] = Self.timestamp(purchaseDate.addingTimeInterval(30 * 86_400))
             fields["subscriptionGroupIdentifier"] = .string("21000001")
             fields["webOrderLineItemId"] = .string(transactionID)
@@ -49,14 +46,14 @@ public enum JWSSamplePayload {
         productID: String,
         originalTransactionID: String,
         environment: AppStoreEnvironment = .production,
-        autoRenewStatus: Int64 = 1,
+        autoRenewStatus: AutoRenewStatus = .on,
         signedDate: Date
     ) -> [String: JSONValue] {
         [
             "originalTransactionId": .string(originalTransactionID),
             "productId": .string(productID),
             "autoRenewProductId": .string(productID),
-            "autoRenewStatus": .number(JSONNumber(autoRenewStatus)),
+            "autoRenewStatus": .number(JSONNumber(autoRenewStatus.rawValue)),
             "signedDate": Self.timestamp(signedDate),
             "environment": .string(environment.rawValue),
             "recentSubscriptionStartDate": Self.timestamp(signedDate),
@@ -66,14 +63,14 @@ public enum JWSSamplePayload {
 
     /// An `AppTransaction` (`AppTransaction.jwsRepresentation`).
     public static func appTransaction(
-        bundleID: String,
+        bundleIdentifier: String,
         appAppleID: Int64,
         applicationVersion: String = "1",
         environment: AppStoreEnvironment = .production,
         signedDate: Date
     ) -> [String: JSONValue] {
         [
-            "bundleId": .string(bundleID),
+            "bundleId": .string(bundleIdentifier),
             "appAppleId": .number(JSONNumber(appAppleID)),
             "applicationVersion": .string(applicationVersion),
             "originalApplicationVersion": .string(applicationVersion),
@@ -92,17 +89,17 @@ public enum JWSSamplePayload {
     ///   - type: `notificationType` (`SUBSCRIBED`, `DID_RENEW`, `REFUND`, `TEST`, …).
     ///   - subtype: `subtype`, when the type has one.
     ///   - notificationUUID: The notification's unique identifier (what replay protection keys on).
-    ///   - bundleID: `data.bundleId`.
+    ///   - bundleIdentifier: `data.bundleId`.
     ///   - appAppleID: `data.appAppleId` (Apple sends it in Production).
     ///   - environment: `data.environment`.
     ///   - signedDate: `signedDate`.
     ///   - signedTransactionInfo: A compact JWS of a transaction, when the notification carries one.
     ///   - signedRenewalInfo: A compact JWS of renewal info, when the notification carries one.
     public static func notification(
-        type: String,
-        subtype: String? = nil,
+        type: NotificationType,
+        subtype: NotificationSubtype? = nil,
         notificationUUID: String,
-        bundleID: String,
+        bundleIdentifier: String,
         appAppleID: Int64? = nil,
         environment: AppStoreEnvironment = .production,
         signedDate: Date,
@@ -110,7 +107,7 @@ public enum JWSSamplePayload {
         signedRenewalInfo: String? = nil
     ) -> [String: JSONValue] {
         var data: [String: JSONValue] = [
-            "bundleId": .string(bundleID),
+            "bundleId": .string(bundleIdentifier),
             "bundleVersion": .string("1"),
             "environment": .string(environment.rawValue),
         ]
@@ -119,13 +116,13 @@ public enum JWSSamplePayload {
         if let signedRenewalInfo { data["signedRenewalInfo"] = .string(signedRenewalInfo) }
         if signedTransactionInfo != nil { data["status"] = .number(JSONNumber(1)) }
         var fields: [String: JSONValue] = [
-            "notificationType": .string(type),
+            "notificationType": .string(type.rawValue),
             "notificationUUID": .string(notificationUUID),
             "version": .string("2.0"),
             "signedDate": Self.timestamp(signedDate),
             "data": .object(data),
         ]
-        if let subtype { fields["subtype"] = .string(subtype) }
+        if let subtype { fields["subtype"] = .string(subtype.rawValue) }
         return fields
     }
 

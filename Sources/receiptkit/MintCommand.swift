@@ -38,7 +38,7 @@ struct MintReceipt: ParsableCommand {
     var from: String?
 
     @Option(name: .customLong("bundle-id"))
-    var bundleID: String?
+    var bundleIdentifier: String?
 
     @Option(name: .customLong("app-version"))
     var appVersion: String?
@@ -88,7 +88,7 @@ struct MintReceipt: ParsableCommand {
                 throw ExitStatus.malformed.exitCode
             }
         }
-        if let bundleID { receipt.bundleIdentifier = bundleID; receipt.bundleIdentifierData = nil }
+        if let bundleIdentifier { receipt.bundleIdentifier = bundleIdentifier; receipt.bundleIdentifierData = nil }
         if let appVersion { receipt.appVersion = appVersion }
         receipt.creationDate = self.created.flatMap(RFC3339.date) ?? receipt.creationDate ?? Date()
         for spec in self.purchases {

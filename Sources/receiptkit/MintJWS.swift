@@ -31,7 +31,7 @@ struct MintJWS: ParsableCommand {
     var from: String?
 
     @Option(name: .customLong("bundle-id"))
-    var bundleID: String = "com.example.app"
+    var bundleIdentifier: String = "com.example.app"
 
     @Option(name: .customLong("product-id"))
     var productID: String = "com.example.app.pro"
@@ -43,7 +43,7 @@ struct MintJWS: ParsableCommand {
     var originalTransactionID: String?
 
     @Option(help: "The transaction type (Auto-Renewable Subscription, Non-Consumable, Consumable, Non-Renewing Subscription).")
-    var type: String = JWSSamplePayload.autoRenewableSubscription
+    var type: String = TransactionType.autoRenewableSubscription.rawValue
 
     @Option(name: .customLong("app-apple-id"))
     var appAppleID: Int64 = 1_234_567_890
@@ -55,7 +55,7 @@ struct MintJWS: ParsableCommand {
     var signed: String?
 
     @Option(name: .customLong("notification-type"))
-    var notificationType: String = "SUBSCRIBED"
+    var notificationType: String = NotificationType.subscribed.rawValue
 
     @Option(help: "The notification subtype.")
     var subtype: String?
@@ -197,8 +197,8 @@ struct MintJWS: ParsableCommand {
         chain: [Certificate]
     ) throws -> [String: JSONValue] {
         let transaction = JWSSamplePayload.transaction(
-            bundleID: self.bundleID, productID: self.productID, transactionID: self.transactionID,
-            originalTransactionID: self.originalTransactionID, type: self.type, environment: environment,
+            bundleIdentifier: self.bundleIdentifier, productID: self.productID, transactionID: self.transactionID,
+            originalTransactionID: self.originalTransactionID, type: TransactionType(rawValue: self.type), environment: environment,
             purchaseDate: signedDate, signedDate: signedDate
         )
         let renewalInfo = JWSSamplePayload.renewalInfo(
@@ -212,16 +212,16 @@ struct MintJWS: ParsableCommand {
             return renewalInfo
         case .appTransaction:
             return JWSSamplePayload.appTransaction(
-                bundleID: self.bundleID, appAppleID: self.appAppleID, environment: environment, signedDate: signedDate
+                bundleIdentifier: self.bundleIdentifier, appAppleID: self.appAppleID, environment: environment, signedDate: signedDate
             )
         case .notification:
-            let isTest = self.notificationType == "TEST"
-            let subscription = self.type == JWSSamplePayload.autoRenewableSubscription
+            let isTest = NotificationType(rawValue: self.notificationType) == .test
+            let subscription = TransactionType(rawValue: self.type) == .autoRenewableSubscription
             return JWSSamplePayload.notification(
-                type: self.notificationType,
-                subtype: self.subtype,
+                type: NotificationType(rawValue: self.notificationType),
+                subtype: self.subtype.map(NotificationSubtype.init(rawValue:)),
                 notificationUUID: self.notificationUUID ?? UUID().uuidString.lowercased(),
-                bundleID: self.bundleID,
+                bundleIdentifier: self.bundleIdentifier,
                 appAppleID: environment == .production ? self.appAppleID : nil,
                 environment: environment,
                 signedDate: signedDate,

@@ -33,7 +33,7 @@ struct ValidateCommand: AsyncParsableCommand {
     var app: String?
 
     @Option(name: .customLong("bundle-id"), help: "The bundle identifier the receipt must carry.")
-    var bundleID: String?
+    var bundleIdentifier: String?
 
     @Option(name: .customLong("app-version"), help: "The app version the receipt must carry.")
     var appVersion: String?
@@ -131,7 +131,7 @@ struct ValidateCommand: AsyncParsableCommand {
     /// The options every validation shares: expected identity (overriding a bundle's), Xcode receipts, chain time.
     private func apply(to policy: inout ReceiptValidationPolicy) {
         policy.allowsXcodeReceipts = self.allowXcode
-        if let bundleID = self.bundleID { policy.bundleIdentifier = bundleID }
+        if let bundleIdentifier = self.bundleIdentifier { policy.bundleIdentifier = bundleIdentifier }
         if let appVersion = self.appVersion { policy.appVersion = appVersion }
         switch self.at {
         case "creation": policy.trustEvaluationTime = .receiptCreationDate

@@ -209,7 +209,7 @@ struct JWSVerifierTests {
         ]
         let result = try await verify(try mint(renewal), as: JWSRenewalInfoPayload.self) { $0.bundleIdentifier = "com.example.app" }
         #expect(result.failures == [])
-        #expect(result.payload.autoRenewStatus == 1)
+        #expect(result.payload.autoRenewStatus == .on)
     }
 
     // MARK: cache
@@ -260,10 +260,10 @@ extension JWSVerifierTests {
         )
         let result = try await JWSVerifier(policy: policy, cache: nil).verifyNotification(jws, now: Self.now)
         #expect(result.isValid)
-        #expect(result.notification.payload.notificationType == "DID_RENEW")
+        #expect(result.notification.payload.notificationType == .didRenew)
         #expect(result.notification.payload.appAppleID == 1_234_567_890)
         #expect(result.transaction?.payload.transactionID == "2000000123456789")
-        #expect(result.renewalInfo?.payload.autoRenewStatus == 1)
+        #expect(result.renewalInfo?.payload.autoRenewStatus == .on)
         #expect(result.appTransaction == nil)
     }
 

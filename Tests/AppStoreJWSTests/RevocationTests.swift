@@ -31,7 +31,7 @@ struct RevocationTests {
         async throws -> JWSVerificationResult<JWSTransactionPayload>
     {
         let payload = JWSSamplePayload.transaction(
-            bundleID: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: now, signedDate: now)
+            bundleIdentifier: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: now, signedDate: now)
         let jws = try JWSMinter.sign(payload, signer: self.authority.leaf, chain: self.authority.chain)
         var policy = JWSVerificationPolicy(
             anchors: AppStoreTrustAnchors([self.authority.root.certificate]),
@@ -84,7 +84,7 @@ struct RevocationTests {
     @Test func aVerdictThatOnlyLacksARevocationCheckIsRetryable() async throws {
         let now = Date()
         let payload = JWSSamplePayload.transaction(
-            bundleID: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: now, signedDate: now)
+            bundleIdentifier: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: now, signedDate: now)
         let jws = try JWSMinter.sign(payload, signer: self.authority.leaf, chain: self.authority.chain)
         var policy = JWSVerificationPolicy(
             anchors: AppStoreTrustAnchors([self.authority.root.certificate]),
@@ -97,7 +97,7 @@ struct RevocationTests {
 
         let notification = try JWSMinter.sign(
             JWSSamplePayload.notification(
-                type: "TEST", notificationUUID: "u", bundleID: "com.example.app", signedDate: now, signedTransactionInfo: jws),
+                type: .test, notificationUUID: "u", bundleIdentifier: "com.example.app", signedDate: now, signedTransactionInfo: jws),
             signer: self.authority.leaf, chain: self.authority.chain)
         let nested = try await JWSVerifier(policy: policy).verifyNotification(notification, now: now)
         #expect(nested.transaction?.failures == [.revocationCheckUnavailable])

@@ -30,14 +30,14 @@ struct AppStoreServerSimulatorTests {
     /// purchase of another customer.
     static func store() throws -> SimulatedAppStore {
         let store = SimulatedAppStore()
-        store.addApp(bundleID: Self.bundle, appAppleID: Self.appAppleID)
+        store.addApp(bundleIdentifier: Self.bundle, appAppleID: Self.appAppleID)
         store.register(SimulatedAPIKey(keyID: Self.keyID, issuerID: Self.issuer, publicKey: Self.key.publicKey))
         for period in 1...5 {
             try store.add(transaction: Self.transaction(period))
         }
         try store.add(
             transaction: JWSSamplePayload.transaction(
-                bundleID: Self.bundle, productID: Self.product, transactionID: "3000000000000001",
+                bundleIdentifier: Self.bundle, productID: Self.product, transactionID: "3000000000000001",
                 purchaseDate: Self.now.addingTimeInterval(-86_400), signedDate: Self.now))
         return store
     }
@@ -47,7 +47,7 @@ struct AppStoreServerSimulatorTests {
     static func transaction(_ period: Int) -> [String: JSONValue] {
         let purchased = Self.now.addingTimeInterval(-Double(6 - period) * 30 * 86_400 + 86_400)
         return JWSSamplePayload.transaction(
-            bundleID: Self.bundle, productID: Self.product, transactionID: String(format: "10000000000000%02d", period),
+            bundleIdentifier: Self.bundle, productID: Self.product, transactionID: String(format: "10000000000000%02d", period),
             originalTransactionID: Self.original, purchaseDate: purchased, signedDate: purchased)
     }
 
@@ -268,11 +268,11 @@ struct AppStoreServerSimulatorTests {
             // Another environment's or another app's transaction is not found either.
             try store.add(
                 transaction: JWSSamplePayload.transaction(
-                    bundleID: Self.bundle, productID: Self.product, transactionID: "4000000000000001",
+                    bundleIdentifier: Self.bundle, productID: Self.product, transactionID: "4000000000000001",
                     environment: .sandbox, purchaseDate: Self.now, signedDate: Self.now))
             try store.add(
                 transaction: JWSSamplePayload.transaction(
-                    bundleID: "com.example.other", productID: Self.product, transactionID: "4000000000000002",
+                    bundleIdentifier: "com.example.other", productID: Self.product, transactionID: "4000000000000002",
                     purchaseDate: Self.now, signedDate: Self.now))
             for id in ["4000000000000001", "4000000000000002"] {
                 #expect(try await client.send(.GET, "/inApps/v1/subscriptions/\(id)").status == 404)
@@ -318,9 +318,9 @@ struct AppStoreServerSimulatorTests {
     @Test(arguments: BadToken.allCases)
     func badTokenIsRefusedWith401AndNoBody(_ variant: BadToken) async throws {
         let store = try Self.store()
-        store.addApp(bundleID: "com.example.second", appAppleID: 7)
+        store.addApp(bundleIdentifier: "com.example.second", appAppleID: 7)
         store.register(
-            SimulatedAPIKey(keyID: "NARROWKEY", issuerID: Self.issuer, publicKey: Self.key.publicKey, bundleIDs: ["com.example.second"]))
+            SimulatedAPIKey(keyID: "NARROWKEY", issuerID: Self.issuer, publicKey: Self.key.publicKey, bundleIdentifiers: ["com.example.second"]))
         try await Self.withSimulator(store) { store, client in
             let (authorization, refusal) = try Self.token(variant)
             var request = HTTPClientRequest(url: client.baseURL + "/inApps/v2/history/\(Self.original)")
@@ -461,8 +461,8 @@ struct AppStoreServerSimulatorTests {
                 let signedTransaction = try JWSMinter.sign(Self.transaction(5), signer: signer.leaf, chain: signer.chain)
                 store.addNotification(
                     JWSSamplePayload.notification(
-                        type: index == 1 ? "DID_RENEW" : "SUBSCRIBED", notificationUUID: "uuid-\(index)",
-                        bundleID: Self.bundle, appAppleID: Self.appAppleID, signedDate: sent,
+                        type: index == 1 ? .didRenew : .subscribed, notificationUUID: "uuid-\(index)",
+                        bundleIdentifier: Self.bundle, appAppleID: Self.appAppleID, signedDate: sent,
                         signedTransactionInfo: signedTransaction),
                     attempts: [SimulatedSendAttempt(date: sent, result: index == 2 ? "TIMED_OUT" : "SUCCESS")])
             }
@@ -526,13 +526,13 @@ struct AppStoreServerSimulatorTests {
             store.revoke(transactionID: "1000000000000003", at: Self.now)
             store.addOrder(orderID: "MK5TTTVWJH", transactionIDs: ["1000000000000005"])
             store.addNotification(
-                JWSSamplePayload.notification(type: "SUBSCRIBED", notificationUUID: "a", bundleID: Self.bundle, signedDate: Self.now),
+                JWSSamplePayload.notification(type: .subscribed, notificationUUID: "a", bundleIdentifier: Self.bundle, signedDate: Self.now),
                 attempts: [SimulatedSendAttempt(date: Self.now.addingTimeInterval(-60))])
             store.addNotification(
-                JWSSamplePayload.notification(type: "SUBSCRIBED", notificationUUID: "b", bundleID: Self.bundle, signedDate: Self.now),
+                JWSSamplePayload.notification(type: .subscribed, notificationUUID: "b", bundleIdentifier: Self.bundle, signedDate: Self.now),
                 attempts: [SimulatedSendAttempt(date: Self.now.addingTimeInterval(-50))])
             store.addNotification(
-                JWSSamplePayload.notification(type: "SUBSCRIBED", notificationUUID: "c", bundleID: Self.bundle, signedDate: Self.now),
+                JWSSamplePayload.notification(type: .subscribed, notificationUUID: "c", bundleIdentifier: Self.bundle, signedDate: Self.now),
                 attempts: [SimulatedSendAttempt(date: Self.now.addingTimeInterval(-40))])
             let window = JSONValue.object([
                 "startDate": .number(JSONNumber(Int64(Self.now.timeIntervalSince1970 * 1000) - 3_600_000)),
@@ -708,7 +708,7 @@ struct AppStoreServerSimulatorTests {
         let store = try Self.store()
         try store.add(
             transaction: JWSSamplePayload.transaction(
-                bundleID: Self.bundle, productID: Self.product, transactionID: "5000000000000001",
+                bundleIdentifier: Self.bundle, productID: Self.product, transactionID: "5000000000000001",
                 environment: .sandbox, purchaseDate: Self.now, signedDate: Self.now))
         try await Self.withSimulator(store, environment: .sandbox) { _, api in
             let history = try await api.send(.GET, "/inApps/v2/history/5000000000000001").object()

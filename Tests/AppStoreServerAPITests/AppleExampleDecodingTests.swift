@@ -23,7 +23,7 @@ struct AppleExampleDecodingTests {
         let page = try await client.transactionHistoryPageUnverified(transactionID: "1234")
         #expect(page.revision == "revision_output")
         #expect(page.hasMore == true)
-        #expect(page.bundleID == "com.example")
+        #expect(page.bundleIdentifier == "com.example")
         #expect(page.appAppleID == 323_232)
         #expect(page.environment == .localTesting)
         #expect(page.transactions == ["signed_transaction_value", "signed_transaction_value2"])
@@ -54,7 +54,7 @@ struct AppleExampleDecodingTests {
         let (client, _) = try client(answering: "getAllSubscriptionStatusesResponse.json")
         let statuses = try await client.allSubscriptionStatusesUnverified(transactionID: "4321")
         #expect(statuses.environment == .localTesting)
-        #expect(statuses.bundleID == "com.example")
+        #expect(statuses.bundleIdentifier == "com.example")
         #expect(statuses.appAppleID == 5_454_545)
         #expect(statuses.data.map(\.subscriptionGroupIdentifier) == ["sub_group_one", "sub_group_two"])
         let first = statuses.data[0].lastTransactions

@@ -24,7 +24,7 @@ struct BearerTokenTests {
 
     @Test func theTokenCarriesApplesHeaderAndClaimsAndVerifies() throws {
         let key = try TestClients.key("2X9R4HXF34")
-        let token = try BearerToken(key: key, bundleID: "com.example.app", now: Self.now, lifetime: .seconds(1800))
+        let token = try BearerToken(key: key, bundleIdentifier: "com.example.app", now: Self.now, lifetime: .seconds(1800))
         let parts = token.compact.split(separator: ".", omittingEmptySubsequences: false)
         #expect(parts.count == 3)
         let header = try decode(parts[0])
@@ -46,12 +46,12 @@ struct BearerTokenTests {
     @Test func aLifetimeOverSixtyMinutesIsRefused() throws {
         let key = try TestClients.key()
         #expect(throws: AppStoreServerAPIError.self) {
-            try BearerToken(key: key, bundleID: "com.example.app", now: Self.now, lifetime: .seconds(3601))
+            try BearerToken(key: key, bundleIdentifier: "com.example.app", now: Self.now, lifetime: .seconds(3601))
         }
-        let atMost = try BearerToken(key: key, bundleID: "com.example.app", now: Self.now, lifetime: .seconds(3600))
+        let atMost = try BearerToken(key: key, bundleIdentifier: "com.example.app", now: Self.now, lifetime: .seconds(3600))
         #expect(atMost.expiresAt - atMost.issuedAt == 3600)
         let error = #expect(throws: AppStoreServerAPIError.self) {
-            try BearerTokenProvider(key: key, bundleID: "com.example.app", lifetime: .seconds(300))
+            try BearerTokenProvider(key: key, bundleIdentifier: "com.example.app", lifetime: .seconds(300))
         }
         #expect(error?.code == .invalidConfiguration)
     }
@@ -59,7 +59,7 @@ struct BearerTokenTests {
     @Test func oneTokenIsReusedUntilFiveMinutesBeforeItExpires() throws {
         let provider = try BearerTokenProvider(
             key: try TestClients.key(),
-            bundleID: "com.example.app",
+            bundleIdentifier: "com.example.app",
             lifetime: .seconds(1800)
         )
         let first = try provider.token(now: Self.now)
@@ -77,7 +77,7 @@ struct BearerTokenTests {
     }
 
     @Test func concurrentCallersShareOneToken() async throws {
-        let provider = try BearerTokenProvider(key: try TestClients.key(), bundleID: "com.example.app")
+        let provider = try BearerTokenProvider(key: try TestClients.key(), bundleIdentifier: "com.example.app")
         let tokens = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<32 { group.addTask { try? provider.token(now: Self.now).compact } }
             var all: Set<String?> = []

@@ -13,7 +13,7 @@ struct ConcurrencyTests {
         func client() throws -> AppStoreServerAPIClient {
             var configuration = try AppStoreServerAPIConfiguration(
                 key: key,
-                bundleID: "com.example.app",
+                bundleIdentifier: "com.example.app",
                 environment: .sandbox,
                 baseURL: "http://127.0.0.1:1"
             )
@@ -98,7 +98,7 @@ struct ConcurrencyTests {
         let transport = ScriptedTransport([.hold(answer), .answer(answer)], clock: clock)
         var configuration = try AppStoreServerAPIConfiguration(
             key: try TestClients.key(),
-            bundleID: "com.example.app",
+            bundleIdentifier: "com.example.app",
             environment: .sandbox,
             baseURL: "http://127.0.0.1:1"
         )

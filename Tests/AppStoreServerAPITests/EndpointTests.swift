@@ -254,8 +254,8 @@ struct EndpointTests {
 
     @Test func theHostsAreApplesForEachEnvironment() throws {
         let key = try TestClients.key()
-        let production = try AppStoreServerAPIConfiguration(key: key, bundleID: "b", environment: .production)
-        let sandbox = try AppStoreServerAPIConfiguration(key: key, bundleID: "b", environment: .sandbox)
+        let production = try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: .production)
+        let sandbox = try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: .sandbox)
         #expect(production.baseURL == "https://api.storekit.itunes.apple.com")
         #expect(sandbox.baseURL == "https://api.storekit-sandbox.itunes.apple.com")
         #expect(production.verificationPolicy.environment == .production)
@@ -266,7 +266,7 @@ struct EndpointTests {
         #expect(production.maximumPages == 1000)
         for environment in [AppStoreEnvironment.xcode, .localTesting, AppStoreEnvironment(rawValue: "Other")] {
             let error = #expect(throws: AppStoreServerAPIError.self) {
-                try AppStoreServerAPIConfiguration(key: key, bundleID: "b", environment: environment)
+                try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: environment)
             }
             #expect(error?.code == .invalidConfiguration)
         }
@@ -283,7 +283,7 @@ struct EndpointTests {
     func baseURLsTheRulesAccept(url: String, expected: String) throws {
         let configuration = try AppStoreServerAPIConfiguration(
             key: try TestClients.key(),
-            bundleID: "b",
+            bundleIdentifier: "b",
             environment: .sandbox,
             baseURL: url
         )
@@ -299,7 +299,7 @@ struct EndpointTests {
     func baseURLsTheRulesRefuse(url: String) throws {
         let key = try TestClients.key()
         let error = #expect(throws: AppStoreServerAPIError.self) {
-            try AppStoreServerAPIConfiguration(key: key, bundleID: "b", environment: .sandbox, baseURL: url)
+            try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: .sandbox, baseURL: url)
         }
         #expect(error?.code == .invalidConfiguration)
     }

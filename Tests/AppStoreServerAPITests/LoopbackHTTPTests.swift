@@ -94,7 +94,7 @@ struct LoopbackHTTPTests {
     ) throws -> AppStoreServerAPIClient {
         var configuration = try AppStoreServerAPIConfiguration(
             key: try TestClients.key("LOOPBACK01"),
-            bundleID: "com.example.app",
+            bundleIdentifier: "com.example.app",
             environment: .sandbox,
             baseURL: "http://127.0.0.1:\(port)"
         )

@@ -267,7 +267,7 @@ struct RetryTests {
         runtime.sleep = { _ in throw CancellationError() }
         var configuration = try AppStoreServerAPIConfiguration(
             key: try TestClients.key(),
-            bundleID: TestClients.bundleID,
+            bundleIdentifier: TestClients.bundleIdentifier,
             environment: .sandbox,
             baseURL: "http://127.0.0.1:1"
         )

@@ -9,7 +9,7 @@ import X509
 
 /// Clients on a scripted transport, each with its own key id (the concurrency bound is per key, process-wide).
 enum TestClients {
-    static let bundleID = "com.example.app"
+    static let bundleIdentifier = "com.example.app"
 
     static func key(_ keyID: String = "K\(UUID().uuidString.prefix(8))") throws -> AppStoreServerAPIKey {
         try AppStoreServerAPIKey(
@@ -28,7 +28,7 @@ enum TestClients {
     ) throws -> AppStoreServerAPIClient {
         var configuration = try AppStoreServerAPIConfiguration(
             key: try Self.key(),
-            bundleID: Self.bundleID,
+            bundleIdentifier: Self.bundleIdentifier,
             environment: environment,
             baseURL: "http://127.0.0.1:8080"
         )

@@ -21,13 +21,13 @@ struct VerificationTests {
 
     func transaction(
         _ id: String,
-        bundleID: String = TestClients.bundleID,
+        bundleIdentifier: String = TestClients.bundleIdentifier,
         environment: AppStoreEnvironment = .production,
         by authority: JWSTestAuthority? = nil
     ) throws -> String {
         let signer = authority ?? self.authority
         let payload = JWSSamplePayload.transaction(
-            bundleID: bundleID,
+            bundleIdentifier: bundleIdentifier,
             productID: "com.example.app.pro",
             transactionID: id,
             originalTransactionID: "1000",
@@ -158,9 +158,9 @@ struct VerificationTests {
 
     @Test func notificationHistoryFollowsThePaginationTokenAndVerifiesNestedData() async throws {
         let notification = JWSSamplePayload.notification(
-            type: "DID_RENEW",
+            type: .didRenew,
             notificationUUID: "0f7d5e3c-1",
-            bundleID: TestClients.bundleID,
+            bundleIdentifier: TestClients.bundleIdentifier,
             appAppleID: 1234,
             signedDate: Self.now,
             signedTransactionInfo: try transaction("2"),
@@ -179,7 +179,7 @@ struct VerificationTests {
         let first = try #require(history.notificationHistory.first?.notification)
         #expect(first.payload.fields["notificationType"] == .string("DID_RENEW"))
         #expect(first.transaction?.transactionID == "2")
-        #expect(first.renewalInfo?.autoRenewStatus == 1)
+        #expect(first.renewalInfo?.autoRenewStatus == .on)
         #expect(history.notificationHistory.first?.sendAttempts.first?.sendAttemptResult == .success)
         #expect(
             transport.requests.map(\.url) == [
@@ -221,7 +221,7 @@ struct VerificationTests {
     }
 
     @Test func anotherAppsTransactionIsUntrusted() async throws {
-        let error = try await failure(try transaction("1", bundleID: "com.other.app"))
+        let error = try await failure(try transaction("1", bundleIdentifier: "com.other.app"))
         #expect(error?.code == .untrustedSignedData)
         #expect(error?.verificationFailures == [.bundleIDMismatch])
     }
@@ -246,7 +246,7 @@ struct VerificationTests {
     @Test func oneUntrustedTransactionFailsTheWholePage() async throws {
         let (client, _) = try client([
             Self.page(
-                [try transaction("1"), try transaction("2", bundleID: "com.other.app")],
+                [try transaction("1"), try transaction("2", bundleIdentifier: "com.other.app")],
                 revision: "r",
                 hasMore: false
             )
@@ -257,7 +257,7 @@ struct VerificationTests {
         #expect(error?.verificationFailures == [.bundleIDMismatch])
         let unverified = try await self.client([
             Self.page(
-                [try transaction("1"), try transaction("2", bundleID: "com.other.app")],
+                [try transaction("1"), try transaction("2", bundleIdentifier: "com.other.app")],
                 revision: "r",
                 hasMore: false
             )
@@ -266,7 +266,7 @@ struct VerificationTests {
     }
 
     @Test func aFreshPolicyStillHoldsTheClientsBundleAndEnvironment() async throws {
-        let otherApp = try transaction("1", bundleID: "com.other.app")
+        let otherApp = try transaction("1", bundleIdentifier: "com.other.app")
         let otherEnvironment = try transaction("2", environment: .sandbox)
         let transport = ScriptedTransport([
             ScriptedTransport.json(200, #"{"signedTransactionInfo":"\#(otherApp)"}"#),
@@ -279,7 +279,7 @@ struct VerificationTests {
                 allowsLocalEnvironments: true
             )
         }
-        #expect(client.configuration.verificationPolicy.bundleIdentifier == TestClients.bundleID)
+        #expect(client.configuration.verificationPolicy.bundleIdentifier == TestClients.bundleIdentifier)
         #expect(client.configuration.verificationPolicy.environment == .production)
         #expect(client.configuration.verificationPolicy.allowsLocalEnvironments == false)
         let wrongApp = await #expect(throws: AppStoreServerAPIError.self) {
@@ -296,11 +296,11 @@ struct VerificationTests {
 
     func statuses(
         _ originalTransactionID: String,
-        bundleID: String = "com.example.app",
+        bundleIdentifier: String = "com.example.app",
         environment: String = "Production"
     ) throws -> String {
         #"""
-        {"environment":"\#(environment)","bundleId":"\#(bundleID)","appAppleId":1234,"data":[{"subscriptionGroupIdentifier":"21000001","lastTransactions":[{"status":1,"originalTransactionId":"\#(originalTransactionID)","signedTransactionInfo":"\#(try transaction("2"))","signedRenewalInfo":"\#(try renewalInfo())"}]}]}
+        {"environment":"\#(environment)","bundleId":"\#(bundleIdentifier)","appAppleId":1234,"data":[{"subscriptionGroupIdentifier":"21000001","lastTransactions":[{"status":1,"originalTransactionId":"\#(originalTransactionID)","signedTransactionInfo":"\#(try transaction("2"))","signedRenewalInfo":"\#(try renewalInfo())"}]}]}
         """#
     }
 
@@ -313,9 +313,9 @@ struct VerificationTests {
     }
 
     @Test(arguments: [("com.other.app", "Production"), ("com.example.app", "Sandbox")])
-    func anotherAppOrEnvironmentAtTheTopOfAStatusAnswerIsMalformed(bundleID: String, environment: String) async throws {
+    func anotherAppOrEnvironmentAtTheTopOfAStatusAnswerIsMalformed(bundleIdentifier: String, environment: String) async throws {
         let (client, _) = try client([
-            ScriptedTransport.json(200, try statuses("1000", bundleID: bundleID, environment: environment))
+            ScriptedTransport.json(200, try statuses("1000", bundleIdentifier: bundleIdentifier, environment: environment))
         ])
         let error = await #expect(throws: AppStoreServerAPIError.self) {
             try await client.allSubscriptionStatuses(transactionID: "1000")

@@ -40,13 +40,13 @@ struct APICLITests {
     static func store() throws -> SimulatedAppStore {
         _ = try Self.files.get()
         let store = SimulatedAppStore()
-        store.addApp(bundleID: Self.bundle, appAppleID: Self.appAppleID)
+        store.addApp(bundleIdentifier: Self.bundle, appAppleID: Self.appAppleID)
         store.register(SimulatedAPIKey(keyID: Self.keyID, issuerID: Self.issuer, publicKey: Self.key.publicKey))
         for period in 1...5 {
             let purchased = Self.now.addingTimeInterval(-Double(6 - period) * 30 * 86_400 + 86_400)
             try store.add(
                 transaction: JWSSamplePayload.transaction(
-                    bundleID: Self.bundle,
+                    bundleIdentifier: Self.bundle,
                     productID: Self.product,
                     transactionID: Self.transactionID(period),
                     originalTransactionID: Self.original,
@@ -255,9 +255,9 @@ struct APICLITests {
         )
         store.addNotification(
             JWSSamplePayload.notification(
-                type: "DID_RENEW",
+                type: .didRenew,
                 notificationUUID: "uuid-1",
-                bundleID: Self.bundle,
+                bundleIdentifier: Self.bundle,
                 appAppleID: Self.appAppleID,
                 signedDate: sent,
                 signedTransactionInfo: transaction

@@ -43,11 +43,11 @@ struct CrashDurabilityTests {
         let id = String(4_000_000_000_000_000 + client * 100_000 + index)
         let transaction = try JWSMinter.sign(
             JWSSamplePayload.transaction(
-                bundleID: Self.bundle, productID: "com.example.monthly", transactionID: id, originalTransactionID: id,
+                bundleIdentifier: Self.bundle, productID: "com.example.monthly", transactionID: id, originalTransactionID: id,
                 purchaseDate: now.addingTimeInterval(-60), signedDate: now),
             signer: authority.leaf, chain: authority.chain)
         let payload = JWSSamplePayload.notification(
-            type: "SUBSCRIBED", notificationUUID: UUID().uuidString.lowercased(), bundleID: Self.bundle,
+            type: .subscribed, notificationUUID: UUID().uuidString.lowercased(), bundleIdentifier: Self.bundle,
             signedDate: now, signedTransactionInfo: transaction)
         let jws = try JWSMinter.sign(payload, signer: authority.leaf, chain: authority.chain)
         return Data(JSONValue.object(["signedPayload": .string(jws)]).serialized)

@@ -37,7 +37,7 @@ struct APIBridgeTests {
     /// A simulator store that knows the app, the key, the subscription's two periods and its renewal info.
     static func store() throws -> SimulatedAppStore {
         let store = SimulatedAppStore()
-        store.addApp(bundleID: N.bundle, appAppleID: 1)
+        store.addApp(bundleIdentifier: N.bundle, appAppleID: 1)
         store.register(SimulatedAPIKey(keyID: Self.keyID, issuerID: Self.issuer, publicKey: Self.key.publicKey))
         try store.add(transaction: N.transaction(Self.original))
         try store.add(transaction: N.transaction(Self.renewal, signed: Self.renewed) {
@@ -364,7 +364,7 @@ struct APIBridgeTests {
             ServiceTestPKI.purchase(Self.original, original: Self.original, product: "com.example.app.pro", day: 1)
         ]))
         let store = SimulatedAppStore()
-        store.addApp(bundleID: N.bundle, appAppleID: 1)
+        store.addApp(bundleIdentifier: N.bundle, appAppleID: 1)
         store.register(SimulatedAPIKey(keyID: Self.keyID, issuerID: Self.issuer, publicKey: Self.key.publicKey))
         try store.add(transaction: N.transaction(Self.original, environment: .sandbox))
         try store.add(transaction: N.transaction(Self.renewal, signed: Self.renewed, environment: .sandbox))

@@ -63,7 +63,7 @@ struct BridgeUnitTests {
             key: try AppStoreServerAPIKey(
                 issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "UNIT\(UInt32.random(in: 0...UInt32.max))",
                 privateKey: .init()),
-            bundleID: Self.bundle, environment: .sandbox, baseURL: "http://127.0.0.1:1")
+            bundleIdentifier: Self.bundle, environment: .sandbox, baseURL: "http://127.0.0.1:1")
         client.verificationPolicy.anchors = AppStoreTrustAnchors([authority.root.certificate])
         client.retryPolicy = RetryPolicy(
             maximumAttempts: 1, maximumTotalDelay: .zero, baseDelay: .zero, maximumDelay: .zero)
@@ -92,11 +92,11 @@ struct BridgeUnitTests {
 
     /// A signed transaction of the app's sandbox; a subscription unless `type` says otherwise.
     static func transaction(
-        _ id: String, original: String? = nil, type: String = JWSSamplePayload.autoRenewableSubscription
+        _ id: String, original: String? = nil, type: TransactionType = .autoRenewableSubscription
     ) throws -> String {
         let authority = try Self.authority.get()
         var fields = JWSSamplePayload.transaction(
-            bundleID: Self.bundle, productID: "com.example.app.pro", transactionID: id, originalTransactionID: original, type: type,
+            bundleIdentifier: Self.bundle, productID: "com.example.app.pro", transactionID: id, originalTransactionID: original, type: type,
             environment: .sandbox, purchaseDate: Self.now.addingTimeInterval(-86_400), signedDate: Self.now)
         fields["environment"] = .string("Sandbox")
         return try JWSMinter.sign(fields, signer: authority.leaf, chain: authority.chain)
@@ -161,7 +161,7 @@ struct BridgeUnitTests {
     }
 
     @Test func aPurchaseThatIsNoSubscriptionAsksForNoStatuses() async throws {
-        try await Self.withBridge([Self.history([try Self.transaction("1", type: "Non-Consumable")])]) { fixture in
+        try await Self.withBridge([Self.history([try Self.transaction("1", type: .nonConsumable)])]) { fixture in
             #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)))
             #expect(fixture.transport.requests.count == 1)
             #expect(fixture.refreshes(.fetched) == 1)

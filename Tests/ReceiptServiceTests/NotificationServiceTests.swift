@@ -34,7 +34,7 @@ struct NotificationServiceTests {
         edit: (inout [String: JSONValue]) -> Void = { _ in }
     ) -> [String: JSONValue] {
         var fields = JWSSamplePayload.transaction(
-            bundleID: Self.bundle, productID: "com.example.app.pro", transactionID: id, originalTransactionID: "2000000000000001",
+            bundleIdentifier: Self.bundle, productID: "com.example.app.pro", transactionID: id, originalTransactionID: "2000000000000001",
             environment: environment, purchaseDate: Self.signed.addingTimeInterval(-86_400), signedDate: signed
         )
         edit(&fields)
@@ -63,7 +63,7 @@ struct NotificationServiceTests {
                                          environment: renewalEnvironment ?? environment, signedDate: signed),
             signer: signer, chain: chain)
         let payload = JWSSamplePayload.notification(
-            type: type, notificationUUID: uuid, bundleID: Self.bundle, appAppleID: 1, environment: environment,
+            type: NotificationType(rawValue: type), notificationUUID: uuid, bundleIdentifier: Self.bundle, appAppleID: 1, environment: environment,
             signedDate: signed, signedTransactionInfo: signedTransaction, signedRenewalInfo: renewal)
         let jws = try JWSMinter.sign(payload, signer: signer, chain: chain, faults: faults)
         return JSONValue.object(["signedPayload": .string(jws)]).serialized
@@ -333,7 +333,7 @@ struct NotificationServiceTests {
         }
         let transaction = try JWSMinter.sign(Self.transaction(), signer: authority.leaf, chain: authority.chain)
         var untyped = JWSSamplePayload.notification(
-            type: "SUBSCRIBED", notificationUUID: "6a7b0000-0000-4000-8000-0000000000aa", bundleID: Self.bundle, appAppleID: 1,
+            type: .subscribed, notificationUUID: "6a7b0000-0000-4000-8000-0000000000aa", bundleIdentifier: Self.bundle, appAppleID: 1,
             signedDate: Self.signed, signedTransactionInfo: transaction)
         untyped["notificationType"] = nil
         var ambiguous = untyped

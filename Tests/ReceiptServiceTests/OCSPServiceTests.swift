@@ -54,7 +54,7 @@ struct OCSPServiceTests {
 
     func transaction(_ authority: JWSTestAuthority, now: Date) throws -> String {
         let payload = JWSSamplePayload.transaction(
-            bundleID: "com.example.app", productID: "com.example.app.pro", transactionID: "2000000000000042",
+            bundleIdentifier: "com.example.app", productID: "com.example.app.pro", transactionID: "2000000000000042",
             originalTransactionID: "2000000000000001", purchaseDate: now.addingTimeInterval(-60), signedDate: now.addingTimeInterval(-1))
         return try JWSMinter.sign(payload, signer: authority.leaf, chain: authority.chain)
     }
@@ -145,7 +145,7 @@ struct OCSPServiceTests {
                 let now = Date()
                 let uuid = UUID().uuidString.lowercased()
                 let payload = JWSSamplePayload.notification(
-                    type: "SUBSCRIBED", notificationUUID: uuid, bundleID: "com.example.app", appAppleID: 1,
+                    type: .subscribed, notificationUUID: uuid, bundleIdentifier: "com.example.app", appAppleID: 1,
                     environment: .production, signedDate: now.addingTimeInterval(-1),
                     signedTransactionInfo: try transaction(authority, now: now), signedRenewalInfo: nil)
                 let jws = try JWSMinter.sign(payload, signer: authority.leaf, chain: authority.chain)
@@ -173,7 +173,7 @@ struct OCSPServiceTests {
                 }
                 let other = JSONValue.object(["signedPayload": .string(try JWSMinter.sign(
                     JWSSamplePayload.notification(
-                        type: "SUBSCRIBED", notificationUUID: UUID().uuidString.lowercased(), bundleID: "com.example.app",
+                        type: .subscribed, notificationUUID: UUID().uuidString.lowercased(), bundleIdentifier: "com.example.app",
                         appAppleID: 1, environment: .production, signedDate: now, signedTransactionInfo: nil, signedRenewalInfo: nil),
                     signer: authority.leaf, chain: authority.chain))]).serialized
                 let refused = await verifier.answerNotification(body: other)

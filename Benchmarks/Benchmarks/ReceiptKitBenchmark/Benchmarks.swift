@@ -72,7 +72,7 @@ enum Fixtures {
     static let jws: (transaction: String, verifier: JWSVerifier) = {
         guard let authority = try? JWSTestAuthority() else { preconditionFailure("JWS test authority") }
         let payload = JWSSamplePayload.transaction(
-            bundleID: "com.example.app", productID: "com.example.app.pro", transactionID: "2000000000000001",
+            bundleIdentifier: "com.example.app", productID: "com.example.app.pro", transactionID: "2000000000000001",
             purchaseDate: now, signedDate: now
         )
         guard let transaction = try? JWSMinter.sign(payload, signer: authority.leaf, chain: authority.chain) else {

@@ -29,7 +29,7 @@ struct APISimulatorCommand: AsyncParsableCommand {
     func run() async throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: self.receipt)))
         let receipt = try AppReceipt(berEncoded: bytes)
-        guard let bundleID = receipt.bundleIdentifier else {
+        guard let bundleIdentifier = receipt.bundleIdentifier else {
             throw ValidationError("the receipt has no bundle id")
         }
         let environment = receipt.environment?.appStoreEnvironment ?? .production
@@ -39,12 +39,12 @@ struct APISimulatorCommand: AsyncParsableCommand {
         let keyID = "SIMKEY0001"
         let issuerID = "57246542-96fe-1a63-e053-0824d011072a"
         store.register(SimulatedAPIKey(keyID: keyID, issuerID: issuerID, publicKey: key.publicKey))
-        store.addApp(bundleID: bundleID, appAppleID: receipt.appItemIdentifier ?? 1)
+        store.addApp(bundleIdentifier: bundleIdentifier, appAppleID: receipt.appItemIdentifier ?? 1)
         for purchase in receipt.inAppPurchases {
             guard let id = purchase.transactionIdentifier, let product = purchase.productIdentifier else { continue }
             let purchased = purchase.purchaseDate ?? now
             var fields = JWSSamplePayload.transaction(
-                bundleID: bundleID, productID: product, transactionID: id,
+                bundleIdentifier: bundleIdentifier, productID: product, transactionID: id,
                 originalTransactionID: purchase.originalTransactionIdentifier,
                 type: purchase.expiresDate == nil ? "Non-Consumable" : JWSSamplePayload.autoRenewableSubscription,
                 environment: environment, purchaseDate: purchased, signedDate: now)
@@ -67,11 +67,11 @@ struct APISimulatorCommand: AsyncParsableCommand {
             store: store, authority: authority, environment: environment, now: { Date() })
         try await simulator.run { baseURL in
             let description: [String: String] = [
-                "base_url": baseURL, "issuer_id": issuerID, "key_id": keyID, "bundle_id": bundleID,
+                "base_url": baseURL, "issuer_id": issuerID, "key_id": keyID, "bundle_id": bundleIdentifier,
             ]
             try JSONSerialization.data(withJSONObject: description, options: [.sortedKeys])
                 .write(to: folder.appendingPathComponent("simulator.json"), options: .atomic)
-            print("api-simulator: \(receipt.inAppPurchases.count) transactions of \(bundleID) at \(baseURL)")
+            print("api-simulator: \(receipt.inAppPurchases.count) transactions of \(bundleIdentifier) at \(baseURL)")
             while true { try await Task.sleep(for: .seconds(3_600)) }
         }
     }

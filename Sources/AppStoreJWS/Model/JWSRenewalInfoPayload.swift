@@ -31,21 +31,21 @@ public struct JWSRenewalInfoPayload: AppStoreSignedPayload {
     /// `autoRenewProductId`: the product it renews to.
     public var autoRenewProductID: String? { self.fields.string("autoRenewProductId") }
     /// `autoRenewStatus`: 1 on, 0 off.
-    public var autoRenewStatus: Int64? { self.fields.integer("autoRenewStatus") }
+    public var autoRenewStatus: AutoRenewStatus? { self.fields.enumeration("autoRenewStatus") }
     /// `expirationIntent`: 1 cancelled, 2 billing error, 3 price increase not consented, 4 unavailable, 5 other.
-    public var expirationIntent: Int64? { self.fields.integer("expirationIntent") }
+    public var expirationIntent: ExpirationIntent? { self.fields.enumeration("expirationIntent") }
     /// `gracePeriodExpiresDate`.
     public var gracePeriodExpiresDate: AppStoreTimestamp? { self.fields.timestamp("gracePeriodExpiresDate") }
     /// `isInBillingRetryPeriod`.
     public var isInBillingRetryPeriod: Bool? { self.fields.bool("isInBillingRetryPeriod") }
     /// `priceIncreaseStatus`: 0 not yet responded, 1 consented.
-    public var priceIncreaseStatus: Int64? { self.fields.integer("priceIncreaseStatus") }
+    public var priceIncreaseStatus: PriceIncreaseStatus? { self.fields.enumeration("priceIncreaseStatus") }
     /// `offerType`.
-    public var offerType: Int64? { self.fields.integer("offerType") }
+    public var offerType: OfferType? { self.fields.enumeration("offerType") }
     /// `offerIdentifier`.
     public var offerIdentifier: String? { self.fields.string("offerIdentifier") }
     /// `offerDiscountType`.
-    public var offerDiscountType: String? { self.fields.string("offerDiscountType") }
+    public var offerDiscountType: OfferDiscountType? { self.fields.enumeration("offerDiscountType") }
     /// `offerPeriod`.
     public var offerPeriod: String? { self.fields.string("offerPeriod") }
     /// `recentSubscriptionStartDate`.

@@ -46,17 +46,17 @@ public struct JWSTransactionPayload: AppStoreSignedPayload {
     /// `quantity`.
     public var quantity: Int64? { self.fields.integer("quantity") }
     /// `type`: `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable`, `Non-Renewing Subscription`.
-    public var type: String? { self.fields.string("type") }
+    public var type: TransactionType? { self.fields.enumeration("type") }
     /// `appAccountToken`: the UUID the app set at purchase.
     public var appAccountToken: String? { self.fields.string("appAccountToken") }
     /// `appTransactionId`.
     public var appTransactionID: String? { self.fields.string("appTransactionId") }
     /// `inAppOwnershipType`: `PURCHASED` or `FAMILY_SHARED`.
-    public var inAppOwnershipType: String? { self.fields.string("inAppOwnershipType") }
+    public var inAppOwnershipType: InAppOwnershipType? { self.fields.enumeration("inAppOwnershipType") }
     /// `signedDate`.
     public var signedDate: AppStoreTimestamp? { self.fields.timestamp("signedDate") }
     /// `revocationReason`: 0 (other) or 1 (an app issue).
-    public var revocationReason: Int64? { self.fields.integer("revocationReason") }
+    public var revocationReason: RevocationReason? { self.fields.enumeration("revocationReason") }
     /// `revocationDate`: when Apple refunded or revoked the transaction.
     public var revocationDate: AppStoreTimestamp? { self.fields.timestamp("revocationDate") }
     /// `revocationType`: `REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`.
@@ -66,11 +66,11 @@ public struct JWSTransactionPayload: AppStoreSignedPayload {
     /// `isUpgraded`.
     public var isUpgraded: Bool? { self.fields.bool("isUpgraded") }
     /// `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-    public var offerType: Int64? { self.fields.integer("offerType") }
+    public var offerType: OfferType? { self.fields.enumeration("offerType") }
     /// `offerIdentifier`.
     public var offerIdentifier: String? { self.fields.string("offerIdentifier") }
     /// `offerDiscountType`: `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`, `ONE_TIME`.
-    public var offerDiscountType: String? { self.fields.string("offerDiscountType") }
+    public var offerDiscountType: OfferDiscountType? { self.fields.enumeration("offerDiscountType") }
     /// `offerPeriod`: an ISO 8601 duration.
     public var offerPeriod: String? { self.fields.string("offerPeriod") }
     /// `environment`.
@@ -80,7 +80,7 @@ public struct JWSTransactionPayload: AppStoreSignedPayload {
     /// `storefrontId`.
     public var storefrontID: String? { self.fields.string("storefrontId") }
     /// `transactionReason`: `PURCHASE` or `RENEWAL`.
-    public var transactionReason: String? { self.fields.string("transactionReason") }
+    public var transactionReason: TransactionReason? { self.fields.enumeration("transactionReason") }
     /// `currency`: ISO 4217.
     public var currency: String? { self.fields.string("currency") }
     /// `price`: in milliunits of `currency`.

@@ -37,9 +37,9 @@ public struct NotificationPayload: AppStoreSignedPayload {
     }
 
     /// `notificationType`, e.g. `SUBSCRIBED`, `DID_RENEW`, `REFUND`.
-    public var notificationType: String? { self.fields.string("notificationType") }
+    public var notificationType: NotificationType? { self.fields.enumeration("notificationType") }
     /// `subtype`, e.g. `INITIAL_BUY`, `AUTO_RENEW_DISABLED`.
-    public var subtype: String? { self.fields.string("subtype") }
+    public var subtype: NotificationSubtype? { self.fields.enumeration("subtype") }
     /// `notificationUUID`: the notification's identity; Apple retries with the same one.
     public var notificationUUID: String? { self.fields.string("notificationUUID") }
     /// `version`: `2.0`.

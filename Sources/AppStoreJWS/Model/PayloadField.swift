@@ -55,6 +55,16 @@ extension [String: JSONValue] {
         return nil
     }
 
+    /// A documented list's value spelled as a string: the typed value, its raw text kept.
+    package func enumeration<Listed: AppStoreEnumeration>(_ name: String) -> Listed? where Listed.RawValue == String {
+        self.string(name).flatMap(Listed.init(rawValue:))
+    }
+
+    /// A documented list's value spelled as an integer: the typed value, its raw number kept.
+    package func enumeration<Listed: AppStoreEnumeration>(_ name: String) -> Listed? where Listed.RawValue == Int64 {
+        self.integer(name).flatMap(Listed.init(rawValue:))
+    }
+
     func environment(_ name: String) -> AppStoreEnvironment? {
         self.string(name).map(AppStoreEnvironment.init(rawValue:))
     }

@@ -23,12 +23,12 @@ public struct BearerToken: Sendable, Hashable, CustomStringConvertible {
     /// The token's expiry as an instant.
     public var expiryDate: Date { Date(timeIntervalSince1970: Double(self.expiresAt)) }
 
-    /// Signs a token for `bundleID`, issued at `now` (truncated to whole seconds) and valid for `lifetime`.
+    /// Signs a token for `bundleIdentifier`, issued at `now` (truncated to whole seconds) and valid for `lifetime`.
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` when the
     ///   lifetime is not positive or over ``maximumLifetime``, or `now` is not a representable instant.
     public init(
         key: AppStoreServerAPIKey,
-        bundleID: String,
+        bundleIdentifier: String,
         now: Date,
         lifetime: Duration
     ) throws(AppStoreServerAPIError) {
@@ -51,7 +51,7 @@ public struct BearerToken: Sendable, Hashable, CustomStringConvertible {
             "iat": .number(JSONNumber(issuedAt)),
             "exp": .number(JSONNumber(expiresAt)),
             "aud": .string(Self.audience),
-            "bid": .string(bundleID),
+            "bid": .string(bundleIdentifier),
         ])
         let signingInput = "\(Base64URL.encode(header.serialized)).\(Base64URL.encode(claims.serialized))"
         let signature: P256.Signing.ECDSASignature

@@ -12,7 +12,7 @@ public final class BearerTokenProvider: Sendable {
     /// The key that signs.
     public let key: AppStoreServerAPIKey
     /// The app (`bid`).
-    public let bundleID: String
+    public let bundleIdentifier: String
     /// Each token's lifetime: over ``renewalMargin``, at most 60 minutes.
     public let lifetime: Duration
     private let current: NIOLockedValueBox<BearerToken?>
@@ -22,12 +22,12 @@ public final class BearerTokenProvider: Sendable {
     ///   id is empty or the lifetime is not over 5 minutes and at most 60.
     public init(
         key: AppStoreServerAPIKey,
-        bundleID: String,
+        bundleIdentifier: String,
         lifetime: Duration = .seconds(30 * 60)
     )
         throws(AppStoreServerAPIError)
     {
-        guard !bundleID.isEmpty else {
+        guard !bundleIdentifier.isEmpty else {
             throw AppStoreServerAPIError(.invalidConfiguration, "the bundle id must not be empty")
         }
         guard lifetime > Self.renewalMargin, lifetime <= BearerToken.maximumLifetime else {
@@ -37,7 +37,7 @@ public final class BearerTokenProvider: Sendable {
             )
         }
         self.key = key
-        self.bundleID = bundleID
+        self.bundleIdentifier = bundleIdentifier
         self.lifetime = lifetime
         self.current = NIOLockedValueBox(nil)
     }
@@ -53,7 +53,7 @@ public final class BearerTokenProvider: Sendable {
                 return .success(token)
             }
             do throws(AppStoreServerAPIError) {
-                let token = try BearerToken(key: self.key, bundleID: self.bundleID, now: now, lifetime: self.lifetime)
+                let token = try BearerToken(key: self.key, bundleIdentifier: self.bundleIdentifier, now: now, lifetime: self.lifetime)
                 current = token
                 return .success(token)
             } catch {

@@ -8,14 +8,14 @@ import AppStoreJWS
 extension AppStoreServerAPIClient {
     /// A present top-level `bundleId` and `environment` must be the configuration's.
     func checkApp(
-        bundleID: String?,
+        bundleIdentifier: String?,
         environment: AppStoreEnvironment?,
         in answer: String
     ) throws(AppStoreServerAPIError) {
-        if let bundleID, bundleID != self.configuration.bundleID {
+        if let bundleIdentifier, bundleIdentifier != self.configuration.bundleIdentifier {
             throw AppStoreServerAPIError(
                 .malformedResponse,
-                "\(answer) names bundleId \(bundleID), not \(self.configuration.bundleID)"
+                "\(answer) names bundleId \(bundleIdentifier), not \(self.configuration.bundleIdentifier)"
             )
         }
         if let environment, environment != self.configuration.environment {

@@ -7,7 +7,7 @@ import _ReceiptKitShared
 /// ```swift
 /// let key = try AppStoreServerAPIKey(issuerID: issuerID, keyID: keyID, pemRepresentation: p8)
 /// let client = try AppStoreServerAPIClient(
-///     configuration: AppStoreServerAPIConfiguration(key: key, bundleID: "com.example.app", environment: .production))
+///     configuration: AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "com.example.app", environment: .production))
 /// let history = try await client.transactionHistory(transactionID: "2000000123456789")
 /// for transaction in history.transactions { print(transaction.productID ?? "?") }
 /// ```
@@ -29,7 +29,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ///
     /// The client holds signed data to its own app whatever the configuration's policy says: it verifies with
     /// ``AppStoreServerAPIConfiguration/verificationPolicy`` with `bundleIdentifier` set to
-    /// ``AppStoreServerAPIConfiguration/bundleID``, `environment` to ``AppStoreServerAPIConfiguration/environment``
+    /// ``AppStoreServerAPIConfiguration/bundleIdentifier``, `environment` to ``AppStoreServerAPIConfiguration/environment``
     /// and `allowsLocalEnvironments` off (its anchors, revocation check and the rest are kept), and
     /// ``configuration`` shows that policy.
     /// - Parameters:
@@ -46,7 +46,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ) throws(AppStoreServerAPIError) {
         try Self.validate(configuration)
         var configuration = configuration
-        configuration.verificationPolicy.bundleIdentifier = configuration.bundleID
+        configuration.verificationPolicy.bundleIdentifier = configuration.bundleIdentifier
         configuration.verificationPolicy.environment = configuration.environment
         configuration.verificationPolicy.allowsLocalEnvironments = false
         self.configuration = configuration
@@ -54,7 +54,7 @@ public struct AppStoreServerAPIClient: Sendable {
         self.runtime = runtime
         self.tokens = try BearerTokenProvider(
             key: configuration.key,
-            bundleID: configuration.bundleID,
+            bundleIdentifier: configuration.bundleIdentifier,
             lifetime: configuration.tokenLifetime
         )
         self.limiter = KeyConcurrencyLimits.semaphore(
@@ -115,7 +115,7 @@ public struct AppStoreServerAPIClient: Sendable {
             filter: filter,
             revision: revision
         )
-        try self.checkApp(bundleID: page.bundleID, environment: page.environment, in: "the history page")
+        try self.checkApp(bundleIdentifier: page.bundleIdentifier, environment: page.environment, in: "the history page")
         return page.replacing(try await self.verifyAll(page.transactions, as: JWSTransactionPayload.self))
     }
 
@@ -164,7 +164,7 @@ public struct AppStoreServerAPIClient: Sendable {
         status: [SubscriptionStatus] = []
     ) async throws(AppStoreServerAPIError) -> StatusResponse<JWSTransactionPayload, JWSRenewalInfoPayload> {
         let response = try await self.allSubscriptionStatusesUnverified(transactionID: transactionID, status: status)
-        try self.checkApp(bundleID: response.bundleID, environment: response.environment, in: "the status answer")
+        try self.checkApp(bundleIdentifier: response.bundleIdentifier, environment: response.environment, in: "the status answer")
         var groups: [SubscriptionGroupStatus<JWSTransactionPayload, JWSRenewalInfoPayload>] = []
         for group in response.data {
             var items: [LastTransaction<JWSTransactionPayload, JWSRenewalInfoPayload>] = []
@@ -193,7 +193,7 @@ public struct AppStoreServerAPIClient: Sendable {
         }
         return StatusResponse(
             environment: response.environment,
-            bundleID: response.bundleID,
+            bundleIdentifier: response.bundleIdentifier,
             appAppleID: response.appAppleID,
             data: groups
         )

@@ -5,7 +5,7 @@ public import AppStorePKI
 /// local simulator), how signed data is verified, and the client's limits.
 ///
 /// ```swift
-/// let configuration = try AppStoreServerAPIConfiguration(key: key, bundleID: "com.example.app", environment: .sandbox)
+/// let configuration = try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "com.example.app", environment: .sandbox)
 /// ```
 public struct AppStoreServerAPIConfiguration: Sendable {
     /// Apple's production host.
@@ -16,14 +16,14 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     /// The In-App Purchase key that signs the bearer tokens.
     public var key: AppStoreServerAPIKey
     /// The app (`bid` in the token; the bundle id signed data must name).
-    public let bundleID: String
+    public let bundleIdentifier: String
     /// `Production` or `Sandbox`: the environment signed data must come from.
     public let environment: AppStoreEnvironment
     /// Where requests go: Apple's host for ``environment`` unless another was given.
     public let baseURL: String
     /// What signed values in answers must satisfy before they are returned. By default: a chain to Apple Root CA - G3,
-    /// Apple's App Store markers, ``bundleID`` and ``environment``. Add your own anchors for data minted in tests. The
-    /// client always verifies with `bundleIdentifier` set to ``bundleID``, `environment` to ``environment`` and
+    /// Apple's App Store markers, ``bundleIdentifier`` and ``environment``. Add your own anchors for data minted in tests. The
+    /// client always verifies with `bundleIdentifier` set to ``bundleIdentifier``, `environment` to ``environment`` and
     /// `allowsLocalEnvironments` off, whatever this policy says of them.
     public var verificationPolicy: JWSVerificationPolicy
     /// When to retry. Default ``RetryPolicy/default``.
@@ -46,7 +46,7 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     /// A configuration.
     /// - Parameters:
     ///   - key: The In-App Purchase key.
-    ///   - bundleID: The app's bundle id.
+    ///   - bundleIdentifier: The app's bundle id.
     ///   - environment: `.production` or `.sandbox`.
     ///   - baseURL: Another host than Apple's for `environment` (a local simulator): `https`, or plain `http` only to
     ///     a literal loopback address (`127.0.0.1` or `[::1]`; not `localhost`, a name the resolver may send
@@ -55,11 +55,11 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     ///   bundle id, another environment, or a base URL these rules refuse.
     public init(
         key: AppStoreServerAPIKey,
-        bundleID: String,
+        bundleIdentifier: String,
         environment: AppStoreEnvironment,
         baseURL: String? = nil
     ) throws(AppStoreServerAPIError) {
-        guard !bundleID.isEmpty else {
+        guard !bundleIdentifier.isEmpty else {
             throw AppStoreServerAPIError(.invalidConfiguration, "the bundle id must not be empty")
         }
         let defaultURL: String
@@ -73,11 +73,11 @@ public struct AppStoreServerAPIConfiguration: Sendable {
             )
         }
         self.key = key
-        self.bundleID = bundleID
+        self.bundleIdentifier = bundleIdentifier
         self.environment = environment
         self.baseURL =
             try baseURL.map { url throws(AppStoreServerAPIError) in try BaseURL.validated(url) } ?? defaultURL
-        self.verificationPolicy = JWSVerificationPolicy(bundleIdentifier: bundleID, environment: environment)
+        self.verificationPolicy = JWSVerificationPolicy(bundleIdentifier: bundleIdentifier, environment: environment)
         self.retryPolicy = .default
         self.timeout = .seconds(30)
         self.maximumResponseSize = 4 * 1024 * 1024

@@ -1,3 +1,5 @@
+public import AppStoreJWS
+
 public import struct Foundation.Date
 
 /// The documented query filters of Get Transaction History (`TransactionHistoryRequest`). Every page of one history

@@ -1,3 +1,5 @@
+public import AppStoreJWS
+
 /// Why a subscription's renewal date is extended (`extendReasonCode`).
 public struct ExtendReasonCode: APIEnumeration {
     public let rawValue: Int64

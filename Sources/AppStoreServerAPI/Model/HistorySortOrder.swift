@@ -1,3 +1,5 @@
+public import AppStoreJWS
+
 /// The `sort` order of Get Transaction History, by modification date.
 public struct HistorySortOrder: APIEnumeration {
     public let rawValue: String

@@ -1,3 +1,5 @@
+public import AppStoreJWS
+
 /// Whether Look Up Order ID found the order (`status`).
 public struct OrderLookupStatus: APIEnumeration {
     public let rawValue: Int64

@@ -1,3 +1,5 @@
+public import AppStoreJWS
+
 /// The `productType` filter of Get Transaction History.
 public struct ProductType: APIEnumeration {
     public let rawValue: String

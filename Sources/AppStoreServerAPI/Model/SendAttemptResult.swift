@@ -1,3 +1,5 @@
+public import AppStoreJWS
+
 /// The result of one attempt to send a notification to your server (`sendAttemptResult`).
 public struct SendAttemptResult: APIEnumeration {
     public let rawValue: String

@@ -10,7 +10,7 @@ public struct StatusResponse<Transaction: Sendable & Hashable, RenewalInfo: Send
     /// `environment`, kept as sent. Not signed; when present in a verified answer, the configuration's environment.
     public var environment: AppStoreEnvironment?
     /// `bundleId`. Not signed; when present in a verified answer, the configuration's bundle id.
-    public var bundleID: String?
+    public var bundleIdentifier: String?
     /// `appAppleId`. Not signed and not checked.
     public var appAppleID: Int64?
     /// One entry per subscription group (`data`).
@@ -18,19 +18,19 @@ public struct StatusResponse<Transaction: Sendable & Hashable, RenewalInfo: Send
 
     public init(
         environment: AppStoreEnvironment? = nil,
-        bundleID: String? = nil,
+        bundleIdentifier: String? = nil,
         appAppleID: Int64? = nil,
         data: [SubscriptionGroupStatus<Transaction, RenewalInfo>] = []
     ) {
         self.environment = environment
-        self.bundleID = bundleID
+        self.bundleIdentifier = bundleIdentifier
         self.appAppleID = appAppleID
         self.data = data
     }
 
     enum CodingKeys: String, CodingKey {
         case environment
-        case bundleID = "bundleId"
+        case bundleIdentifier = "bundleId"
         case appAppleID = "appAppleId"
         case data
     }
@@ -40,7 +40,7 @@ extension StatusResponse: Codable where Transaction: Codable, RenewalInfo: Codab
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.environment = try container.decodeIfPresent(AppStoreEnvironment.self, forKey: .environment)
-        self.bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
+        self.bundleIdentifier = try container.decodeIfPresent(String.self, forKey: .bundleIdentifier)
         self.appAppleID = try container.decodeIfPresent(Int64.self, forKey: .appAppleID)
         self.data =
             try container.decodeIfPresent([SubscriptionGroupStatus<Transaction, RenewalInfo>].self, forKey: .data) ?? []

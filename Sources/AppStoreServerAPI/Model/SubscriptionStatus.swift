@@ -1,3 +1,5 @@
+public import AppStoreJWS
+
 /// The status of an auto-renewable subscription (`status`), also the `status` filter of Get All Subscription Statuses.
 public struct SubscriptionStatus: APIEnumeration {
     public let rawValue: Int64

@@ -11,7 +11,7 @@ public struct TransactionHistoryResponse<Transaction: Sendable & Hashable>: Send
     /// though not add to it.
     public var hasMore: Bool
     /// `bundleId`. Not signed; when present in a verified answer, the configuration's bundle id.
-    public var bundleID: String?
+    public var bundleIdentifier: String?
     /// `appAppleId`. Not signed and not checked.
     public var appAppleID: Int64?
     /// `environment`, kept as sent when it is not one this version knows. Not signed; when present in a verified
@@ -23,14 +23,14 @@ public struct TransactionHistoryResponse<Transaction: Sendable & Hashable>: Send
     public init(
         revision: String? = nil,
         hasMore: Bool = false,
-        bundleID: String? = nil,
+        bundleIdentifier: String? = nil,
         appAppleID: Int64? = nil,
         environment: AppStoreEnvironment? = nil,
         transactions: [Transaction] = []
     ) {
         self.revision = revision
         self.hasMore = hasMore
-        self.bundleID = bundleID
+        self.bundleIdentifier = bundleIdentifier
         self.appAppleID = appAppleID
         self.environment = environment
         self.transactions = transactions
@@ -38,7 +38,7 @@ public struct TransactionHistoryResponse<Transaction: Sendable & Hashable>: Send
 
     enum CodingKeys: String, CodingKey {
         case revision, hasMore
-        case bundleID = "bundleId"
+        case bundleIdentifier = "bundleId"
         case appAppleID = "appAppleId"
         case environment
         case transactions = "signedTransactions"
@@ -49,7 +49,7 @@ public struct TransactionHistoryResponse<Transaction: Sendable & Hashable>: Send
         TransactionHistoryResponse<Other>(
             revision: self.revision,
             hasMore: self.hasMore,
-            bundleID: self.bundleID,
+            bundleIdentifier: self.bundleIdentifier,
             appAppleID: self.appAppleID,
             environment: self.environment,
             transactions: transactions
@@ -62,7 +62,7 @@ extension TransactionHistoryResponse: Codable where Transaction: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.revision = try container.decodeIfPresent(String.self, forKey: .revision)
         self.hasMore = try container.decodeIfPresent(Bool.self, forKey: .hasMore) ?? false
-        self.bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
+        self.bundleIdentifier = try container.decodeIfPresent(String.self, forKey: .bundleIdentifier)
         self.appAppleID = try container.decodeIfPresent(Int64.self, forKey: .appAppleID)
         self.environment = try container.decodeIfPresent(AppStoreEnvironment.self, forKey: .environment)
         self.transactions = try container.decodeIfPresent([Transaction].self, forKey: .transactions) ?? []

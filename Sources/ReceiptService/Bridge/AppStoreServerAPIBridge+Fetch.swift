@@ -3,9 +3,6 @@ import AppStoreServerAPI
 import ReceiptLedger
 
 extension AppStoreServerAPIBridge {
-    /// Apple's `type` of an auto-renewable subscription's transactions.
-    static let autoRenewableType = "Auto-Renewable Subscription"
-
     /// One refresh of a customer: the transaction history named by `key`'s original transaction id (every page)
     /// and, when it holds an auto-renewable subscription, the subscription statuses, each signed value verified by
     /// the client, written to the ledger with the refresh time of every original transaction id it covers — the
@@ -35,7 +32,7 @@ extension AppStoreServerAPIBridge {
         var renewalInfo: [LedgerRenewalInfo] = []
         var complete = true
         // Any of the customer's subscription transactions names them all to Get All Subscription Statuses.
-        if let subscription = history.first(where: { $0.type == Self.autoRenewableType && $0.transactionID != nil })?
+        if let subscription = history.first(where: { $0.type == .autoRenewableSubscription && $0.transactionID != nil })?
             .transactionID
         {
             do throws(AppStoreServerAPIError) {

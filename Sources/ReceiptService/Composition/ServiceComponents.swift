@@ -139,8 +139,8 @@ public struct ServiceComponents: Sendable {
                 do throws(AppStoreServerAPIError) {
                     // Made for every entry, so that a later entry's settings are checked too; the first is kept.
                     let made = try AppStoreServerAPIClient(configuration: client, transport: transport, runtime: runtime)
-                    if clients[environment]?[client.bundleID] == nil {
-                        clients[environment, default: [:]][client.bundleID] = made
+                    if clients[environment]?[client.bundleIdentifier] == nil {
+                        clients[environment, default: [:]][client.bundleIdentifier] = made
                     }
                 } catch {
                     throw ServiceStartupError(.invalidSetting, "appStoreServerAPI: \(error.reason)")

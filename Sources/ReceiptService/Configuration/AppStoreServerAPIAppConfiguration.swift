@@ -35,7 +35,7 @@ public struct AppStoreServerAPIAppConfiguration: Sendable {
         func client(_ wanted: AppStoreEnvironment) throws(AppStoreServerAPIError) -> AppStoreServerAPIConfiguration {
             try AppStoreServerAPIConfiguration(
                 key: key,
-                bundleID: bundleIdentifier,
+                bundleIdentifier: bundleIdentifier,
                 environment: wanted,
                 baseURL: baseURL
             )

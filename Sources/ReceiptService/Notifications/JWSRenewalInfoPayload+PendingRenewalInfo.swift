@@ -9,16 +9,16 @@ extension JWSRenewalInfoPayload {
     /// notified of one that needs none), so both keys are written from it.
     static let pendingRenewalInfoFields: [VerifyReceiptField<JWSRenewalInfoPayload>] = [
         .string("auto_renew_product_id") { $0.autoRenewProductID },
-        .digits("auto_renew_status") { $0.autoRenewStatus },
-        .digits("expiration_intent") { $0.expirationIntent },
+        .digits("auto_renew_status") { $0.autoRenewStatus?.rawValue },
+        .digits("expiration_intent") { $0.expirationIntent?.rawValue },
         .date("grace_period_expires_date") { $0.gracePeriodExpiresDate?.date },
         .digitFlag("is_in_billing_retry_period") { $0.isInBillingRetryPeriod },
-        .string("offer_code_ref_name") { $0.offerType == 3 ? $0.offerIdentifier : nil },
+        .string("offer_code_ref_name") { $0.offerType == .offerCode ? $0.offerIdentifier : nil },
         .string("original_transaction_id") { $0.originalTransactionID },
-        .digits("price_consent_status") { $0.priceIncreaseStatus },
-        .digits("price_increase_status") { $0.priceIncreaseStatus },
+        .digits("price_consent_status") { $0.priceIncreaseStatus?.rawValue },
+        .digits("price_increase_status") { $0.priceIncreaseStatus?.rawValue },
         .string("product_id") { $0.productID },
-        .string("promotional_offer_id") { $0.offerType == 2 ? $0.offerIdentifier : nil },
+        .string("promotional_offer_id") { $0.offerType == .promotionalOffer ? $0.offerIdentifier : nil },
     ]
 
     /// The `pending_renewal_info` element (UTF-8 JSON).

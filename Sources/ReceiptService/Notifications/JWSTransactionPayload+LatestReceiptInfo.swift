@@ -11,17 +11,17 @@ extension JWSTransactionPayload {
     static let latestReceiptInfoFields: [VerifyReceiptField<JWSTransactionPayload>] = [
         .string("app_account_token") { $0.appAccountToken },
         .date("cancellation_date") { $0.revocationDate?.date },
-        .digits("cancellation_reason") { $0.revocationReason },
+        .digits("cancellation_reason") { $0.revocationReason?.rawValue },
         .date("expires_date") { $0.expiresDate?.date },
-        .string("in_app_ownership_type") { $0.inAppOwnershipType },
+        .string("in_app_ownership_type") { $0.inAppOwnershipType?.rawValue },
         .textFlag("is_in_intro_offer_period") { $0.introductoryOffer.map { $0 == .introductoryPrice } },
         .textFlag("is_trial_period") { $0.introductoryOffer.map { $0 == .freeTrial } },
         .textFlag("is_upgraded") { $0.isUpgraded == true ? true : nil },
-        .string("offer_code_ref_name") { $0.offerType == 3 ? $0.offerIdentifier : nil },
+        .string("offer_code_ref_name") { $0.offerType == .offerCode ? $0.offerIdentifier : nil },
         .date("original_purchase_date") { $0.originalPurchaseDate?.date },
         .string("original_transaction_id") { $0.ledgerOriginalTransactionID },
         .string("product_id") { $0.productID },
-        .string("promotional_offer_id") { $0.offerType == 2 ? $0.offerIdentifier : nil },
+        .string("promotional_offer_id") { $0.offerType == .promotionalOffer ? $0.offerIdentifier : nil },
         .date("purchase_date") { $0.purchaseDate?.date },
         .digits("quantity") { $0.quantity },
         .string("subscription_group_identifier") { $0.subscriptionGroupIdentifier },
@@ -55,7 +55,7 @@ extension JWSTransactionPayload {
     /// What the transaction says about an introductory period, as verifyReceipt's two flags tell it: `nil` for a
     /// transaction that is not a subscription and carries no introductory offer.
     var introductoryOffer: IntroductoryOffer? {
-        if self.offerType == 1 { return self.offerDiscountType == "FREE_TRIAL" ? .freeTrial : .introductoryPrice }
+        if self.offerType == .introductoryOffer { return self.offerDiscountType == .freeTrial ? .freeTrial : .introductoryPrice }
         return self.expiresDate != nil ? IntroductoryOffer.none : nil
     }
 

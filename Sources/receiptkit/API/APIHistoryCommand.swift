@@ -96,7 +96,7 @@ struct APIHistoryCommand: AsyncParsableCommand {
         }
         let environment = history.environment?.rawValue ?? "-"
         let app = history.appAppleID.map(String.init) ?? "-"
-        print("\(environment) \(history.bundleID ?? "-") app \(app): \(history.transactions.count) transactions")
+        print("\(environment) \(history.bundleIdentifier ?? "-") app \(app): \(history.transactions.count) transactions")
         for transaction in history.transactions { print(APIText.transaction(transaction)) }
     }
 }

@@ -1,3 +1,4 @@
+import AppStoreJWS
 import AppStoreServerAPI
 import ArgumentParser
 

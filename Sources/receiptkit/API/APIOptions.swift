@@ -23,7 +23,7 @@ struct APIOptions: ParsableArguments {
     var privateKey: String
 
     @Option(name: .customLong("bundle-id"), help: "The app's bundle identifier; signed data must name it.")
-    var bundleID: String
+    var bundleIdentifier: String
 
     @Option(help: "production or sandbox: Apple's host, and the environment signed data must come from.")
     var environment: String = "production"
@@ -52,7 +52,7 @@ struct APIOptions: ParsableArguments {
         }
         if self.issuerID.isEmpty { throw ValidationError("--issuer-id must not be empty") }
         if self.keyID.isEmpty { throw ValidationError("--key-id must not be empty") }
-        if self.bundleID.isEmpty { throw ValidationError("--bundle-id must not be empty") }
+        if self.bundleIdentifier.isEmpty { throw ValidationError("--bundle-id must not be empty") }
     }
 
     /// `--environment` as an App Store environment: Production or Sandbox, nothing else.
@@ -89,13 +89,13 @@ struct APIOptions: ParsableArguments {
             )
             var configuration = try AppStoreServerAPIConfiguration(
                 key: key,
-                bundleID: self.bundleID,
+                bundleIdentifier: self.bundleIdentifier,
                 environment: environment,
                 baseURL: self.baseURL
             )
             configuration.verificationPolicy = JWSVerificationPolicy(
                 anchors: AppStoreTrustAnchors(anchorCertificates),
-                bundleIdentifier: self.bundleID,
+                bundleIdentifier: self.bundleIdentifier,
                 environment: environment
             )
             return try AppStoreServerAPIClient(configuration: configuration)

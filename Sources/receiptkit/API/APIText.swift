@@ -23,8 +23,8 @@ enum APIText {
     static func renewal(_ payload: JWSRenewalInfoPayload) -> String {
         var text = "renewal \(payload.originalTransactionID ?? "-")"
         switch payload.autoRenewStatus {
-        case 1?: text += " auto-renew on"
-        case 0?: text += " auto-renew off"
+        case .on?: text += " auto-renew on"
+        case .off?: text += " auto-renew off"
         default: text += " auto-renew -"
         }
         text += " \(payload.autoRenewProductID ?? "-")"
@@ -50,7 +50,7 @@ enum APIText {
         var text: String
         if let notification = item.notification {
             let payload = notification.payload
-            let kind = [payload.notificationType, payload.subtype].compactMap { $0 }.joined(separator: "/")
+            let kind = [payload.notificationType?.rawValue, payload.subtype?.rawValue].compactMap { $0 }.joined(separator: "/")
             text = "\(Self.date(payload.signedDate)) \(kind.isEmpty ? "-" : kind) \(payload.notificationUUID ?? "-")"
             if let transaction = notification.transaction?.transactionID { text += " transaction \(transaction)" }
         } else {

@@ -25,7 +25,7 @@ struct CodegenCommand: ParsableCommand {
     )
 
     @Option(name: .customLong("bundle-id"), help: "The app's bundle identifier.")
-    var bundleID: String?
+    var bundleIdentifier: String?
 
     @Option(help: "The app version the receipt must carry.")
     var version: String?
@@ -74,7 +74,7 @@ struct CodegenCommand: ParsableCommand {
 
     func validate() throws {
         if (self.output == nil) == (self.emitHarness == nil) { throw ValidationError("give one of --output FILE or --emit-harness DIR") }
-        if self.app == nil, self.bundleID == nil || self.version == nil {
+        if self.app == nil, self.bundleIdentifier == nil || self.version == nil {
             throw ValidationError("give --bundle-id and --version, or --app")
         }
         if CodegenPlatform(rawValue: self.platform) == nil { throw ValidationError("--platform takes macos or ios") }
@@ -91,7 +91,7 @@ struct CodegenCommand: ParsableCommand {
 
     func run() throws {
         let platform = CodegenPlatform(rawValue: self.platform) ?? .macOS
-        var bundle = self.bundleID
+        var bundle = self.bundleIdentifier
         var version = self.version
         if let app = self.app {
             let info = try Self.infoPlist(app)

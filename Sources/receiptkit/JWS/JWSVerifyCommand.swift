@@ -36,7 +36,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
     var kind: String?
 
     @Option(name: .customLong("bundle-id"), help: "The bundle identifier the payload must carry (renewal info carries none).")
-    var bundleID: String?
+    var bundleIdentifier: String?
 
     @Option(
         name: .customLong("app-apple-id"),
@@ -97,7 +97,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
         let policy = JWSVerificationPolicy(
             anchors: AppStoreTrustAnchors(anchorCertificates),
             allowsLocalEnvironments: self.allowXcode,
-            bundleIdentifier: self.bundleID,
+            bundleIdentifier: self.bundleIdentifier,
             appAppleID: self.appAppleID,
             environment: self.environment.flatMap { AppStoreEnvironment($0) },
             trustEvaluationTime: trustTime,

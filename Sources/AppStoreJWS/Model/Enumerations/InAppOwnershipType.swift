@@ -1,5 +1,5 @@
 /// Whether the customer bought the product or has it through Family Sharing (`inAppOwnershipType`).
-public struct InAppOwnershipType: APIEnumeration {
+public struct InAppOwnershipType: AppStoreEnumeration {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
