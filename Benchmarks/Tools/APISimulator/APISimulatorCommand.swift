@@ -46,7 +46,7 @@ struct APISimulatorCommand: AsyncParsableCommand {
             var fields = JWSSamplePayload.transaction(
                 bundleIdentifier: bundleIdentifier, productID: product, transactionID: id,
                 originalTransactionID: purchase.originalTransactionIdentifier,
-                type: purchase.expiresDate == nil ? "Non-Consumable" : JWSSamplePayload.autoRenewableSubscription,
+                type: purchase.expiresDate == nil ? .nonConsumable : .autoRenewableSubscription,
                 environment: environment, purchaseDate: purchased, signedDate: now)
             if let expires = purchase.expiresDate {
                 fields["expiresDate"] = .number(AppStoreTimestamp(expires).number)
