@@ -404,7 +404,7 @@ struct APIBridgeTests {
         try await Self.withServer(store: store) { server, services in
             let receipts = [try L.receipt(), try Self.anotherCustomersReceipt()]
             for (round, receipt) in receipts.enumerated() {
-                try await server.application(services: services).test(.live) { (client: any TestClientProtocol) async throws in
+                try await server.application().test(.live) { (client: any TestClientProtocol) async throws in
                     #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
                     #expect(store.requestCount(.transactionHistory) == round + 1, "round \(round)")
                     #expect(try await Self.metrics(client).contains(
@@ -419,7 +419,7 @@ struct APIBridgeTests {
         let store = try Self.store()
         try await Self.withServer(store: store) { server, services in
             let (first, second) = (try L.receipt(), try Self.anotherCustomersReceipt())
-            try await server.application(services: services).test(.live) { (client: any TestClientProtocol) async throws in
+            try await server.application().test(.live) { (client: any TestClientProtocol) async throws in
                 #expect(try await H.post(client, body: H.body(first))["status"] as? Int == 0)
                 #expect(store.requestCount(.transactionHistory) == 1)
                 // The components' services run in this application already: running them again ends at once with

@@ -29,7 +29,7 @@ public import ServiceLifecycle
 /// ```swift
 /// let components = try ServiceComponents(configuration: configuration, ledger: ledger, now: { Date() })
 /// let server = VerifyReceiptServer(components: components, host: "127.0.0.1", port: 8080, logger: logger)
-/// try await server.application(services: components.services).runService()
+/// try await server.application().runService()
 /// ```
 public struct VerifyReceiptServer: Sendable {
     /// Answers requests.
@@ -44,6 +44,9 @@ public struct VerifyReceiptServer: Sendable {
     let bodyBudget: BodyBudget
     /// The open connections, against their cap.
     let connections: OpenConnections
+    /// The components' lifecycle services (the App Store Server API refresh), run by every application of the
+    /// server.
+    let componentServices: [any Service]
 
     /// Creates a server of `components`' verifier, body budget and connection cap.
     public init(components: ServiceComponents, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
@@ -53,6 +56,7 @@ public struct VerifyReceiptServer: Sendable {
         self.logger = logger
         self.bodyBudget = components.bodyBudget
         self.connections = components.connections
+        self.componentServices = components.services
     }
 
     /// How many seconds a client refused for the body budget is told to wait (`Retry-After`).
@@ -105,9 +109,11 @@ public struct VerifyReceiptServer: Sendable {
         return router
     }
 
-    /// The Hummingbird application: the routes on `host:port` behind the connection limits, with `services` (a
-    /// `PostgresLedger`, say, and ``ServiceComponents/services``: the App Store Server API refresh, whose fetches
-    /// are then cancelled when the server stops) run beside the server and shut down with it on SIGTERM/SIGINT.
+    /// The Hummingbird application: the routes on `host:port` behind the connection limits, with the components'
+    /// ``ServiceComponents/services`` (the App Store Server API refresh, whose fetches are cancelled when the server
+    /// stops) and `services` (a `PostgresLedger`, say) run beside the server and shut down with it on SIGTERM/SIGINT.
+    /// The refresh runs in one application at a time: a second application of the same server running at once
+    /// stops with an error that says so.
     public func application(
         services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -130,7 +136,7 @@ public struct VerifyReceiptServer: Sendable {
                 address: .hostname(self.host, port: self.port),
                 serverName: "receiptkit"
             ),
-            services: services,
+            services: self.componentServices + services,
             onServerRunning: onServerRunning,
             logger: self.logger
         )

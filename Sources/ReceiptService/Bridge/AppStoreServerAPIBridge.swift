@@ -103,6 +103,10 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
                 group.addTask { await job() }
                 children += 1
             }
+            // Refuse new refreshes before cancelling the running ones: a request now answers from the ledger at
+            // once (not after waiting for a job that will never run), and a fetch cut short by the shutdown is not
+            // remembered as a failure to back off from when the bridge runs again.
+            self.closeSubmissions()
             group.cancelAll()
         }
     }
@@ -222,6 +226,15 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
             state.submit = submit
             return jobs
         }
+    }
+
+    /// Refuses new refreshes, until the next ``run()``.
+    private func closeSubmissions() {
+        let submit = self.state.withLockedValue { state -> AsyncStream<Job>.Continuation? in
+            defer { state.submit = nil }
+            return state.submit
+        }
+        submit?.finish()
     }
 
     /// Refuses new refreshes (until the next ``run()``) and ends those that never ran.

@@ -65,8 +65,8 @@ public func buildApplication(
     let components = ServiceComponents(
         configuration: accepted, ledger: ledger, metrics: ServiceMetrics(), apiClients: apiClients, now: configuration.now)
     let server = VerifyReceiptServer(components: components, host: settings.host, port: settings.port, logger: logger)
-    // Beside the server: the ledger's lifecycle, PostgreSQL's pool, the App Store Server API refresh.
-    services = [LedgerLifecycle(ledger: ledger) as any Service] + services + components.services
+    // Beside the server: the ledger's lifecycle and PostgreSQL's pool (the server adds its components' refresh).
+    services = [LedgerLifecycle(ledger: ledger) as any Service] + services
     let description = location.description
     let onServerRunning = configuration.onServerRunning
     var application = server.application(services: services) { channel in

@@ -12,13 +12,13 @@ public import ServiceLifecycle
 /// It builds the receipt validator and the JWS verifier (each with its trust cache), the validation limiter, the
 /// ledger-key memo, the App Store Server API clients and the bridge that refreshes `/verifyReceipt` from them, the
 /// in-flight body budget and the connection cap, and hands each to what uses it. The App Store Server API refresh is
-/// a lifecycle service (``services``): run it beside the server, as ``VerifyReceiptServer/application(services:onServerRunning:)``
-/// does with what it is given; while it does not run, nothing is fetched and answers come from the ledger.
+/// a lifecycle service (``services``) that ``VerifyReceiptServer/application(services:onServerRunning:)`` runs beside
+/// the server; while it does not run, nothing is fetched and answers come from the ledger.
 ///
 /// ```swift
 /// let components = try ServiceComponents(configuration: configuration, ledger: ledger, now: { Date() })
 /// let server = VerifyReceiptServer(components: components, host: "127.0.0.1", port: 8080, logger: logger)
-/// try await server.application(services: components.services).runService()
+/// try await server.application().runService()
 /// ```
 public struct ServiceComponents: Sendable {
     /// What the service accepts.

@@ -64,8 +64,8 @@ extension ServiceSetting {
             accumulates: false,
             read: { input, _, settings throws(SettingProblem) in
                 let seconds = try input.number()
-                // Far outside any range: refused as it is, before a conversion that could not hold it.
-                guard abs(seconds) <= DurationConversion.maximumSeconds else {
+                // Refused as given (not as rounded to the millisecond), before any conversion.
+                guard range.contains(seconds) else {
                     throw SettingProblem("must be in \(bounds), not \(Self.text(seconds))")
                 }
                 settings[keyPath: path] = DurationConversion.duration(seconds: seconds)

@@ -21,7 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
             Database: sqlite:PATH (default sqlite:receiptkit.sqlite, created and migrated on start), \
             sqlite::memory:, or postgres://user:password@host:port/database?sslmode=disable for several instances.
 
-            Exit status: 0 after a graceful stop, 64 usage error, 65 malformed configuration or anchor, \
+            Exit status: 0 after a graceful stop, 64 usage error (a flag or --set value out of its rule), 65 malformed \
+            configuration (the file or a RECEIPTKIT_ variable) or anchor, \
             66 unreadable configuration or anchor file, 69 database unavailable or server cannot start.
             """
     )
@@ -56,8 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
         if StandardErrorLogging.level(self.logLevel) == nil {
             throw ValidationError("--log-level takes trace, debug, info, notice, warning, error or critical")
         }
+        // The argument itself is never quoted: it may be a secret given by mistake without its name.
         for setting in self.settings where !setting.contains("=") {
-            throw ValidationError("--set takes name=value, not \(setting)")
+            throw ValidationError("--set takes name=value (\(setting.count) characters without '=' given)")
         }
         // A number a duration can hold (its rule, 60–31536000, is the setting's).
         if let seconds = self.notificationMaxAge, !(seconds.isFinite && abs(seconds) <= 1e12) {

@@ -6,7 +6,8 @@ enum ServeSettingsList {
     static func text(_ settings: [ServiceSettingDescription]) -> String {
         var text = """
             Settings: in the --config file by name, in the environment as RECEIPTKIT_NAME, on the command line as \
-            --set name=value; later sources win (file, environment, command line). Lists and objects are JSON.
+            --set name=value; later sources win (file, environment, --set, then the named flags). Lists and objects \
+            are JSON.
 
             """
         for setting in settings {

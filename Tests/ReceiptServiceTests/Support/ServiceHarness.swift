@@ -36,7 +36,7 @@ enum ServiceHarness {
         var logger = Logger(label: "receiptkit.test")
         logger.logLevel = .warning
         let server = VerifyReceiptServer(components: components, host: "127.0.0.1", port: 0, logger: logger)
-        return try await server.application(services: components.services).test(.live) { client in
+        return try await server.application().test(.live) { client in
             try await body(client, components.verifier)
         }
     }
