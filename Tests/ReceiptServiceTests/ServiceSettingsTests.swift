@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import Crypto
 import Foundation
 @testable import ReceiptService
 import Testing
@@ -165,6 +166,30 @@ struct ServiceSettingsTests {
     }
 
     // MARK: Checked once, code included
+
+    @Test func theInFlightBudgetMustCoverOneBodyOfTheLargestSize() throws {
+        let file = try #require(S.refusal(file: #"{"max_body_bytes": 4096, "max_in_flight_body_bytes": 2048}"#))
+        #expect(file.code == .malformedFile)
+        #expect(file.reason.hasSuffix(
+            "serve.json: max_in_flight_body_bytes (2048) must be at least max_body_bytes (4096): "
+                + "a body of the largest size could never be admitted"))
+        let flag = try #require(S.refusal(set: ["max_in_flight_body_bytes": "1024"]))
+        #expect(flag.code == .invalidSetting)
+        #expect(flag.reason.hasPrefix("--set max_in_flight_body_bytes: max_in_flight_body_bytes (1024) must be at least"))
+        #expect(try S.read(set: ["max_in_flight_body_bytes": "3145728"]).settings.verifyReceipt.maximumInFlightBodyBytes == 3_145_728)
+    }
+
+    @Test func appsGivenInCodeMeetTheRuleOfTheSettingsFile() throws {
+        let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY1", privateKey: .init())
+        let app = try AppStoreServerAPIAppConfiguration(bundleIdentifier: "com.example.app", key: key, baseURL: "http://127.0.0.1:9")
+        var code = VerifyReceiptConfiguration()
+        code.appStoreServerAPI.apps = [app, app]
+        let refused = #expect(throws: ServiceStartupError.self) { try ServiceSettings(verifyReceipt: code).validate() }
+        #expect(refused?.code == .invalidSetting)
+        #expect(refused?.reason == "app_store_server_api: bundle_id com.example.app is configured twice")
+        code.appStoreServerAPI.apps = [app]
+        try ServiceSettings(verifyReceipt: code).validate()
+    }
 
     @Test func theDefaultsMeetEveryRule() throws {
         try ServiceSettings().validate()

@@ -52,6 +52,20 @@ public struct ServiceSettings: Sendable {
                 throw (origins[setting.name] ?? .code).error(setting.message(problem))
             }
         }
+        // Rules across settings, reported as coming from where the later of the two was set.
+        let configuration = self.verifyReceipt
+        if configuration.maximumInFlightBodyBytes < configuration.maximumBodySize {
+            let origin = origins["max_in_flight_body_bytes"] ?? origins["max_body_bytes"] ?? .code
+            throw origin.error(
+                "max_in_flight_body_bytes (\(configuration.maximumInFlightBodyBytes)) must be at least max_body_bytes "
+                    + "(\(configuration.maximumBodySize)): a body of the largest size could never be admitted")
+        }
+        var bundles = Set<String>()
+        for app in configuration.appStoreServerAPI.apps where !bundles.insert(app.bundleIdentifier).inserted {
+            // Apps given in code meet the rule the settings' `app_store_server_api` entries meet.
+            throw (origins["app_store_server_api"] ?? .code).error(
+                "app_store_server_api: bundle_id \(app.bundleIdentifier) is configured twice")
+        }
     }
 
     /// Every setting, for people: name, environment variable, default, rule, summary.
