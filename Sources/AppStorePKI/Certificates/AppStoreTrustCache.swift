@@ -1,5 +1,4 @@
 import NIOConcurrencyHelpers
-import _ReceiptKitShared
 
 /// A bounded, thread-safe cache of parsed certificates and of path-validation outcomes, shared by receipt
 /// validation and App Store JWS verification.
@@ -15,13 +14,12 @@ import _ReceiptKitShared
 /// outcomes by the SHA-256 fingerprints of the data's certificates, the signer, the marker asked for and the anchor
 /// set. Share one cache between verifiers; pass `nil` to a verifier to validate every chain from scratch.
 public final class AppStoreTrustCache: Sendable {
-    /// The most entries of each kind kept; beyond it, the oldest are evicted first.
+    /// The most entries of each kind kept; beyond it, arbitrary entries are evicted.
     public let capacity: Int
 
-    /// Two of the package's bounded tables, each entry costing 1.
     private struct State {
-        var certificates: CostBoundedTable<DERBytesKey, ParsedCertificate>
-        var outcomes: CostBoundedTable<OutcomeKey, ChainOutcome>
+        var certificates: [DERBytesKey: ParsedCertificate] = [:]
+        var outcomes: [OutcomeKey: ChainOutcome] = [:]
     }
 
     struct OutcomeKey: Hashable, Sendable {
@@ -31,14 +29,12 @@ public final class AppStoreTrustCache: Sendable {
         var anchors: [UInt8]
     }
 
-    private let state: NIOLockedValueBox<State>
+    private let state = NIOLockedValueBox(State())
 
     /// Creates an empty cache.
     /// - Parameter capacity: The most parsed certificates, and the most chain outcomes, kept at once.
     public init(capacity: Int = 1024) {
         self.capacity = max(1, capacity)
-        self.state = NIOLockedValueBox(
-            State(certificates: CostBoundedTable(limit: self.capacity), outcomes: CostBoundedTable(limit: self.capacity)))
     }
 
     /// A process-wide cache, used by validators created without an explicit one.
@@ -69,9 +65,15 @@ public final class AppStoreTrustCache: Sendable {
         let owned = certificates.map { (DERBytesKey(Array($0.der)[...]), $0.parsed) }
         self.state.withLockedValue { state in
             for (key, parsed) in owned where state.certificates[key] == nil {
-                state.certificates.insert(parsed, cost: 1, for: key)
+                if state.certificates.count >= self.capacity, let victim = state.certificates.keys.first {
+                    state.certificates.removeValue(forKey: victim)
+                }
+                state.certificates[key] = parsed
             }
-            state.outcomes.insert(outcome, cost: 1, for: key)
+            if state.outcomes[key] == nil, state.outcomes.count >= self.capacity, let victim = state.outcomes.keys.first {
+                state.outcomes.removeValue(forKey: victim)
+            }
+            state.outcomes[key] = outcome
         }
     }
 

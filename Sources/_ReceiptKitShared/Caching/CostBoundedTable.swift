@@ -1,7 +1,8 @@
 /// The package's one bounded cache: a table whose entries each have a cost (their memory, roughly, or 1 to bound
 /// their number), bounded by the total: inserting past the limit drops the oldest entries first. An entry replaced
 /// under its key counts as new. Not thread-safe: its owners keep it behind their lock (the ledger's snapshot cache
-/// and hash memo, the known receipts, the trust cache's certificates and outcomes).
+/// and hash memo, the known receipts). The trust cache (AppStorePKI) keeps its own dictionaries: on this table, a
+/// generic not specialised across modules, its cached validations measured slower (Benchmarks/README.md).
 package struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Slot: Sendable {
         let value: Value
