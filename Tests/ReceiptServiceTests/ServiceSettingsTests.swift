@@ -124,7 +124,7 @@ struct ServiceSettingsTests {
         case "an object of strings": return #"{"com.example.sample": "sample"}"#
         default: break
         }
-        if setting.name == "host" { return "0.0.0.0" }
+        if setting.name == "host" { return "localhost" }  // only read here: nothing binds
         if setting.name == "database" { return "sqlite::memory:" }
         if setting.name == "app_store_server_api" {
             return #"[{"bundle_id": "com.example.sample", "issuer_id": "i", "key_id": "k", "private_key_file": "/k.p8"}]"#

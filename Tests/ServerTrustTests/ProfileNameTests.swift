@@ -239,15 +239,23 @@ struct ProfileNameTests {
 
     // MARK: certificates trusted as themselves
 
-    @Test func aPinnedSelfSignedServerIsHeldToTheLeafRulesOnly() async throws {
-        // As `openssl req -x509` makes them: CA:TRUE, keyCertSign, no EKU, no AKI.
+    /// A self-signed server as `openssl req -x509` makes them (CA:TRUE, keyCertSign, no AKI), named
+    /// `api.example.test`, with `usage` as its EKU (none by default); and an evaluator pinning it under `profile`.
+    static func pinnedSelfSigned(
+        usage: ExtendedKeyUsage? = nil, _ profile: ServerTrustProfile
+    ) throws -> (server: Certificate, evaluator: ServerTrustEvaluator) {
         let key = P256.Signing.PrivateKey()
         var spec = try ProfileTestPKI.rootSpec(key, name: "api.example.test")
         spec.set(try ProfileRuleTests.ext(SubjectAlternativeNames([.dnsName("api.example.test")])))
+        if let usage { spec.set(try ProfileRuleTests.ext(usage)) }
         let server = try ProfileTestPKI.issue(spec, key: key, issuer: nil).certificate
+        let policy = try ServerTrustPolicy(mode: .certificate, pinnedCertificates: [server], requiresBackupPin: false, profile: profile)
+        return (server, ServerTrustEvaluator(policies: ServerTrustPolicies(policy)))
+    }
+
+    @Test func aPinnedSelfSignedServerIsHeldToTheLeafRulesOnly() async throws {
         for profile in ProfileRuleTests.profiles {
-            let policy = try ServerTrustPolicy(mode: .certificate, pinnedCertificates: [server], requiresBackupPin: false, profile: profile)
-            let evaluator = ServerTrustEvaluator(policies: ServerTrustPolicies(policy))
+            let (server, evaluator) = try Self.pinnedSelfSigned(profile)
             let trusted = await evaluator.evaluate(chain: [server], for: ProfileRuleTests.host, at: TLSTestPKI.now)
             #expect(trusted.failures == [])
             let otherHost = await evaluator.evaluate(chain: [server], for: .host("evil.example.test"), at: TLSTestPKI.now)
@@ -256,17 +264,15 @@ struct ProfileNameTests {
     }
 
     @Test func aPinnedSelfSignedServerKeepsTheRFC5280UsageRuleUnderEitherProfile() async throws {
-        // Never issued under a CA's profile, so anyExtendedKeyUsage beside serverAuth is RFC 5280's to judge.
-        let key = P256.Signing.PrivateKey()
-        var spec = try ProfileTestPKI.rootSpec(key, name: "api.example.test")
-        spec.set(try ProfileRuleTests.ext(SubjectAlternativeNames([.dnsName("api.example.test")])))
-        spec.set(try ProfileRuleTests.ext(ExtendedKeyUsage([.serverAuth, .any])))
-        let server = try ProfileTestPKI.issue(spec, key: key, issuer: nil).certificate
+        // Never issued under a CA's profile, so anyExtendedKeyUsage beside serverAuth is RFC 5280's to judge; a
+        // client-only usage is refused under both.
         for profile in ProfileRuleTests.profiles {
-            let policy = try ServerTrustPolicy(mode: .certificate, pinnedCertificates: [server], requiresBackupPin: false, profile: profile)
-            let evaluator = ServerTrustEvaluator(policies: ServerTrustPolicies(policy))
+            let (server, evaluator) = try Self.pinnedSelfSigned(usage: try ExtendedKeyUsage([.serverAuth, .any]), profile)
             let trusted = await evaluator.evaluate(chain: [server], for: ProfileRuleTests.host, at: TLSTestPKI.now)
             #expect(trusted.failures == [])
+            let (client, refusing) = try Self.pinnedSelfSigned(usage: try ExtendedKeyUsage([.clientAuth]), profile)
+            let refused = await refusing.evaluate(chain: [client], for: ProfileRuleTests.host, at: TLSTestPKI.now)
+            #expect(refused.failures == [.extendedKeyUsage])
         }
     }
 }

@@ -10,8 +10,8 @@
 enum DERTemplates {
     /// Recursive: an indefinite-length element's end is found by reading its children.
     ///
-    /// Both readers are hot (``DecoyWriter/hotMarker``): they ran once per element, about 8,000 times an entry point on
-    /// a receipt with 187 purchases, and decoys at the usual density in the reader made a generation's validations
+    /// Both readers are hot (``DecoyWriter/hotMarker``): they ran once per element, thousands of times an entry point on
+    /// a large receipt, and decoys at the usual density in the reader made a generation's validations
     /// markedly slower than sparse ones (see the ReceiptCodegen catalog's Measurements article). The payload's walker
     /// now reads its attributes' short-form headers itself (``StructureTemplates/payload``) and calls a reader only for
     /// the others, the purchases' SETs and the strings.
