@@ -47,7 +47,7 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
         ServiceSetting(
             name: name, summary: summary,
             rule: "a list of {bundle_id, issuer_id, key_id, private_key_file, base_url?, environment?}",
-            isSecret: false, accumulates: false,
+            isSecret: false,
             read: { input, origin, settings throws(SettingProblem) in
                 guard case .array(let items) = try input.structured() else { throw SettingProblem("must be a list") }
                 var entries: [AppStoreServerAPISetting] = []

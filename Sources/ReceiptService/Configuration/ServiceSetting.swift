@@ -15,8 +15,6 @@ struct ServiceSetting: Sendable {
     let rule: String
     /// Whether its value is a secret: never shown, never quoted in a message.
     let isSecret: Bool
-    /// Whether each source adds to the value instead of replacing it (anchors).
-    let accumulates: Bool
     /// Reads a source's value into the settings.
     let read: @Sendable (SettingInput, SettingOrigin, inout ServiceSettings) throws(SettingProblem) -> Void
     /// What is wrong with the value the settings hold, or `nil`.
@@ -41,7 +39,6 @@ extension ServiceSetting {
     ) -> Self {
         Self(
             name: name, summary: summary, rule: "\(range.lowerBound)–\(range.upperBound)", isSecret: false,
-            accumulates: false,
             read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.integer() },
             check: { settings in
                 let value = settings[keyPath: path]
@@ -61,7 +58,6 @@ extension ServiceSetting {
         return Self(
             name: name, summary: summary,
             rule: "\(Self.text(range.lowerBound))–\(Self.text(range.upperBound)) (seconds)", isSecret: false,
-            accumulates: false,
             read: { input, _, settings throws(SettingProblem) in
                 let seconds = try input.number()
                 // Refused as given (not as rounded to the millisecond), before any conversion.
@@ -81,7 +77,7 @@ extension ServiceSetting {
     /// `true` or `false`.
     static func flag(_ name: String, _ path: any (WritableKeyPath<ServiceSettings, Bool> & Sendable), _ summary: String) -> Self {
         Self(
-            name: name, summary: summary, rule: "true or false", isSecret: false, accumulates: false,
+            name: name, summary: summary, rule: "true or false", isSecret: false,
             read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.flag() },
             check: { _ in nil },
             show: { settings in String(settings[keyPath: path]) }
@@ -93,7 +89,7 @@ extension ServiceSetting {
         _ name: String, _ path: any (WritableKeyPath<ServiceSettings, Bool?> & Sendable), _ summary: String
     ) -> Self {
         Self(
-            name: name, summary: summary, rule: "true or false", isSecret: false, accumulates: false,
+            name: name, summary: summary, rule: "true or false", isSecret: false,
             read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.flag() },
             check: { _ in nil },
             show: { settings in settings[keyPath: path].map { String($0) } ?? "false" }
@@ -106,7 +102,7 @@ extension ServiceSetting {
         _ summary: String, valid: (@Sendable (String) -> SettingProblem?)? = nil
     ) -> Self {
         Self(
-            name: name, summary: summary, rule: rule, isSecret: false, accumulates: false,
+            name: name, summary: summary, rule: rule, isSecret: false,
             read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.string() },
             check: { settings in valid?(settings[keyPath: path]) },
             show: { settings in settings[keyPath: path] }
@@ -118,7 +114,7 @@ extension ServiceSetting {
         _ name: String, _ path: any (WritableKeyPath<ServiceSettings, Set<String>?> & Sendable), _ summary: String
     ) -> Self {
         Self(
-            name: name, summary: summary, rule: "a list of strings", isSecret: false, accumulates: false,
+            name: name, summary: summary, rule: "a list of strings", isSecret: false,
             read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = Set(try input.strings()) },
             check: { _ in nil },
             show: { settings in settings[keyPath: path].map { "[" + $0.sorted().joined(separator: ", ") + "]" } ?? "any" }
@@ -130,7 +126,7 @@ extension ServiceSetting {
         _ name: String, _ path: any (WritableKeyPath<ServiceSettings, [String: String]> & Sendable), _ summary: String
     ) -> Self {
         Self(
-            name: name, summary: summary, rule: "an object of strings", isSecret: true, accumulates: false,
+            name: name, summary: summary, rule: "an object of strings", isSecret: true,
             read: { input, _, settings throws(SettingProblem) in settings[keyPath: path] = try input.stringMap() },
             check: { _ in nil },
             show: { _ in "(secret)" }
@@ -143,7 +139,7 @@ extension ServiceSetting {
         _ name: String, _ path: any (WritableKeyPath<ServiceSettings, [String]> & Sendable), _ summary: String
     ) -> Self {
         Self(
-            name: name, summary: summary, rule: "a list of paths", isSecret: false, accumulates: true,
+            name: name, summary: summary, rule: "a list of paths", isSecret: false,
             read: { input, origin, settings throws(SettingProblem) in
                 settings[keyPath: path] += try input.strings().map(origin.resolve)
             },

@@ -1,23 +1,29 @@
 /// The package's one bounded cache: a table whose entries each have a cost (their memory, roughly, or 1 to bound
 /// their number), bounded by the total: inserting past the limit drops the oldest entries first. An entry replaced
 /// under its key counts as new. Not thread-safe: its owners keep it behind their lock (the ledger's snapshot cache
-/// and hash memo, the known receipts). The trust cache (AppStorePKI) keeps its own dictionaries: on this table, a
-/// generic not specialised across modules, its cached validations measured slower (Benchmarks/README.md).
+/// and hash memo, the known receipts). Its hot path is `@inlinable`, so each owner's module specialises it as it did
+/// when the table lived in the ledger. The trust cache (AppStorePKI) keeps its own dictionaries: it measured slower
+/// on the table before the table was inlinable (Benchmarks/README.md), and moving it back waits for a new measurement.
 package struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Slot: Sendable {
-        let value: Value
-        let cost: Int
+    @usableFromInline
+    struct Slot: Sendable {
+        @usableFromInline let value: Value
+        @usableFromInline let cost: Int
         /// When it was inserted: a queue position of an earlier insertion under the same key is stale.
-        let generation: Int
+        @usableFromInline let generation: Int
+
+        @usableFromInline init(value: Value, cost: Int, generation: Int) {
+            (self.value, self.cost, self.generation) = (value, cost, generation)
+        }
     }
 
-    private var slots: [Key: Slot] = [:]
+    @usableFromInline var slots: [Key: Slot] = [:]
     /// Keys and the generations they were inserted with, oldest first from `head`.
-    private var order: [(key: Key, generation: Int)] = []
-    private var head = 0
-    private var generation = 0
+    @usableFromInline var order: [(key: Key, generation: Int)] = []
+    @usableFromInline var head = 0
+    @usableFromInline var generation = 0
     /// The total cost of the entries held.
-    package private(set) var cost = 0
+    @usableFromInline package internal(set) var cost = 0
     /// The most the entries may cost together; an entry costing more is not kept.
     package let limit: Int
 
@@ -25,17 +31,17 @@ package struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Send
         self.limit = max(0, limit)
     }
 
-    package subscript(key: Key) -> Value? {
+    @inlinable package subscript(key: Key) -> Value? {
         self.slots[key]?.value
     }
 
-    package var count: Int { self.slots.count }
+    @inlinable package var count: Int { self.slots.count }
 
     /// Queue positions, stale ones included (for tests: it stays within a small multiple of ``count``).
     package var queueLength: Int { self.order.count - self.head }
 
     /// Holds `value` under `key` (in place of what was there), then drops the oldest entries until the rest fit.
-    package mutating func insert(_ value: Value, cost: Int, for key: Key) {
+    @inlinable package mutating func insert(_ value: Value, cost: Int, for key: Key) {
         guard cost <= self.limit else {
             self.remove(key)
             return
@@ -57,7 +63,7 @@ package struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Send
         self.compact()
     }
 
-    package mutating func remove(_ key: Key) {
+    @inlinable package mutating func remove(_ key: Key) {
         if let removed = self.slots.removeValue(forKey: key) { self.cost -= removed.cost }
     }
 
@@ -69,7 +75,7 @@ package struct CostBoundedTable<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// Drops stale queue positions (entries replaced or removed) once they outnumber the live ones.
-    private mutating func compact() {
+    @usableFromInline mutating func compact() {
         if self.order.count - self.head > 2 * self.slots.count + 64 {
             let slots = self.slots
             self.order = self.order[self.head...].filter { slots[$0.key]?.generation == $0.generation }
