@@ -143,6 +143,7 @@ let package = Package(
             name: "ReceiptLedger",
             dependencies: [
                 "AppStorePKI",
+                "AppStoreJWS",
                 "ReceiptKit",
                 "_ReceiptKitShared",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -351,10 +352,44 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The ledgers every backend test runs against, and receipts minted with the test CA, for the ledger's and
+        // the service's test targets.
+        .target(
+            name: "LedgerTestSupport",
+            dependencies: [
+                "ReceiptKit",
+                "ReceiptKitTesting",
+                "ReceiptLedger",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/LedgerTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ReceiptLedgerTests",
+            dependencies: [
+                "LedgerTestSupport",
+                "AppStorePKI",
+                "AppStoreJWS",
+                "ReceiptKit",
+                "ReceiptKitTesting",
+                "ReceiptLedger",
+                "_ReceiptKitShared",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ReceiptServiceTests",
             dependencies: [
                 "APITestSupport",
+                "LedgerTestSupport",
                 "AppStoreServerAPI",
                 "SharedFixtures",
                 "AppStorePKI",

@@ -14,6 +14,7 @@ import ReceiptKitTesting
 import ReceiptLedger
 import ReceiptService
 import ServiceLifecycle
+import LedgerTestSupport
 import Testing
 
 /// `/verifyReceipt` as the bridge to the App Store Server API, over HTTP on every ledger backend, against the

@@ -9,6 +9,7 @@ import ReceiptKit
 import ReceiptKitTesting
 import ReceiptLedger
 import ReceiptService
+import LedgerTestSupport
 import Testing
 
 /// `/verifyReceipt` answers with everything the ledger knows, whatever taught it: receipts posted to it and signed

@@ -6,6 +6,7 @@ import NIOCore
 import PostgresNIO
 @testable import ReceiptLedger
 import ReceiptService
+import LedgerTestSupport
 import Testing
 
 /// What the ledger does for durability and availability: SQLite commits that survive an OS crash, PostgreSQL

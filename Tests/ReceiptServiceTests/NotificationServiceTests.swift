@@ -9,6 +9,7 @@ import ReceiptKit
 import ReceiptKitTesting
 import ReceiptLedger
 import ReceiptService
+import LedgerTestSupport
 import Testing
 import X509
 

@@ -12,6 +12,7 @@ import ReceiptKitTesting
 import ReceiptLedger
 @testable import ReceiptService
 import Synchronization
+import LedgerTestSupport
 import Testing
 import X509
 

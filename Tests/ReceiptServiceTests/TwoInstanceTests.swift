@@ -5,6 +5,7 @@ import NIOCore
 import ReceiptKit
 import ReceiptLedger
 import ReceiptService
+import LedgerTestSupport
 import Testing
 
 /// Two service instances on different loopback ports sharing one PostgreSQL database.

@@ -6,6 +6,7 @@ import NIOCore
 import ReceiptKitTesting
 import ReceiptLedger
 @testable import ReceiptService
+import LedgerTestSupport
 import Testing
 
 /// `ReceiptVerifier` and the refresh it sees through `LedgerRefreshing`, with a scripted refresher: which ids it
@@ -36,7 +37,7 @@ struct VerifierRefreshTests {
             self.asked.withLockedValue { $0.append(keys) }
             guard let key = keys.first,
                 let payload = try? JWSTransactionPayload(fields: N.transaction(L.renewal, environment: key.environment)),
-                let row = JWSLedgerRows.transaction(payload, jws: "scripted", environment: key.environment, source: .api)
+                let row = LedgerTransaction(verified: payload, jws: "scripted", environment: key.environment, source: .api)
             else { return false }
             do {
                 try await self.ledger.apply(LedgerUpdate(source: .api, transactions: [row], renewalInfo: [], refresh: nil))

@@ -7,6 +7,7 @@ import ReceiptKit
 import ReceiptKitTesting
 import ReceiptLedger
 import ReceiptService
+import LedgerTestSupport
 import Testing
 
 /// verifyReceipt over real HTTP on 127.0.0.1: every status, the request variants clients send, hostile bodies.

@@ -15,9 +15,6 @@ extension BackendLedger {
     public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
         try await self.operations.receipt(hash: hash)
     }
-    public func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
-        try await self.operations.recordRenewalInfo(info)
-    }
     @discardableResult
     public func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
         try await self.operations.recordNotification(notification)

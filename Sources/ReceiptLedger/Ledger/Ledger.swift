@@ -32,9 +32,6 @@ public protocol Ledger: Sendable {
     /// The bytes of a stored receipt, by its ``LedgerReceipt/hash``.
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]?
 
-    /// Stores (or replaces with a newer one) the renewal information of a subscription.
-    func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError)
-
     /// Records a verified server notification and applies what it carries (transaction, renewal information),
     /// atomically — unless its `notificationUUID` was recorded before, in which case nothing changes.
     /// - Returns: `true` when it was new and applied, `false` for a notification already recorded.

@@ -98,7 +98,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                 return rows
             }
         }
-        let snapshot = try LedgerRowReader.snapshot(rows, query: query)
+        let snapshot = try LedgerSnapshotRead.shared.snapshot(rows, query: query)
         if let ticket { self.snapshots.keep(snapshot, for: query, ticket: ticket) }
         return snapshot
     }
@@ -113,17 +113,6 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
             throw LedgerError(.incompatibleSchema, "a stored receipt is not a byte string")
         }
         return bytes
-    }
-
-    func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) {
-        let statement = self.statements.upsertRenewalInfo(info)
-        try Self.refuseNUL([statement])
-        defer { self.snapshots.written(CollectionOfOne(info.originalTransactionIdentifier)) }
-        try await self.guarded {
-            _ = try await self.backend.transaction(exclusive: false) { session in
-                try await session.run(statement).count
-            }
-        }
     }
 
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {

@@ -60,8 +60,8 @@ public struct LedgerTransaction: Sendable, Hashable {
     /// Whether this row should replace `stored` (the same transaction from another receipt or signed data): the
     /// newer version wins, ties broken by receipt hash, so the final state does not depend on arrival order — except
     /// that a receipt never clears a refund or revocation Apple signed (a receipt row without a cancellation does not
-    /// replace a signed row with one; only signed data, such as REFUND_REVERSED, can). Mirrors the SQL upsert
-    /// condition.
+    /// replace a signed row with one; only signed data, such as REFUND_REVERSED, can). The SQL upsert's condition
+    /// says the same (`LedgerPrecedenceTests` holds the two together on every backend).
     func supersedes(_ stored: LedgerTransaction) -> Bool {
         guard (self.receiptCreationMilliseconds, self.receiptHash) > (stored.receiptCreationMilliseconds, stored.receiptHash)
         else { return false }

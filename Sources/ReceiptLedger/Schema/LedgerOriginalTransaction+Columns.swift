@@ -1,17 +1,28 @@
 import AppStorePKI
 extension LedgerOriginalTransaction {
-    /// The `receiptkit_original_transactions` columns, in the order they are written.
-    static let columns: [LedgerColumn<LedgerOriginalTransaction>] = [
-        LedgerColumn("environment") { .text($0.environment.rawValue) },
-        LedgerColumn("bundle_id") { .text($0.bundleIdentifier) },
-        LedgerColumn("original_transaction_id") { .text($0.originalTransactionIdentifier) },
-        LedgerColumn("latest_receipt_hash") { $0.latestReceiptHash.map(SQLValue.text) ?? .null },
-        LedgerColumn("latest_receipt_created_ms") { .integer($0.latestReceiptCreationMilliseconds) },
-        LedgerColumn("api_refreshed_ms") { .integer($0.apiRefreshedMilliseconds) },
-    ]
-
-    /// The columns that identify the record (one per original transaction id of an app and environment).
-    static let keyColumns = ["environment", "bundle_id", "original_transaction_id"]
+    /// `receiptkit_original_transactions`: its columns, in the order they are written (one row per original
+    /// transaction id of an app and environment).
+    static let table = LedgerTable<LedgerOriginalTransaction>(
+        name: "receiptkit_original_transactions",
+        tag: "o",
+        columns: [
+            .scope("environment") { $0.environment.rawValue },
+            .scope("bundle_id") { $0.bundleIdentifier },
+            .text("original_transaction_id", { $0.originalTransactionIdentifier }, { $0.originalTransactionIdentifier = $1 }),
+            .optionalText("latest_receipt_hash", { $0.latestReceiptHash }, { $0.latestReceiptHash = $1 }),
+            .optionalInteger(
+                "latest_receipt_created_ms", { $0.latestReceiptCreationMilliseconds },
+                { $0.latestReceiptCreationMilliseconds = $1 }),
+            .optionalInteger("api_refreshed_ms", { $0.apiRefreshedMilliseconds }, { $0.apiRefreshedMilliseconds = $1 }),
+        ],
+        keyColumns: ["environment", "bundle_id", "original_transaction_id"],
+        blank: { query in
+            LedgerOriginalTransaction(
+                environment: query.environment, bundleIdentifier: query.bundleIdentifier,
+                originalTransactionIdentifier: "", latestReceiptHash: nil, latestReceiptCreationMilliseconds: nil,
+                apiRefreshedMilliseconds: nil)
+        }
+    )
 
     /// What a receipt writes: it becomes the latest receipt unless a newer one (creation date, then hash) is
     /// recorded.

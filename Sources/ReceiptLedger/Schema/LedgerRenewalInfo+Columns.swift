@@ -1,16 +1,24 @@
 import AppStorePKI
-extension LedgerRenewalInfo {
-    /// The `receiptkit_renewal_info` columns renewal information fills, in the order they are written.
-    static let columns: [LedgerColumn<LedgerRenewalInfo>] = [
-        LedgerColumn("environment") { .text($0.environment.rawValue) },
-        LedgerColumn("bundle_id") { .text($0.bundleIdentifier) },
-        LedgerColumn("original_transaction_id") { .text($0.originalTransactionIdentifier) },
-        LedgerColumn("product_id") { .text($0.productIdentifier) },
-        LedgerColumn("updated_ms") { .integer($0.updatedMilliseconds) },
-        LedgerColumn("renewal_json") { .text(String(decoding: $0.json, as: UTF8.self)) },
-        LedgerColumn("source") { .text($0.source.rawValue) },
-    ]
 
-    /// The columns that identify renewal information (one per subscription).
-    static let keyColumns = ["environment", "bundle_id", "original_transaction_id"]
+extension LedgerRenewalInfo {
+    /// `receiptkit_renewal_info`: its columns, in the order they are written (one row per subscription).
+    static let table = LedgerTable<LedgerRenewalInfo>(
+        name: "receiptkit_renewal_info",
+        tag: "r",
+        columns: [
+            .scope("environment") { $0.environment.rawValue },
+            .scope("bundle_id") { $0.bundleIdentifier },
+            .text("original_transaction_id", { $0.originalTransactionIdentifier }, { $0.originalTransactionIdentifier = $1 }),
+            .text("product_id", { $0.productIdentifier }, { $0.productIdentifier = $1 }),
+            .integer("updated_ms", { $0.updatedMilliseconds }, { $0.updatedMilliseconds = $1 }),
+            .json("renewal_json", { $0.json }, { $0.json = $1 }),
+            .text("source", { $0.source.rawValue }, { $0.source = LedgerSource(rawValue: $1) }),
+        ],
+        keyColumns: ["environment", "bundle_id", "original_transaction_id"],
+        blank: { query in
+            LedgerRenewalInfo(
+                environment: query.environment, bundleIdentifier: query.bundleIdentifier,
+                originalTransactionIdentifier: "", productIdentifier: "", updatedMilliseconds: 0, json: [])
+        }
+    )
 }

@@ -28,18 +28,18 @@ struct LedgerStatements: Sendable {
     /// hash), and a signed row that records a refund or revocation never by a receipt row without one
     /// (``LedgerTransaction/supersedes(_:)``).
     func upsertTransactions(_ rows: ArraySlice<LedgerTransaction>) -> SQLStatement {
-        let columns = LedgerTransaction.columns
-        let (tuples, binds) = self.values(rows, columns)
+        let table = LedgerTransaction.table
+        let (tuples, binds) = self.values(rows, table.columns)
         return SQLStatement(
             sql: """
-                INSERT INTO receiptkit_transactions (\(Self.names(columns)))
+                INSERT INTO \(table.name) (\(Self.names(table.columns)))
                 VALUES \(tuples)
-                ON CONFLICT \(Self.upsert(columns, key: LedgerTransaction.keyColumns))
+                ON CONFLICT \(Self.upsert(table))
                 WHERE (excluded.receipt_created_ms, excluded.receipt_hash)
-                    > (receiptkit_transactions.receipt_created_ms, receiptkit_transactions.receipt_hash)
+                    > (\(table.name).receipt_created_ms, \(table.name).receipt_hash)
                     AND NOT (excluded.source = 'receipt' AND excluded.cancellation_ms IS NULL
-                        AND receiptkit_transactions.source <> 'receipt'
-                        AND receiptkit_transactions.cancellation_ms IS NOT NULL)
+                        AND \(table.name).source <> 'receipt'
+                        AND \(table.name).cancellation_ms IS NOT NULL)
                 RETURNING transaction_id
                 """,
             binds: binds
@@ -71,16 +71,16 @@ struct LedgerStatements: Sendable {
     }
 
     func upsertRenewalInfo(_ info: LedgerRenewalInfo) -> SQLStatement {
-        let columns = LedgerRenewalInfo.columns
-        let placeholders = (1...columns.count).map(self.dialect.placeholder).joined(separator: ", ")
+        let table = LedgerRenewalInfo.table
+        let placeholders = (1...table.columns.count).map(self.dialect.placeholder).joined(separator: ", ")
         return SQLStatement(
             sql: """
-                INSERT INTO receiptkit_renewal_info (\(Self.names(columns)))
+                INSERT INTO \(table.name) (\(Self.names(table.columns)))
                 VALUES (\(placeholders))
-                ON CONFLICT \(Self.upsert(columns, key: LedgerRenewalInfo.keyColumns))
-                WHERE excluded.updated_ms >= receiptkit_renewal_info.updated_ms
+                ON CONFLICT \(Self.upsert(table))
+                WHERE excluded.updated_ms >= \(table.name).updated_ms
                 """,
-            binds: columns.map { $0.value(info) }
+            binds: table.columns.map { $0.value(info) }
         )
     }
 
@@ -89,8 +89,9 @@ struct LedgerStatements: Sendable {
     }
 
     /// `(key) DO UPDATE SET column = excluded.column, …` for every column but the key's.
-    private static func upsert<Record>(_ columns: [LedgerColumn<Record>], key: [String]) -> String {
-        let updates = columns.map(\.name).filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }
+    private static func upsert<Record>(_ table: LedgerTable<Record>) -> String {
+        let key = table.keyColumns
+        let updates = table.columns.map(\.name).filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }
         return "(\(key.joined(separator: ", "))) DO UPDATE SET \(updates.joined(separator: ", "))"
     }
 
@@ -115,18 +116,16 @@ struct LedgerStatements: Sendable {
         )
     }
 
-    /// Transactions, renewal information and original-transaction records in one statement. Rows tagged `t` are
-    /// transactions; `r` renewal information and `o` original-transaction records use the columns of the same
-    /// meaning (original transaction id, product, a date in milliseconds, JSON, source), NULL elsewhere — so each
-    /// column keeps one type, as PostgreSQL's UNION requires. An `o` row puts its newest receipt's creation date,
-    /// its API refresh time and that receipt's hash in the date, expiry and receipt-hash columns.
+    /// Transactions, renewal information and original-transaction records in one statement
+    /// (``LedgerSnapshotRead``).
     func selectSnapshot(_ query: LedgerQuery, ids: ArraySlice<String>) -> SQLStatement {
         let scope = [SQLValue.text(query.environment.rawValue), .text(query.bundleIdentifier)]
         switch self.dialect {
         case .sqlite:
             let list = (3..<3 + ids.count).map(self.dialect.placeholder).joined(separator: ", ")
             return SQLStatement(
-                sql: Self.snapshotSQL(dialect: .sqlite, ids: "IN (\(list))"), binds: scope + ids.map { .text($0) })
+                sql: LedgerSnapshotRead.shared.sql(dialect: .sqlite, ids: "IN (\(list))"),
+                binds: scope + ids.map { .text($0) })
         case .postgres:
             // One text for every query, so PostgreSQL plans it once per connection (a prepared statement).
             return SQLStatement(sql: Self.postgresSnapshotSQL, binds: scope + [.texts(Array(ids))])
@@ -134,27 +133,7 @@ struct LedgerStatements: Sendable {
     }
 
     /// The snapshot query of PostgreSQL: its ids are one `text[]`, so the text never varies.
-    static let postgresSnapshotSQL = snapshotSQL(dialect: .postgres, ids: "= ANY($3)")
-
-    /// The transactions, renewal information and original-transaction records of some original transaction ids,
-    /// `ids` being the condition on `original_transaction_id`.
-    private static func snapshotSQL(dialect: SQLDialect, ids: String) -> String {
-        let p = dialect.placeholder
-        let scope = "environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id \(ids)"
-        return """
-            SELECT 't' AS kind, transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms,
-                   cancellation_ms, receipt_hash, receipt_created_ms, purchase_json, source
-            FROM receiptkit_transactions WHERE \(scope)
-            UNION ALL
-            SELECT 'r', NULL, original_transaction_id, product_id, updated_ms, NULL, NULL, NULL, NULL, renewal_json,
-                   source
-            FROM receiptkit_renewal_info WHERE \(scope)
-            UNION ALL
-            SELECT 'o', NULL, original_transaction_id, NULL, latest_receipt_created_ms, api_refreshed_ms, NULL,
-                   latest_receipt_hash, NULL, NULL, NULL
-            FROM receiptkit_original_transactions WHERE \(scope)
-            """
-    }
+    static let postgresSnapshotSQL = LedgerSnapshotRead.shared.sql(dialect: .postgres, ids: "= ANY($3)")
 
     /// Upserts original-transaction records (at most ``chunkSize``, distinct and sorted by id), replacing only
     /// `upsert`'s columns and only when its condition holds.
@@ -162,14 +141,14 @@ struct LedgerStatements: Sendable {
         _ rows: ArraySlice<LedgerOriginalTransaction>,
         _ upsert: LedgerOriginalTransaction.OriginalTransactionUpsert
     ) -> SQLStatement {
-        let columns = LedgerOriginalTransaction.columns
-        let (tuples, binds) = self.values(rows, columns)
+        let table = LedgerOriginalTransaction.table
+        let (tuples, binds) = self.values(rows, table.columns)
         let updates = upsert.columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return SQLStatement(
             sql: """
-                INSERT INTO receiptkit_original_transactions (\(Self.names(columns)))
+                INSERT INTO \(table.name) (\(Self.names(table.columns)))
                 VALUES \(tuples)
-                ON CONFLICT (\(LedgerOriginalTransaction.keyColumns.joined(separator: ", "))) DO UPDATE SET \(updates)
+                ON CONFLICT (\(table.keyColumns.joined(separator: ", "))) DO UPDATE SET \(updates)
                 WHERE \(upsert.condition)
                 """,
             binds: binds

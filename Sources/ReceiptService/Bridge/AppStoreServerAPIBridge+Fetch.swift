@@ -44,8 +44,8 @@ extension AppStoreServerAPIBridge {
                         transactions.append(transaction)
                     }
                     if let info = item.renewalInfo.flatMap({
-                        JWSLedgerRows.renewalInfo(
-                            $0,
+                        LedgerRenewalInfo(
+                            verified: $0,
                             bundleIdentifier: key.bundleIdentifier,
                             environment: key.environment,
                             source: .api
@@ -106,8 +106,8 @@ extension AppStoreServerAPIBridge {
     /// A verified transaction as a ledger row. The client hands back payloads, not their JWS, so the row's key is
     /// the digest of the payload's canonical JSON (names in byte order, numbers as signed).
     private func row(_ payload: JWSTransactionPayload, _ key: RefreshKey) -> LedgerTransaction? {
-        JWSLedgerRows.transaction(
-            payload,
+        LedgerTransaction(
+            verified: payload,
             jws: String(decoding: JSONValue.object(payload.fields).serialized, as: UTF8.self),
             environment: key.environment,
             source: .api

@@ -137,12 +137,12 @@ extension ReceiptVerifier {
             payloadJSON: JSONValue.object(notification.fields).serialized,
             transaction: result.transaction.flatMap { verified in
                 transactionJWS.flatMap {
-                    JWSLedgerRows.transaction(verified.payload, jws: $0, environment: environment, source: .notification)
+                    LedgerTransaction(verified: verified.payload, jws: $0, environment: environment, source: .notification)
                 }
             },
             renewalInfo: result.renewalInfo.flatMap {
-                JWSLedgerRows.renewalInfo(
-                    $0.payload, bundleIdentifier: bundle, environment: environment, source: .notification)
+                LedgerRenewalInfo(
+                    verified: $0.payload, bundleIdentifier: bundle, environment: environment, source: .notification)
             }
         )
         do {

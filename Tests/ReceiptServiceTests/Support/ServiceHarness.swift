@@ -2,6 +2,7 @@ import AppStorePKI
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LedgerTestSupport
 import Logging
 import NIOCore
 import ReceiptKit
@@ -84,7 +85,6 @@ struct FailingLedger: Ledger {
     func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary { throw self.error }
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot { throw self.error }
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]? { throw self.error }
-    func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) { throw self.error }
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool { throw self.error }
     func apply(_ update: LedgerUpdate) async throws(LedgerError) { throw self.error }
     func ping() async throws(LedgerError) { throw self.error }

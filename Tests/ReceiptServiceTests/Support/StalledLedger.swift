@@ -16,7 +16,6 @@ struct StalledLedger: Ledger {
     func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary { try await self.stall() }
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot { try await self.stall() }
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]? { try await self.stall() }
-    func recordRenewalInfo(_ info: LedgerRenewalInfo) async throws(LedgerError) { try await self.stall() as Void }
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
         try await self.stall()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptKit
-import ReceiptLedger
+@testable import ReceiptLedger
+import LedgerTestSupport
 import Testing
 
 /// One suite, every backend: the same expectations of SQLite (memory and file) and PostgreSQL.
@@ -143,10 +144,10 @@ struct LedgerContractTests {
             let query = LedgerQuery(
                 environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000"])
             #expect(try await ledger.renewalInfo(matching: query).isEmpty)
-            try await ledger.recordRenewalInfo(info(2_000, "1"))
-            try await ledger.recordRenewalInfo(info(1_000, "0"))
+            try await ledger.apply(LedgerUpdate(source: .notification, renewalInfo: [info(2_000, "1")]))
+            try await ledger.apply(LedgerUpdate(source: .notification, renewalInfo: [info(1_000, "0")]))
             #expect(try await ledger.renewalInfo(matching: query) == [info(2_000, "1")])
-            try await ledger.recordRenewalInfo(info(3_000, "0"))
+            try await ledger.apply(LedgerUpdate(source: .notification, renewalInfo: [info(3_000, "0")]))
             #expect(try await ledger.renewalInfo(matching: query) == [info(3_000, "0")])
 
             // The one-statement snapshot reads exactly what the two separate reads do.
@@ -185,7 +186,8 @@ struct LedgerContractTests {
                 let stored = try await ledger.receipt(hash: entry.hash)
                 #expect(stored == nil)
             }
-            await #expect(throws: LedgerError(.stringContainsNUL, "")) { try await ledger.recordRenewalInfo(renewal) }
+            await #expect(throws: LedgerError(.stringContainsNUL, "")) { try await ledger.apply(LedgerUpdate(source: .notification, renewalInfo: [renewal]))
+            }
             await #expect(throws: LedgerError(.stringContainsNUL, "")) { try await ledger.recordNotification(notification) }
             let query = LedgerQuery(environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000"])
             #expect(try await ledger.snapshot(matching: query) == LedgerSnapshot(transactions: [], renewalInfo: []))

@@ -1,31 +1,31 @@
 import Foundation
-import Logging
-import PostgresNIO
-import ReceiptLedger
+package import Logging
+package import PostgresNIO
+package import ReceiptLedger
 import Testing
 
 /// The ledgers the shared suite runs against: SQLite in memory and in a file always, PostgreSQL when
 /// `RECEIPTKIT_TEST_POSTGRES_URL` names a server (`.ci/run` starts one; a user's clone skips it).
-enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqliteMemory = "sqlite-memory"
     case sqliteFile = "sqlite-file"
     case postgres
 
-    var testDescription: String { self.rawValue }
+    package var testDescription: String { self.rawValue }
 
-    static let postgresURL = ProcessInfo.processInfo.environment["RECEIPTKIT_TEST_POSTGRES_URL"]
-    static let postgresRequired = ProcessInfo.processInfo.environment["RECEIPTKIT_REQUIRE_POSTGRES"] == "1"
-    static let postgresSkipMessage =
+    package static let postgresURL = ProcessInfo.processInfo.environment["RECEIPTKIT_TEST_POSTGRES_URL"]
+    package static let postgresRequired = ProcessInfo.processInfo.environment["RECEIPTKIT_REQUIRE_POSTGRES"] == "1"
+    package static let postgresSkipMessage =
         "RECEIPTKIT_TEST_POSTGRES_URL is not set: the PostgreSQL ledger tests are skipped (.ci/run starts a server)"
 
     /// The backends available here.
-    static var available: [LedgerBackend] {
+    package static var available: [LedgerBackend] {
         Self.postgresURL == nil ? [.sqliteMemory, .sqliteFile] : Self.allCases
     }
 
     /// A fresh, migrated ledger of this kind for the duration of `body`: a new temporary file, or a new PostgreSQL
     /// schema (so tests never see each other's rows). `migrated: false` leaves it empty (migration tests).
-    func withLedger<T: Sendable>(
+    package func withLedger<T: Sendable>(
         migrated: Bool = true, _ body: @Sendable (any Ledger) async throws -> T
     ) async throws -> T {
         switch self {
@@ -62,7 +62,7 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
     }
 
     /// Runs `body` with a client configuration whose `search_path` is a new schema, dropped afterwards.
-    static func withPostgresSchema<T: Sendable>(
+    package static func withPostgresSchema<T: Sendable>(
         _ body: @Sendable (PostgresClient.Configuration) async throws -> T
     ) async throws -> T {
         guard let url = Self.postgresURL else { throw PostgresUnavailable() }
@@ -87,14 +87,14 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
 
     /// Errors only: a test's pool may be asked for a connection a moment before its `run()` task starts, which
     /// PostgresNIO notes with a warning and then serves.
-    static var quiet: Logger {
+    package static var quiet: Logger {
         var logger = Logger(label: "receiptkit.test.postgres")
         logger.logLevel = .error
         return logger
     }
 
     /// Runs a PostgreSQL ledger's pool while `body` runs.
-    static func running<T: Sendable>(_ ledger: PostgresLedger, _ body: @Sendable () async throws -> T) async throws -> T {
+    package static func running<T: Sendable>(_ ledger: PostgresLedger, _ body: @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 await ledger.run()
@@ -106,4 +106,4 @@ enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable 
     }
 }
 
-struct PostgresUnavailable: Error {}
+package struct PostgresUnavailable: Error {}

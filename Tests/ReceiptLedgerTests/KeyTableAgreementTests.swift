@@ -1,9 +1,9 @@
 import AppStoreJWS
 import ReceiptKit
-@testable import ReceiptService
+@testable import ReceiptLedger
 import Testing
 
-/// `latest_receipt_info` is written from two tables: a receipt's purchase table (ReceiptKit) and the service's table
+/// `latest_receipt_info` is written from two tables: a receipt's purchase table (ReceiptKit) and the ledger's table
 /// from signed data. A client reads one key the same whichever wrote it, so a key both tables write is written in
 /// one shape, and a key only one writes is listed as that table's own — a new field added to one table alone fails
 /// here until the other is decided.

@@ -1,21 +1,21 @@
 import NIOConcurrencyHelpers
-import ReceiptLedger
+package import ReceiptLedger
 import NIOCore
 import NIOPosix
-import PostgresNIO
+package import PostgresNIO
 
 /// A TCP proxy on 127.0.0.1 in front of a server (PostgreSQL, in the tests) that can be switched off — listener
 /// closed, every connection through it dropped, so new connections are refused as if the server had stopped — and
 /// on again on the same port; or frozen — connections kept open, nothing relayed either way, as in a network
 /// partition that no one announces.
-final class SwitchableProxy: Sendable {
-    let port: Int
+package final class SwitchableProxy: Sendable {
+    package let port: Int
     private let target: (host: String, port: Int)
     private let listener: NIOLockedValueBox<(any Channel)?>
     private let connections: NIOLockedValueBox<[any Channel]>
     private let frozen: NIOLockedValueBox<Bool>
 
-    init(targetHost: String, targetPort: Int) async throws {
+    package init(targetHost: String, targetPort: Int) async throws {
         let connections = NIOLockedValueBox<[any Channel]>([])
         let frozen = NIOLockedValueBox(false)
         let channel = try await Self.bind(
@@ -29,7 +29,7 @@ final class SwitchableProxy: Sendable {
     }
 
     /// A ledger of `real`'s database, reached through this proxy (plaintext: the proxy relays bytes).
-    func ledger(of real: PostgresClient.Configuration) -> PostgresLedger {
+    package func ledger(of real: PostgresClient.Configuration) -> PostgresLedger {
         var configuration = PostgresClient.Configuration(
             host: "127.0.0.1", port: self.port, username: real.username, password: real.password,
             database: real.database, tls: .disable)
@@ -38,23 +38,23 @@ final class SwitchableProxy: Sendable {
     }
 
     /// A proxy in front of `real`'s server.
-    static func postgres(_ real: PostgresClient.Configuration) async throws -> SwitchableProxy {
+    package static func postgres(_ real: PostgresClient.Configuration) async throws -> SwitchableProxy {
         guard let host = real.host, let port = real.port else { throw PostgresUnavailable() }
         return try await SwitchableProxy(targetHost: host, targetPort: port)
     }
 
     /// Stops relaying bytes (until ``thaw()``), closing nothing: a silent partition.
-    func freeze() {
+    package func freeze() {
         self.frozen.withLockedValue { $0 = true }
     }
 
     /// Relays again.
-    func thaw() {
+    package func thaw() {
         self.frozen.withLockedValue { $0 = false }
     }
 
     /// Stops the proxy: no listener, every connection through it closed.
-    func switchOff() async throws {
+    package func switchOff() async throws {
         let listener = self.listener.withLockedValue { listener in
             defer { listener = nil }
             return listener
@@ -68,7 +68,7 @@ final class SwitchableProxy: Sendable {
     }
 
     /// Listens again on the same port.
-    func switchOn() async throws {
+    package func switchOn() async throws {
         let channel = try await Self.bind(
             port: self.port, target: self.target, connections: self.connections, frozen: self.frozen)
         self.listener.withLockedValue { $0 = channel }

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ReceiptKit
 @testable import ReceiptLedger
+import LedgerTestSupport
 import Testing
 
 /// The snapshot cache: a kept snapshot is answered until a write names one of its ids, never after; a read that
@@ -222,7 +223,7 @@ struct LedgerSnapshotCacheTests {
                 environment: .production, bundleIdentifier: Self.app, originalTransactionIdentifier: "7000",
                 productIdentifier: "com.example.monthly", updatedMilliseconds: 9_600_000,
                 json: Array(#"{"auto_renew_status":"0"}"#.utf8))
-            try await ledger.recordRenewalInfo(info)
+            try await ledger.apply(LedgerUpdate(source: .notification, renewalInfo: [info]))
             #expect(try await ledger.snapshot(matching: query).renewalInfo == [info])
 
             // A newer receipt.

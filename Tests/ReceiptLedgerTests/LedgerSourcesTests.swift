@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptKit
 @testable import ReceiptLedger
+import LedgerTestSupport
 import Testing
 
 /// What taught the ledger each row (receipts, notifications, the App Store Server API), the newest receipt kept per

@@ -1,17 +1,17 @@
-import Foundation
-import ReceiptKit
-import ReceiptKitTesting
+package import Foundation
+package import ReceiptKit
+package import ReceiptKitTesting
 import X509
 
-/// The test CA and receipts minted with it for the service tests.
-enum ServiceTestPKI {
-    static let now = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15, the service's pinned clock
+/// The test CA and receipts minted with it, for the ledger and service tests.
+package enum ServiceTestPKI {
+    package static let now = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15, the service's pinned clock
 
     private static let result: Result<TestCertificateAuthority, any Error> = Result { try TestCertificateAuthority() }
-    static var ca: TestCertificateAuthority { get throws { try result.get() } }
+    package static var ca: TestCertificateAuthority { get throws { try result.get() } }
 
     /// A subscription purchase: `transaction` renews `original`, bought `day` days after 2023-01-01.
-    static func purchase(
+    package static func purchase(
         _ transaction: String, original: String, product: String = "com.example.monthly", day: Int,
         subscription: Bool = true
     ) -> InAppPurchase {
@@ -29,7 +29,7 @@ enum ServiceTestPKI {
         )
     }
 
-    static func receipt(
+    package static func receipt(
         bundle: String = "com.example.app",
         environment: ReceiptEnvironment = .production,
         createdDay: Int = 100,
@@ -48,7 +48,7 @@ enum ServiceTestPKI {
         )
     }
 
-    static func mint(_ receipt: AppReceipt, options: ReceiptMinter.Options = .init()) throws -> [UInt8] {
+    package static func mint(_ receipt: AppReceipt, options: ReceiptMinter.Options = .init()) throws -> [UInt8] {
         try ReceiptMinter.mint(receipt, signer: ca.receiptSigner, options: options)
     }
 
@@ -56,9 +56,9 @@ enum ServiceTestPKI {
         try TestCertificateAuthority.storeKitStyleSigner()
     }
     /// A self-signed signer shaped like Xcode's StoreKit certificate.
-    static var storeKitSigner: ReceiptSigner { get throws { try storeKit.get() } }
+    package static var storeKitSigner: ReceiptSigner { get throws { try storeKit.get() } }
 
-    static func mintXcode(_ receipt: AppReceipt) throws -> [UInt8] {
+    package static func mintXcode(_ receipt: AppReceipt) throws -> [UInt8] {
         var receipt = receipt
         receipt.environment = .xcode
         return try ReceiptMinter.mint(receipt, signer: storeKitSigner, options: .init(style: .xcode))

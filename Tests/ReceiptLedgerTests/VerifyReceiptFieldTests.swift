@@ -1,6 +1,6 @@
 import AppStoreJWS
 import Foundation
-@testable import ReceiptService
+@testable import ReceiptLedger
 import Testing
 
 /// The tables from StoreKit 2 signed data to verifyReceipt's `latest_receipt_info` and `pending_renewal_info`
