@@ -86,6 +86,7 @@ let package = Package(
             name: "AppStoreJWSOCSP",
             dependencies: [
                 "AppStoreJWS",
+                "_ReceiptKitShared",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -275,6 +276,28 @@ let package = Package(
             path: "Tests/APITestSupport",
             swiftSettings: strictSettings
         ),
+        // Scripted HTTP/1.1 servers on 127.0.0.1 and a refusing port, for the HTTP transports' tests.
+        .target(
+            name: "LoopbackHTTPSupport",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/LoopbackHTTPSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppStoreJWSOCSPTests",
+            dependencies: [
+                "AppStoreJWSOCSP",
+                "LoopbackHTTPSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ReceiptKitTests",
             dependencies: [
@@ -308,6 +331,7 @@ let package = Package(
             name: "AppStoreServerAPITests",
             dependencies: [
                 "APITestSupport",
+                "LoopbackHTTPSupport",
                 "SharedFixtures",
                 "AppStorePKI",
                 "AppStoreJWS",

@@ -2,6 +2,7 @@ public import AppStoreJWS
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import _ReceiptKitShared
 
 /// OCSP over HTTP (RFC 6960 appendix A) with an AsyncHTTPClient client of its own: what `receiptkit serve
 /// --check-revocation` and `receiptkit jws verify --check-revocation` use to ask Apple's responders.
@@ -9,7 +10,7 @@ import NIOHTTP1
 /// Each request is a `POST` of the DER request (`Content-Type: application/ocsp-request`) to the responder the
 /// certificate names; only `http` and `https` responders are asked, redirects are not followed, and a refused
 /// connection fails at once (AsyncHTTPClient would otherwise retry it until the timeout). Anything but a `200` with a body of at most
-/// ``maximumResponseSize`` bytes within ``timeout`` throws ``Failure`` — which the verifier reports as the retryable
+/// ``maximumResponseSize`` bytes, all of it within ``timeout``, throws — which the verifier reports as the retryable
 /// `revocation_check_unavailable`.
 ///
 /// ```swift
@@ -47,12 +48,26 @@ public struct HTTPOCSPTransport: OCSPTransport {
         message.headers.add(name: "Content-Type", value: "application/ocsp-request")
         message.headers.add(name: "Accept", value: "application/ocsp-response")
         message.body = .bytes(ByteBuffer(bytes: request))
-        let answer = try await ocspClient.execute(message, timeout: TimeAmount(self.timeout))
-        guard answer.status == .ok else {
-            throw Failure(description: "OCSP responder \(uri) answered HTTP \(answer.status.code)")
+        let prepared = message
+        let (timeout, limit) = (self.timeout, max(0, self.maximumResponseSize))
+        // AsyncHTTPClient's own deadline stops at the head: the whole exchange, body included, races a timer.
+        let outcome = await TimeLimited.run(timeout) { () async -> Result<[UInt8], any Error> in
+            do {
+                let answer = try await ocspClient.execute(prepared, timeout: TimeAmount(timeout))
+                guard answer.status == .ok else {
+                    return .failure(Failure(description: "OCSP responder \(uri) answered HTTP \(answer.status.code)"))
+                }
+                let body = try await answer.body.collect(upTo: limit)
+                return .success(Array(body.readableBytesView))
+            } catch {
+                return .failure(error)
+            }
         }
-        var body = try await answer.body.collect(upTo: max(0, self.maximumResponseSize))
-        return body.readBytes(length: body.readableBytes) ?? []
+        switch outcome {
+        case .finished(let result): return try result.get()
+        case .timedOut: throw Failure(description: "OCSP responder \(uri) gave no complete answer within \(timeout)")
+        case .cancelled: throw CancellationError()
+        }
     }
 }
 

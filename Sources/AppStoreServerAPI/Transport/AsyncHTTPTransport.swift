@@ -1,6 +1,7 @@
 public import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import _ReceiptKitShared
 
 /// ``HTTPTransport`` over AsyncHTTPClient: redirects are not followed, a refused connection fails at once (the retry
 /// policy decides what happens next), and a body over the bound is refused while it streams.
@@ -32,29 +33,15 @@ public struct AsyncHTTPTransport: HTTPTransport {
         let prepared = message
         let client = self.client
         let limit = max(0, maximumResponseSize)
-        // AsyncHTTPClient's own deadline stops at the head; a server that sends the head and then trickles (or never
-        // sends) the body would hold the request for ever. The whole exchange races a timer; the loser is cancelled.
-        let outcome = await withTaskGroup(of: Result<HTTPTransportResponse, HTTPTransportFailure>?.self) { group in
-            group.addTask {
-                await Self.exchange(client, prepared, timeout: timeout, maximumResponseSize: limit)
-            }
-            group.addTask {
-                do {
-                    try await Task.sleep(for: timeout)
-                } catch {
-                    return nil  // cancelled: the exchange finished first, or the caller gave up (the exchange says so)
-                }
-                return .failure(HTTPTransportFailure(.timeout, "no complete answer within \(timeout)"))
-            }
-            defer { group.cancelAll() }
-            while let next = await group.next() {
-                if let next { return next }
-            }
-            return Result<HTTPTransportResponse, HTTPTransportFailure>.failure(
-                HTTPTransportFailure(.cancelled, "the request was cancelled")
-            )
+        // AsyncHTTPClient's own deadline stops at the head: the whole exchange races a timer.
+        let outcome = await TimeLimited.run(timeout) {
+            await Self.exchange(client, prepared, timeout: timeout, maximumResponseSize: limit)
         }
-        return try outcome.get()
+        switch outcome {
+        case .finished(let result): return try result.get()
+        case .timedOut: throw HTTPTransportFailure(.timeout, "no complete answer within \(timeout)")
+        case .cancelled: throw HTTPTransportFailure(.cancelled, "the request was cancelled")
+        }
     }
 
     /// One exchange, head and body, with its failure classified.
