@@ -298,10 +298,53 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The receipt test PKI, OpenSSL as an independent verifier and the typed-error expectation, for the
+        // receipt and minting tests.
+        .target(
+            name: "ReceiptTestSupport",
+            dependencies: [
+                "AppStorePKI",
+                "ReceiptKit",
+                "ReceiptKitTesting",
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/ReceiptTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ReceiptKitSharedTests",
+            dependencies: ["_ReceiptKitShared", "ReceiptTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppStorePKITests",
+            dependencies: [
+                "AppStorePKI",
+                "ReceiptKitTesting",
+                "_ReceiptKitShared",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ReceiptKitTestingTests",
+            dependencies: [
+                "ReceiptTestSupport",
+                "AppStorePKI",
+                "ReceiptKit",
+                "ReceiptKitTesting",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ReceiptKitTests",
             dependencies: [
                 "SharedFixtures",
+                "ReceiptTestSupport",
                 "AppStorePKI",
                 "ReceiptKit",
                 "ReceiptKitTesting",
@@ -361,11 +404,34 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Certificates for server-trust scenarios (P-256, valid 2020-2030), for ServerTrust's and ServerTrustNIO's tests.
+        .target(
+            name: "TLSTestSupport",
+            dependencies: [
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TLSTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ServerTrustTests",
             dependencies: [
                 "ServerTrust",
+                "TLSTestSupport",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ServerTrustNIOTests",
+            dependencies: [
+                "ServerTrust",
                 "ServerTrustNIO",
+                "TLSTestSupport",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -15,6 +15,9 @@ outside parentheses count — "`AppStoreJWS`, `_ReceiptKitShared` (never `Receip
 none ("—", "— (swift-crypto only)") lists none. A row naming two modules writes its imports "a / b", one side each.
 "every library above" (the CLI's row) is a wildcard: that row's imports are not checked.
 
+Each module must have a test target, `<Module>Tests` (a leading underscore dropped; the CLI's is `ReceiptKitCLITests`),
+that depends on it.
+
 Exits 0 and prints one line when everything matches; 1 with one line per mismatch; 2 when a file cannot be read or
 parsed (no table, a dependency list that is not a literal array).
 """
@@ -28,6 +31,8 @@ MODULE_KINDS = ("target", "executableTarget")
 # declarations) and every target of ours is known when dependencies are sorted into ours and other packages'.
 DECLARATION = re.compile(r"\.(target|executableTarget|testTarget|macro|plugin|binaryTarget|systemLibrary)\s*\(")
 EXCLUDED_PATHS = ("Tests", "Examples")
+# A module's test target is its name without a leading underscore and "Tests", except these.
+TEST_TARGET_NAMES = {"receiptkit": "ReceiptKitCLITests"}
 
 
 class CannotCheck(Exception):
@@ -365,9 +370,18 @@ def check(root: str):
                     "not among its dependencies of ours in Package.swift"
                 )
             checked += 1
+    # One test target per module, named for it, that depends on it.
+    for module in sorted(modules):
+        expected_test = TEST_TARGET_NAMES.get(module, module.lstrip("_") + "Tests")
+        test = targets.get(expected_test)
+        if test is None or test[0] != "testTarget":
+            problems.append(f"the module {module} has no test target {expected_test} in Package.swift")
+        elif module not in test[2]:
+            problems.append(f"the test target {expected_test} does not depend on {module}")
     summary = (
         f"check-architecture: OK: ARCHITECTURE.md's module table names the {len(modules)} modules of Package.swift, "
-        f"and the imports of {checked} match their dependencies ({wildcards} wildcard row(s) not checked)"
+        f"and the imports of {checked} match their dependencies ({wildcards} wildcard row(s) not checked); "
+        f"each module has its test target"
     )
     return problems, summary
 

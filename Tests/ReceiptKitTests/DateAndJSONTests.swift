@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptKit
+import ReceiptTestSupport
 import Testing
 
 /// Receipt timestamps in, `verifyReceipt` dates out.

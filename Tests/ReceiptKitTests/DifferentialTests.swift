@@ -2,6 +2,7 @@ import Foundation
 import ReceiptKit
 import ReceiptKitTesting
 import SwiftASN1
+import ReceiptTestSupport
 import Testing
 import X509
 
@@ -44,7 +45,7 @@ struct DifferentialTests {
     }
 
     @Test func verdictsAgreeWithOpenSSL() async throws {
-        var rng = MutationTests.SplitMix64(state: 0xD1FF)
+        var rng = SplitMix64(state: 0xD1FF)
         let ca = try TestPKI.ca
         let anchor = try ca.root.certificate.serializeAsPEM().pemString
         let validator = try TestPKI.validator()
@@ -54,7 +55,7 @@ struct DifferentialTests {
             var receipt = TestPKI.sampleReceipt
             receipt.appVersion = String(round)
             receipt.inAppPurchases = Array(repeating: receipt.inAppPurchases[0], count: round % 4)
-            let options = MintingTests.allOptions[Int.random(in: 0..<MintingTests.allOptions.count, using: &rng)]
+            let options = TestPKI.mintingOptions[Int.random(in: 0..<TestPKI.mintingOptions.count, using: &rng)]
             let original = try ReceiptMinter.mint(receipt, signer: ca.receiptSigner, options: options)
             let input = round < 40 ? original : MutationTests.mutate(original, &rng)
 

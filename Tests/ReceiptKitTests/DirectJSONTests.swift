@@ -3,6 +3,7 @@ import Foundation
 import PropertyBased
 import ReceiptKit
 import ReceiptKitTesting
+import ReceiptTestSupport
 import Testing
 
 /// `AppReceipt.verifyReceiptJSON()` writes JSON directly; these tests hold it to the `Codable` form encoded by

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
+import ReceiptTestSupport
 import Testing
 
 /// Every input a fuzzer ever failed on (Fuzz/Regressions/TARGET/*), replayed against the library with the check

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
+import ReceiptTestSupport
 import Testing
 
 /// Malformed and hostile input: each case throws its exact error code, in bounded time, and never crashes.
@@ -201,17 +202,6 @@ struct HostileInputTests {
 /// Seeded random mutations of payloads and containers. Debug builds bounds-check every raw-buffer read, so an
 /// out-of-bounds read in the readers traps and fails this suite.
 struct MutationTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func mutate(_ bytes: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var out = bytes
         for _ in 0..<Int.random(in: 1...4, using: &rng) where !out.isEmpty {

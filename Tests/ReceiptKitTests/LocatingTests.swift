@@ -2,6 +2,7 @@ import AppStorePKI
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
+import ReceiptTestSupport
 import Testing
 
 /// `.app` bundles and the exit-173 startup decision, exercised on any platform.

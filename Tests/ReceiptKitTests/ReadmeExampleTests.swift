@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
+import ReceiptTestSupport
 import Testing
 
 /// The README's library example, kept compiling and running (with a minted receipt in place of the app's).

@@ -2,6 +2,7 @@ import AppStorePKI
 import SharedFixtures
 import Foundation
 import ReceiptKit
+import ReceiptTestSupport
 import Testing
 import X509
 

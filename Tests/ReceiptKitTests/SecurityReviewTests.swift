@@ -3,6 +3,7 @@ import Foundation
 @testable import ReceiptKit
 import ReceiptKitTesting
 import SwiftASN1
+import ReceiptTestSupport
 import Testing
 import X509
 import _CryptoExtras

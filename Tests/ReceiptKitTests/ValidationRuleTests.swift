@@ -2,6 +2,7 @@ import AppStorePKI
 import Foundation
 import ReceiptKit
 import ReceiptKitTesting
+import ReceiptTestSupport
 import Testing
 import X509
 
@@ -194,14 +195,5 @@ struct ValidationRuleTests {
         #expect(try await fixed.validate(bytes, now: TestPKI.now).failures == [.certificateExpired])
         let present = try TestPKI.validator(trustEvaluationTime: .now)
         #expect(try await present.validate(bytes, now: TestPKI.now).failures == [])
-    }
-}
-
-extension AppReceipt {
-    /// The receipt as decoding returns it: with the raw bundle identifier bytes filled in.
-    func withRawBundleIdentifier() -> AppReceipt {
-        var copy = self
-        copy.bundleIdentifierData = self.bundleIdentifierData ?? self.bundleIdentifier.map { Array([0x0C, UInt8($0.utf8.count)] + Array($0.utf8)) }
-        return copy
     }
 }

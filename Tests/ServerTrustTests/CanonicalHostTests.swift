@@ -1,5 +1,6 @@
 import Foundation
 import ServerTrust
+import TLSTestSupport
 import Testing
 import X509
 

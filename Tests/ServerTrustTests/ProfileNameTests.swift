@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import ServerTrust
 import SwiftASN1
+import TLSTestSupport
 import Testing
 import X509
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 @_spi(Testing) import ServerTrust
+import TLSTestSupport
 import Testing
 import X509
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SwiftASN1
+import TLSTestSupport
 import X509
 
 /// Certificates built per test to break one profile rule at a time: a Web PKI–conformant root, intermediate and

@@ -2,16 +2,16 @@ import Foundation
 import ReceiptKitTesting
 
 /// The `openssl` command, used as an independent CMS implementation.
-enum OpenSSL {
-    static let path: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
+package enum OpenSSL {
+    package static let path: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static let skipMessage = "openssl is not installed: the independent CMS check is skipped (.ci/run installs it)"
+    package static let skipMessage = "openssl is not installed: the independent CMS check is skipped (.ci/run installs it)"
 
     /// Runs `openssl cms -verify` on DER `receipt` against the PEM `anchor`; returns the exit status and what it
     /// printed. It waits off Swift's cooperative threads (``ChildProcess``): the differential test runs it hundreds
     /// of times while every other suite runs.
-    static func verify(receipt: [UInt8], anchorPEM: String) async throws -> (status: Int32, output: String) {
+    package static func verify(receipt: [UInt8], anchorPEM: String) async throws -> (status: Int32, output: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiptkit-openssl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

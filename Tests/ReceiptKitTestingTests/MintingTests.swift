@@ -4,27 +4,12 @@ import PropertyBased
 import ReceiptKit
 import ReceiptKitTesting
 import SwiftASN1
+import ReceiptTestSupport
 import Testing
 import X509
 
 /// `ReceiptKitTesting`: the test PKI, minting in every layout, faults, and agreement with an outside CMS verifier.
 struct MintingTests {
-    static let allOptions: [ReceiptMinter.Options] = {
-        var options: [ReceiptMinter.Options] = []
-        for style in [ReceiptMinter.Style.appStore, .xcode] {
-            for digest in [ReceiptMinter.Digest.sha1, .sha256] {
-                for signedAttributes in [false, true] {
-                    for algorithm in [ReceiptMinter.SignerAlgorithm.rsaEncryption, .digestWithRSAEncryption] {
-                        options.append(
-                            .init(style: style, digest: digest, signedAttributes: signedAttributes, signerAlgorithm: algorithm)
-                        )
-                    }
-                }
-            }
-        }
-        return options
-    }()
-
     @Test func savedAuthorityLoadsAndStillSigns() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiptkit-ca-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -54,17 +39,17 @@ struct MintingTests {
         expectReceiptError(.malformedContainer) { _ = try AppReceipt(berEncoded: bytes) }
     }
 
-    @Test(arguments: MintingTests.allOptions.indices)
+    @Test(arguments: TestPKI.mintingOptions.indices)
     func everyLayoutValidates(index: Int) async throws {
-        let options = Self.allOptions[index]
+        let options = TestPKI.mintingOptions[index]
         let bytes = try ReceiptMinter.mint(TestPKI.sampleReceipt, signer: TestPKI.ca.receiptSigner, options: options)
         let result = try await TestPKI.validator(device: TestPKI.device).validate(bytes, now: TestPKI.now)
         #expect(result.failures == [], "\(options)")
     }
 
-    @Test(.enabled(if: OpenSSL.path != nil, Comment(rawValue: OpenSSL.skipMessage)), arguments: MintingTests.allOptions.indices)
+    @Test(.enabled(if: OpenSSL.path != nil, Comment(rawValue: OpenSSL.skipMessage)), arguments: TestPKI.mintingOptions.indices)
     func openSSLAgreesEveryLayoutIsValidCMS(index: Int) async throws {
-        let options = Self.allOptions[index]
+        let options = TestPKI.mintingOptions[index]
         let ca = try TestPKI.ca
         let bytes = try ReceiptMinter.mint(TestPKI.sampleReceipt, signer: ca.receiptSigner, options: options)
         let verdict = try await OpenSSL.verify(receipt: bytes, anchorPEM: try ca.root.certificate.serializeAsPEM().pemString)
@@ -119,7 +104,7 @@ struct MintingTests {
         Gen.int64(in: 0...4_102_444_800_000).optional()
     )
 
-    static let layout = zip(Gen.element(of: Array(allOptions.indices)), Gen.bool)
+    static let layout = zip(Gen.element(of: Array(TestPKI.mintingOptions.indices)), Gen.bool)
 
     @Test func mintedReceiptsDecodeToTheirSpecAndValidate() async throws {
         let ca = try TestPKI.ca
@@ -142,7 +127,7 @@ struct MintingTests {
                 inAppPurchases: purchases
             )
             spec = ReceiptMinter.settingDeviceHash(of: spec, for: device)
-            let bytes = try ReceiptMinter.mint(spec, signer: ca.receiptSigner, options: Self.allOptions[optionIndex])
+            let bytes = try ReceiptMinter.mint(spec, signer: ca.receiptSigner, options: TestPKI.mintingOptions[optionIndex])
 
             let decoded = try AppReceipt(berEncoded: bytes)
             #expect(decoded == spec.withRawBundleIdentifier())

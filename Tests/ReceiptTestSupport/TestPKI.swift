@@ -1,23 +1,23 @@
-import AppStorePKI
-import Foundation
-import ReceiptKit
-import ReceiptKitTesting
-import X509
+package import AppStorePKI
+package import Foundation
+package import ReceiptKit
+package import ReceiptKitTesting
+package import X509
 
 /// Test hierarchies, generated once per test process (RSA key generation is the slow part).
-enum TestPKI {
-    static let creation = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
-    static let now = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15
+package enum TestPKI {
+    package static let creation = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
+    package static let now = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15
 
     private static let result: Result<TestCertificateAuthority, any Error> = Result { try TestCertificateAuthority() }
-    static var ca: TestCertificateAuthority { get throws { try result.get() } }
+    package static var ca: TestCertificateAuthority { get throws { try result.get() } }
 
-    static let device = DeviceIdentifier(bytes: [
+    package static let device = DeviceIdentifier(bytes: [
         0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B,
     ])
 
     /// A receipt with every documented field set, its hash computed for ``device``.
-    static var sampleReceipt: AppReceipt {
+    package static var sampleReceipt: AppReceipt {
         let receipt = AppReceipt(
             environment: .production,
             appItemIdentifier: 1_234_567_890,
@@ -51,7 +51,7 @@ enum TestPKI {
     }
 
     /// `receipt` (the sample by default) minted by ``ca`` (or `signer`) with `options`.
-    static func mint(
+    package static func mint(
         _ receipt: AppReceipt = TestPKI.sampleReceipt,
         signer: ReceiptSigner? = nil,
         options: ReceiptMinter.Options = .init()
@@ -59,7 +59,7 @@ enum TestPKI {
         try ReceiptMinter.mint(receipt, signer: signer ?? ca.receiptSigner, options: options)
     }
 
-    static func validator(
+    package static func validator(
         anchors: [Certificate]? = nil,
         bundleIdentifier: String? = nil,
         appVersion: String? = nil,
@@ -80,4 +80,22 @@ enum TestPKI {
             cache: cache
         )
     }
+
+    /// Every layout the minter makes: App Store and Xcode style, SHA-1 and SHA-256, with and without signed
+    /// attributes, either signature algorithm identifier.
+    package static let mintingOptions: [ReceiptMinter.Options] = {
+        var options: [ReceiptMinter.Options] = []
+        for style in [ReceiptMinter.Style.appStore, .xcode] {
+            for digest in [ReceiptMinter.Digest.sha1, .sha256] {
+                for signedAttributes in [false, true] {
+                    for algorithm in [ReceiptMinter.SignerAlgorithm.rsaEncryption, .digestWithRSAEncryption] {
+                        options.append(
+                            .init(style: style, digest: digest, signedAttributes: signedAttributes, signerAlgorithm: algorithm)
+                        )
+                    }
+                }
+            }
+        }
+        return options
+    }()
 }

@@ -7,6 +7,7 @@ import NIOTLS
 import ServerTrust
 import ServerTrustNIO
 import SwiftASN1
+import TLSTestSupport
 import Testing
 import X509
 

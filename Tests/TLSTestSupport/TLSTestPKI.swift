@@ -1,42 +1,42 @@
-import Crypto
-import Foundation
+package import Crypto
+package import Foundation
 import SwiftASN1
-import X509
+package import X509
 
 /// Certificates for server-trust scenarios, generated per test process (P-256 keys: fast), valid 2020–2030 and
 /// evaluated at a pinned instant inside that window, so no test depends on today's date.
-struct TLSTestPKI: Sendable {
-    struct Identity: Sendable {
-        var certificate: Certificate
-        var key: P256.Signing.PrivateKey
+package struct TLSTestPKI: Sendable {
+    package struct Identity: Sendable {
+        package var certificate: Certificate
+        package var key: P256.Signing.PrivateKey
     }
 
-    static let now = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15
-    static let start = Date(timeIntervalSince1970: 1_577_836_800)  // 2020-01-01
-    static let end = Date(timeIntervalSince1970: 1_893_456_000)  // 2030-01-01
+    package static let now = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15
+    package static let start = Date(timeIntervalSince1970: 1_577_836_800)  // 2020-01-01
+    package static let end = Date(timeIntervalSince1970: 1_893_456_000)  // 2030-01-01
 
-    let root: Identity
-    let otherRoot: Identity
-    let intermediate: Identity
+    package let root: Identity
+    package let otherRoot: Identity
+    package let intermediate: Identity
     /// The same intermediate key and name, signed by `otherRoot` (a cross-signature).
-    let crossIntermediate: Identity
-    let leaf: Identity
-    let expiredLeaf: Identity
-    let clientAuthLeaf: Identity
-    let criticalServerAuthLeaf: Identity
-    let selfSigned: Identity
-    let unrelated: Identity
+    package let crossIntermediate: Identity
+    package let leaf: Identity
+    package let expiredLeaf: Identity
+    package let clientAuthLeaf: Identity
+    package let criticalServerAuthLeaf: Identity
+    package let selfSigned: Identity
+    package let unrelated: Identity
 
-    static let shared: Result<TLSTestPKI, any Error> = Result { try TLSTestPKI() }
+    package static let shared: Result<TLSTestPKI, any Error> = Result { try TLSTestPKI() }
 
-    static func name(_ common: String) throws -> DistinguishedName {
+    package static func name(_ common: String) throws -> DistinguishedName {
         try DistinguishedName {
             OrganizationName("ReceiptKit TLS Test")
             CommonName(common)
         }
     }
 
-    static func make(
+    package static func make(
         _ common: String,
         key: P256.Signing.PrivateKey = P256.Signing.PrivateKey(),
         issuer: Identity?,
@@ -87,7 +87,7 @@ struct TLSTestPKI: Sendable {
         return Identity(certificate: certificate, key: key)
     }
 
-    init() throws {
+    package init() throws {
         self.root = try Self.make("Root A", issuer: nil, ca: true)
         self.otherRoot = try Self.make("Root B", issuer: nil, ca: true)
         let intermediateKey = P256.Signing.PrivateKey()
@@ -120,11 +120,11 @@ struct TLSTestPKI: Sendable {
         self.unrelated = try Self.make("Unrelated", issuer: nil, ca: true)
     }
 
-    var chain: [Certificate] { [self.leaf.certificate, self.intermediate.certificate] }
+    package var chain: [Certificate] { [self.leaf.certificate, self.intermediate.certificate] }
 }
 
 extension Certificate {
-    var pem: String {
+    package var pem: String {
         get throws { try self.serializeAsPEM().pemString }
     }
 }

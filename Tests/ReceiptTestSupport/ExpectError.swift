@@ -1,8 +1,8 @@
-import ReceiptKit
-import Testing
+package import ReceiptKit
+package import Testing
 
 /// Expects `body` to throw a ``ReceiptError`` with exactly `code`.
-func expectReceiptError(
+package func expectReceiptError(
     _ code: ReceiptError.Code,
     _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 import _ReceiptKitShared
 
@@ -77,7 +78,7 @@ struct Base64DecoderTests {
           arguments: [false, true])
     func differential(skippingWhitespace: Bool) {
         // Seeded: the same texts on every run, so that a failure can be reproduced.
-        var generator = MutationTests.SplitMix64(state: skippingWhitespace ? 2 : 1)
+        var generator = SplitMix64(state: skippingWhitespace ? 2 : 1)
         let symbols = Array("ABCDQRSTwxyz0189+/====  \n".utf8)
         var (decoded, strict) = (0, 0)
         for _ in 0..<60_000 {
