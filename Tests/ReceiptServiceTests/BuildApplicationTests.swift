@@ -96,4 +96,22 @@ struct BuildApplicationTests {
             }
         }
     }
+
+    @Test("ledger_snapshot_cache_bytes reaches the ledger: 0 turns its cache off, a negative size is refused", arguments: [nil, "0"] as [String?])
+    func snapshotCacheSetting(bytes: String?) async throws {
+        var configuration = ServiceConfiguration(logger: Self.quiet)
+        configuration.database = "sqlite::memory:"
+        configuration.port = 0
+        if let bytes { configuration.commandLineSettings = ["ledger_snapshot_cache_bytes": bytes] }
+        let application = try await buildApplication(configuration: configuration)
+        try await application.test(.live) { client in
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("receiptkit_ledger_snapshot_cache_enabled \(bytes == "0" ? "0.0" : "1.0")\n"), "\(text.prefix(2000))")
+            }
+        }
+        let refused = await Self.startupError { $0.commandLineSettings = ["ledger_snapshot_cache_bytes": "-1"] }
+        #expect(refused?.code == .invalidSetting)
+        #expect(refused?.reason.contains("ledger_snapshot_cache_bytes must be in [0, 1099511627776], not -1") == true, "\(refused?.reason ?? "")")
+    }
 }

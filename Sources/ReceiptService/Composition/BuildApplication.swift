@@ -52,9 +52,9 @@ public func buildApplication(
     do {
         switch location {
         case .sqlite(let path):
-            ledger = try await SQLiteLedger(path: path, logger: logger)
+            ledger = try await SQLiteLedger(path: path, snapshotCacheBytes: settings.ledgerSnapshotCacheBytes, logger: logger)
         case .postgres(let url):
-            let postgres = try PostgresLedger(url: url, logger: logger)
+            let postgres = try PostgresLedger(url: url, snapshotCacheBytes: settings.ledgerSnapshotCacheBytes, logger: logger)
             services.append(postgres)
             ledger = postgres
         }

@@ -14,6 +14,9 @@ extension ServiceSettings {
         .string(
             "database", \.database, rule: "sqlite:PATH, sqlite::memory: or postgres://…",
             "The ledger; checked when it is opened."),
+        .integer(
+            "ledger_snapshot_cache_bytes", \.ledgerSnapshotCacheBytes, in: 0...1_099_511_627_776,
+            "Memory for snapshots the ledger read before (0: every request reads the database)."),
 
         // What it accepts.
         .paths("anchors", \.anchorFiles, "Anchor certificate files (DER or PEM) trusted besides Apple's root."),

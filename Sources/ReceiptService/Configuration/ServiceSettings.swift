@@ -22,6 +22,10 @@ public struct ServiceSettings: Sendable {
     public var port = 8080
     /// `database`: the ledger (`sqlite:PATH`, `sqlite::memory:`, `postgres://…`).
     public var database = "sqlite:receiptkit.sqlite"
+    /// `ledger_snapshot_cache_bytes`: the most memory the ledger's cache of snapshots read before may hold (0 reads
+    /// every `/verifyReceipt` snapshot from the database). PostgreSQL keeps snapshots only while it hears every
+    /// instance's writes.
+    public var ledgerSnapshotCacheBytes = 16 << 20
     /// `anchors`: certificate files (DER or PEM) trusted besides Apple's root, resolved against the settings file's
     /// directory when it names them.
     public var anchorFiles: [String] = []
