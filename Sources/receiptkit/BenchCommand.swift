@@ -2,17 +2,20 @@ import AppStorePKI
 import ArgumentParser
 import Foundation
 import ReceiptKit
+import ReceiptLedger
 import X509
 import _ReceiptKitShared
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure receipts per second on one core: parse only, and full validation with and without the chain cache.",
+        abstract: "Measure receipts per second on one core: parse only, full validation with and without the chain cache, ledger reads.",
         discussion: """
             Each measurement is a warm loop in this process for --seconds. Full validation trusts Apple's root, \
             the given anchors and Xcode's StoreKit certificate, at each receipt's creation date. Build with \
-            -c release for meaningful numbers.
+            -c release for meaningful numbers. `ledger` records each receipt in an in-memory SQLite ledger without \
+            a snapshot cache and measures the /verifyReceipt read of its transactions (one snapshot statement, its \
+            rows read back into records).
             """
     )
 
@@ -22,7 +25,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("anchor"), help: "An extra trusted anchor (DER or PEM; repeatable).")
     var anchors: [String] = []
 
-    @Option(help: "What to measure: any of parse, json, cached, uncached, comma-separated.")
+    @Option(help: "What to measure: any of parse, json, cached, uncached, ledger, comma-separated.")
     var measure: String = "parse,cached,uncached"
 
     @Argument(help: "Receipt files.")
@@ -30,8 +33,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Self.validate(seconds: self.seconds)
-        let unknown = Set(self.phases).subtracting(["parse", "json", "cached", "uncached"])
-        guard unknown.isEmpty else { throw ValidationError("--measure takes parse, json, cached, uncached") }
+        let unknown = Set(self.phases).subtracting(["parse", "json", "cached", "uncached", "ledger"])
+        guard unknown.isEmpty else { throw ValidationError("--measure takes parse, json, cached, uncached, ledger") }
     }
 
     var phases: [String] {
@@ -56,7 +59,9 @@ struct BenchCommand: AsyncParsableCommand {
         let uncached = ReceiptValidator(policy: policy, cache: nil)
         let now = Date()
         let phases = self.phases
-        print("file\tparse/s\t" + (phases.contains("json") ? "json/s\t" : "") + "validate(cache)/s\tvalidate(no cache)/s\tverdict")
+        print(
+            "file\tparse/s\t" + (phases.contains("json") ? "json/s\t" : "") + "validate(cache)/s\tvalidate(no cache)/s\t"
+                + (phases.contains("ledger") ? "ledger read/s\t" : "") + "verdict")
         for path in self.inputs {
             let bytes: [UInt8]
             let verdict: ReceiptValidationResult
@@ -85,9 +90,30 @@ struct BenchCommand: AsyncParsableCommand {
             if phases.contains("uncached") {
                 cold = String(Int(try await Self.rate(seconds: self.seconds) { _ = try await uncached.validate(bytes, now: now) }))
             }
+            var ledger: String?
+            if phases.contains("ledger") {
+                ledger = String(Int(try await Self.ledgerRate(verdict.receipt, bytes: bytes, seconds: self.seconds, now: now)))
+            }
             let name = (path as NSString).lastPathComponent
             let label = verdict.isValid ? "valid" : verdict.failures.map(\.code).joined(separator: ",")
-            print("\(name)\t\(parse)\t" + (json.map { $0 + "\t" } ?? "") + "\(full)\t\(cold)\t\(label)")
+            print("\(name)\t\(parse)\t" + (json.map { $0 + "\t" } ?? "") + "\(full)\t\(cold)\t" + (ledger.map { $0 + "\t" } ?? "") + label)
+        }
+    }
+
+    /// Snapshot reads per second of `receipt`'s transactions from an in-memory SQLite ledger that keeps none.
+    static func ledgerRate(_ receipt: AppReceipt, bytes: [UInt8], seconds: Double, now: Date) async throws -> Double {
+        let ledger = try await SQLiteLedger(path: nil, snapshotCacheBytes: 0)
+        do {
+            try await ledger.migrate()
+            let entry = LedgerReceipt(receipt, bytes: bytes, environment: .production, seenAt: now)
+            try await ledger.record(entry)
+            let query = LedgerQuery(receipt: entry)
+            let rate = try await Self.rate(seconds: seconds) { _ = try await ledger.snapshot(matching: query) }
+            await ledger.shutdown()
+            return rate
+        } catch {
+            await ledger.shutdown()
+            throw error
         }
     }
 

@@ -18,6 +18,24 @@ struct CLIExitStatusTests {
         return url.path
     }
 
+    @Test("bench --measure ledger reads the receipt's transactions from a ledger; an unknown measure is a usage error")
+    func benchLedger() async throws {
+        let bench = try await CLIRunner.run([
+            "bench", "--seconds", "0.05", "--measure", "ledger", "--anchor", CLITests.anchor, CLITests.sample,
+        ])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        let lines = bench.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let header = try #require(lines.first)
+        let row = try #require(lines.dropFirst().first)
+        let column = try #require(header.firstIndex(of: "ledger read/s"))
+        #expect(row.count == header.count)
+        #expect((Int(row[column]) ?? 0) > 0, "\(row)")
+        #expect(row.last == "valid")
+        let unknown = try await CLIRunner.run(["bench", "--measure", "ledgers", CLITests.sample])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("--measure takes parse, json, cached, uncached, ledger"))
+    }
+
     @Test(arguments: ["nan", "inf", "-1", "0", "1e19", "3601"])
     func benchSecondsAreValidated(seconds: String) async throws {
         let bench = try await CLIRunner.run(["bench", "--seconds", seconds, CLITests.sample])
