@@ -179,6 +179,24 @@ struct ServiceSettingsTests {
         #expect(try S.read(set: ["max_in_flight_body_bytes": "3145728"]).settings.verifyReceipt.maximumInFlightBodyBytes == 3_145_728)
     }
 
+    @Test("a base_url the client refuses is refused when the settings are read, naming its source")
+    func baseURLIsCheckedWithTheSettings() throws {
+        let entry = #"[{"bundle_id":"com.example.app","issuer_id":"i","key_id":"K","private_key_file":"k.p8","base_url":"http://example.com"}]"#
+        let environment = try #require(S.refusal(environment: ["RECEIPTKIT_APP_STORE_SERVER_API": entry]))
+        #expect(environment.code == .malformedEnvironment)
+        #expect(
+            environment.reason == "RECEIPTKIT_APP_STORE_SERVER_API: app_store_server_api[0]: the base URL http://example.com "
+                + "is plain http to a host that is not a loopback address (127.0.0.1, [::1])", "\(environment.reason)")
+        let file = try #require(S.refusal(file: #"{"app_store_server_api": "# + entry + "}"))
+        #expect(file.code == .malformedFile)
+        #expect(file.reason.hasSuffix("serve.json: app_store_server_api[0]: the base URL http://example.com is plain http to a host that is not a loopback address (127.0.0.1, [::1])"), "\(file.reason)")
+        // Accepted rules pass: https anywhere, http to a loopback address.
+        for url in ["https://api.example.com/", "http://127.0.0.1:9000", "http://[::1]:80"] {
+            let fine = entry.replacingOccurrences(of: "http://example.com", with: url)
+            #expect(try S.read(environment: ["RECEIPTKIT_APP_STORE_SERVER_API": fine]).settings.apps.first?.baseURL == url)
+        }
+    }
+
     @Test func appsGivenInCodeMeetTheRuleOfTheSettingsFile() throws {
         let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY1", privateKey: .init())
         let app = try AppStoreServerAPIAppConfiguration(bundleIdentifier: "com.example.app", key: key, baseURL: "http://127.0.0.1:9")

@@ -43,6 +43,13 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     /// Each bearer token's lifetime (over 5 minutes, at most 60). Default 30 minutes.
     public var tokenLifetime: Duration
 
+    /// `url` as a configuration would keep it (without a trailing `/`), if the base URL rules accept it: `https`, or
+    /// plain `http` only to a literal loopback address; no query, fragment or credentials.
+    /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` naming the rule.
+    public static func validatedBaseURL(_ url: String) throws(AppStoreServerAPIError) -> String {
+        try BaseURL.validated(url)
+    }
+
     /// A configuration.
     /// - Parameters:
     ///   - key: The In-App Purchase key.

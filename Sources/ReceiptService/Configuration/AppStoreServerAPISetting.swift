@@ -1,4 +1,5 @@
 import AppStoreJWS
+import AppStoreServerAPI
 
 /// One entry of the `app_store_server_api` setting: an app the service refreshes from the App Store Server API.
 /// Unknown keys are an error, as everywhere in the settings. The key file is read when the service starts
@@ -89,8 +90,8 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
         )
     }
 
-    /// What is wrong with a list of entries: an empty field, an environment the API does not serve, an app named
-    /// twice.
+    /// What is wrong with a list of entries: an empty field, an environment the API does not serve, a base URL the
+    /// client's rules refuse, an app named twice.
     static func problem(_ entries: [AppStoreServerAPISetting]) -> SettingProblem? {
         var seen = Set<String>()
         for (index, entry) in entries.enumerated() {
@@ -101,6 +102,13 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
             }
             if let environment = entry.environment, environment != "production", environment != "sandbox" {
                 return SettingProblem("[\(index)]: environment must be production or sandbox")
+            }
+            if let url = entry.baseURL {
+                do {
+                    _ = try AppStoreServerAPIConfiguration.validatedBaseURL(url)
+                } catch {
+                    return SettingProblem("[\(index)]: \(error.reason)")
+                }
             }
             guard seen.insert(entry.bundleIdentifier).inserted else {
                 return SettingProblem("[\(index)]: bundle_id \(entry.bundleIdentifier) is configured twice")
