@@ -7,7 +7,7 @@ public final class ScriptedTransport: HTTPTransport {
     public enum Step: Sendable {
         case answer(HTTPTransportResponse)
         case fail(HTTPTransportFailure.Kind)
-        /// Waits for `release` before answering (for the concurrency bound).
+        /// Waits for `release` before answering (for the concurrency bound), or fails as cancelled when the caller is.
         case hold(HTTPTransportResponse)
         /// Fails after `seconds` on the clock given to the transport (a connection that times out slowly).
         case failAfter(HTTPTransportFailure.Kind, seconds: Double)
@@ -66,6 +66,8 @@ public final class ScriptedTransport: HTTPTransport {
             throw HTTPTransportFailure(kind, "scripted \(kind.rawValue) after \(seconds) s")
         case .hold(let response)?:
             while !self.state.withLockedValue({ $0.released }) {
+                // As a real transport: the caller's cancellation ends the exchange.
+                if Task.isCancelled { throw HTTPTransportFailure(.cancelled, "cancelled while held") }
                 try? await Task.sleep(for: .milliseconds(5))
             }
             return response

@@ -252,4 +252,36 @@ struct BridgeUnitTests {
             fixture.transport.release()
         }
     }
+
+    @Test func aFetchCutShortByTheShutdownIsNotBackedOffWhenTheBridgeRunsAgain() async throws {
+        let held = ScriptedTransport.Step.hold(
+            HTTPTransportResponse(status: 200, body: Array(#"{"hasMore":false,"signedTransactions":[]}"#.utf8)))
+        let steps = [held, Self.history([try Self.transaction("1", type: .nonConsumable)])]
+        try await Self.withBridge(steps, { $0.failureBackoff = .seconds(3600) }, running: false) { fixture in
+            let first = Task { try await fixture.bridge.run() }
+            while !fixture.bridge.isRunning { await Task.yield() }
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .milliseconds(1)) == false)
+            let arrived = ContinuousClock.now
+            while fixture.transport.inFlight == 0, ContinuousClock.now - arrived < .seconds(120) { await Task.yield() }
+            #expect(fixture.transport.inFlight == 1)
+            // The service stops: the held fetch is cancelled, and the run ends.
+            first.cancel()
+            _ = await first.result
+            #expect(!fixture.bridge.isRunning)
+            #expect(fixture.transport.inFlight == 0)
+
+            // Running again, the id is due at once: the cut-short fetch is no failure to back off from.
+            let second = Task { try await fixture.bridge.run() }
+            defer { second.cancel() }
+            while !fixture.bridge.isRunning { await Task.yield() }
+            guard case .wait = fixture.bridge.admit(fixture.key("1")) else {
+                Issue.record("a fetch cancelled at shutdown is backed off after a restart")
+                return
+            }
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)))
+            #expect(fixture.transport.requests.count == 2)
+            let snapshot = try await Self.snapshot(fixture, "1")
+            #expect(snapshot.transactions.map(\.transactionIdentifier) == ["1"])
+        }
+    }
 }
