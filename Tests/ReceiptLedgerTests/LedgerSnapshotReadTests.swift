@@ -15,14 +15,27 @@ struct LedgerSnapshotReadTests {
         #expect(LedgerTransaction.table.columns.filter { $0.read == nil }.map(\.name) == scope)
         #expect(LedgerRenewalInfo.table.columns.filter { $0.read == nil }.map(\.name) == scope)
         #expect(LedgerOriginalTransaction.table.columns.filter { $0.read == nil }.map(\.name).sorted() == scope.sorted())
-        // Each name once, each with one type wherever it appears.
-        #expect(Set(Self.read.columnNames).count == Self.read.columnNames.count)
-        var types: [String: String] = [:]
-        for column in LedgerTransaction.table.readColumns { types[column.name] = column.type.rawValue }
-        for column in LedgerRenewalInfo.table.readColumns {
-            #expect(types[column.name, default: column.type.rawValue] == column.type.rawValue, "\(column.name)")
+        // A row is as narrow as the widest table, every column of a table has its own place, and a place holds one
+        // type.
+        let widest = [
+            LedgerTransaction.table.readColumns.count, LedgerRenewalInfo.table.readColumns.count,
+            LedgerOriginalTransaction.table.readColumns.count,
+        ].max()
+        #expect(Self.read.placeTypes.count == widest)
+        func placed<Record>(_ table: LedgerTable<Record>) {
+            let positions = table.readColumns.map { Self.read.position(of: $0.name, tag: table.tag) }
+            #expect(positions.allSatisfy { $0 != nil }, "\(table.name)")
+            #expect(Set(positions.compactMap { $0 }).count == positions.count, "\(table.name)")
+            for (column, position) in zip(table.readColumns, positions) {
+                #expect(position.map { Self.read.placeTypes[$0 - 1] } == column.type, "\(table.name).\(column.name)")
+            }
         }
-        #expect(Self.read.columnNames.first == "kind")
+        placed(LedgerTransaction.table)
+        placed(LedgerRenewalInfo.table)
+        placed(LedgerOriginalTransaction.table)
+        // Columns of the same name share a place.
+        #expect(Self.read.position(of: "original_transaction_id", tag: "t") == Self.read.position(of: "original_transaction_id", tag: "r"))
+        #expect(Self.read.position(of: "source", tag: "t") == Self.read.position(of: "source", tag: "r"))
     }
 
     @Test("a record written by its column table reads back equal")
@@ -55,7 +68,7 @@ struct LedgerSnapshotReadTests {
                 environment: .sandbox, bundleIdentifier: "com.example.app", originalTransactionIdentifier: "1000",
                 productIdentifier: "p", updatedMilliseconds: 1, json: []))
         var wrongType = good
-        wrongType[Self.read.columnNames.firstIndex(of: "updated_ms") ?? 0] = .text("1")
+        wrongType[Self.read.position(of: "updated_ms", tag: "r") ?? 0] = .text("1")
         var unknownKind = good
         unknownKind[0] = .text("x")
         for rows in [[Array(good.dropLast())], [wrongType], [unknownKind], [[SQLValue]()]] {
@@ -63,9 +76,13 @@ struct LedgerSnapshotReadTests {
         }
     }
 
-    /// The row the snapshot query returns for `record`: its table's tag, its values under their names, NULL elsewhere.
+    /// The row the snapshot query returns for `record`: its table's tag, its values at their names' places, NULL
+    /// elsewhere.
     static func row<Record>(_ table: LedgerTable<Record>, _ record: Record) -> [SQLValue] {
-        let values = Dictionary(table.readColumns.map { ($0.name, $0.value(record)) }, uniquingKeysWith: { a, _ in a })
-        return [.text(table.tag)] + Self.read.columnNames.dropFirst().map { values[$0] ?? .null }
+        var row = [SQLValue.text(table.tag)] + Array(repeating: SQLValue.null, count: Self.read.placeTypes.count)
+        for column in table.readColumns {
+            if let position = Self.read.position(of: column.name, tag: table.tag) { row[position] = column.value(record) }
+        }
+        return row
     }
 }

@@ -3,14 +3,8 @@
 /// upserts read it for the column list and the bound values, and the snapshot query for what it selects and how each
 /// selected value is read back — so writes, reads and the SQL cannot fall out of step.
 struct LedgerColumn<Record>: Sendable {
-    /// The SQL types of the ledger's columns (the names both dialects accept).
-    enum SQLType: String, Sendable {
-        case text = "TEXT"
-        case integer = "BIGINT"
-    }
-
     let name: String
-    let type: SQLType
+    let type: SQLColumnType
     let value: @Sendable (Record) -> SQLValue
     /// Puts a stored value into a record; `nil` for a scope column (environment, app), which a read takes from its
     /// query instead of the row.
@@ -57,7 +51,7 @@ struct LedgerColumn<Record>: Sendable {
     /// A column whose record property is `get`/`set`, written with `write` and read back with `read`.
     private static func typed<Value>(
         _ name: String,
-        _ type: SQLType,
+        _ type: SQLColumnType,
         _ get: @escaping @Sendable (Record) -> Value,
         _ set: @escaping @Sendable (inout Record, Value) -> Void,
         write: @escaping @Sendable (Value) -> SQLValue,

@@ -1,17 +1,20 @@
 /// The snapshot query and the reading of its rows, both derived from the three tables' column tables: one
 /// `UNION ALL` of the transactions, renewal information and original-transaction records of some original
-/// transaction ids, whose columns are `kind` (the table's tag) and every column any of the tables reads, each under
-/// its own name and type (`NULL` of that type in a table without it, so every column keeps one type, as PostgreSQL's
-/// `UNION` requires). A row is read back by its tag's table, column by column, by the positions of its names.
-/// A row of unexpected shape is an ``LedgerError/Code/incompatibleSchema`` error, never a crash.
+/// transaction ids. A row is the table's tag, then typed places (`c1`, `c2`, …) that each table's columns are given
+/// once, by name, here: a column takes the place a column of the same name took in an earlier table, else the first
+/// place of its type the table does not use yet, else a new one — so a row is as narrow as the widest table, and a
+/// place keeps one type, as PostgreSQL's `UNION` requires (a table that leaves a place empty selects a `NULL` of its
+/// type). A row is read back by its tag's table, column by column, from the places its names were given; nobody
+/// writes a position by hand. A row of unexpected shape is an ``LedgerError/Code/incompatibleSchema`` error, never a
+/// crash.
 struct LedgerSnapshotRead: Sendable {
     /// The built-in tables' read.
     static let shared = LedgerSnapshotRead(
         transactions: LedgerTransaction.table, renewalInfo: LedgerRenewalInfo.table,
         originalTransactions: LedgerOriginalTransaction.table)
 
-    /// The names of the selected columns, in order: `kind`, then each column the first time a table names it.
-    let columnNames: [String]
+    /// The types of the places after the tag, in order.
+    let placeTypes: [SQLColumnType]
     private let transactions: Part<LedgerTransaction>
     private let renewalInfo: Part<LedgerRenewalInfo>
     private let originalTransactions: Part<LedgerOriginalTransaction>
@@ -21,21 +24,33 @@ struct LedgerSnapshotRead: Sendable {
         renewalInfo: LedgerTable<LedgerRenewalInfo>,
         originalTransactions: LedgerTable<LedgerOriginalTransaction>
     ) {
-        var names = ["kind"]
-        var types: [String: String] = [:]
-        func add<Record>(_ table: LedgerTable<Record>) {
-            for column in table.readColumns where types[column.name] == nil {
-                names.append(column.name)
-                types[column.name] = column.type.rawValue
+        var types: [SQLColumnType] = []
+        var placeOfName: [String: Int] = [:]
+        func assign<Record>(_ table: LedgerTable<Record>) -> [String: Int] {
+            var places: [String: Int] = [:]
+            for column in table.readColumns {
+                let taken = Set(places.values)
+                let place: Int
+                if let named = placeOfName[column.name], !taken.contains(named), types[named] == column.type {
+                    place = named
+                } else if let free = types.indices.first(where: { types[$0] == column.type && !taken.contains($0) }) {
+                    place = free
+                } else {
+                    types.append(column.type)
+                    place = types.count - 1
+                }
+                places[column.name] = place
+                if placeOfName[column.name] == nil { placeOfName[column.name] = place }
             }
+            return places
         }
-        add(transactions)
-        add(renewalInfo)
-        add(originalTransactions)
-        self.columnNames = names
-        self.transactions = Part(transactions, names: names, types: types)
-        self.renewalInfo = Part(renewalInfo, names: names, types: types)
-        self.originalTransactions = Part(originalTransactions, names: names, types: types)
+        let transactionPlaces = assign(transactions)
+        let renewalPlaces = assign(renewalInfo)
+        let originalPlaces = assign(originalTransactions)
+        self.placeTypes = types
+        self.transactions = Part(transactions, places: transactionPlaces, types: types)
+        self.renewalInfo = Part(renewalInfo, places: renewalPlaces, types: types)
+        self.originalTransactions = Part(originalTransactions, places: originalPlaces, types: types)
     }
 
     /// The `SELECT`, `ids` being the condition on `original_transaction_id` and `dialect` giving the placeholders
@@ -43,9 +58,20 @@ struct LedgerSnapshotRead: Sendable {
     func sql(dialect: SQLDialect, ids: String) -> String {
         let p = dialect.placeholder
         let scope = "environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id \(ids)"
-        return [self.transactions.select, self.renewalInfo.select, self.originalTransactions.select]
-            .map { "\($0) WHERE \(scope)" }
-            .joined(separator: "\nUNION ALL\n")
+        let selects = [
+            self.transactions.select(dialect), self.renewalInfo.select(dialect), self.originalTransactions.select(dialect),
+        ]
+        return selects.map { "\($0) WHERE \(scope)" }.joined(separator: "\nUNION ALL\n")
+    }
+
+    /// Where `name` of the table tagged `tag` sits in a row (0 is the tag), for tests.
+    func position(of name: String, tag: String) -> Int? {
+        switch tag {
+        case self.transactions.tag: self.transactions.places[name].map { $0 + 1 }
+        case self.renewalInfo.tag: self.renewalInfo.places[name].map { $0 + 1 }
+        case self.originalTransactions.tag: self.originalTransactions.places[name].map { $0 + 1 }
+        default: nil
+        }
     }
 
     /// The snapshot the rows of ``sql(dialect:ids:)`` hold for `query`.
@@ -54,8 +80,9 @@ struct LedgerSnapshotRead: Sendable {
         var infos: [LedgerRenewalInfo] = []
         var originals: [LedgerOriginalTransaction] = []
         transactions.reserveCapacity(rows.count)
+        let width = self.placeTypes.count + 1
         for row in rows {
-            guard row.count == self.columnNames.count, case .text(let tag) = row[0] else {
+            guard row.count == width, case .text(let tag) = row[0] else {
                 throw LedgerError(.incompatibleSchema, "a snapshot row has an unexpected shape")
             }
             switch tag {
@@ -74,20 +101,39 @@ struct LedgerSnapshotRead: Sendable {
     /// One table's share of the query: its `SELECT` list and where each of its columns sits in a row.
     private struct Part<Record>: Sendable {
         let tag: String
-        let select: String
+        /// The place of each column the table reads (0-based, after the tag).
+        let places: [String: Int]
+        /// The `SELECT … FROM table` of PostgreSQL (a place the table leaves empty is a `NULL` of the place's type)
+        /// and of SQLite (a plain `NULL`: its columns have no declared type to agree on, and the text parses faster).
+        let postgresSelect: String
+        let sqliteSelect: String
         let blank: @Sendable (LedgerQuery) -> Record
         let readers: [(position: Int, read: @Sendable (inout Record, SQLValue) throws(LedgerError) -> Void)]
 
-        init(_ table: LedgerTable<Record>, names: [String], types: [String: String]) {
-            let own = Dictionary(table.readColumns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            let list = names.dropFirst().map { name in
-                own[name] == nil ? "CAST(NULL AS \(types[name] ?? "TEXT")) AS \(name)" : name
+        init(_ table: LedgerTable<Record>, places: [String: Int], types: [SQLColumnType]) {
+            var columnAt: [Int: String] = [:]
+            for (name, place) in places { columnAt[place] = name }
+            // Places are aliased `c1`, `c2`, …: the drivers hand every row its columns' names, and names this short
+            // are stored inline, not allocated.
+            func select(_ empty: (SQLColumnType) -> String) -> String {
+                let list = types.indices.map { place in "\(columnAt[place] ?? empty(types[place])) AS c\(place + 1)" }
+                return "SELECT '\(table.tag)' AS k, \(list.joined(separator: ", ")) FROM \(table.name)"
             }
             self.tag = table.tag
-            self.select = "SELECT '\(table.tag)' AS kind, \(list.joined(separator: ", ")) FROM \(table.name)"
+            self.places = places
+            self.postgresSelect = select { "CAST(NULL AS \($0.rawValue))" }
+            self.sqliteSelect = select { _ in "NULL" }
             self.blank = table.blank
-            self.readers = names.indices.compactMap { position in
-                own[names[position]]?.read.map { (position, $0) }
+            self.readers = table.readColumns.compactMap { column in
+                guard let place = places[column.name], let read = column.read else { return nil }
+                return (place + 1, read)
+            }
+        }
+
+        func select(_ dialect: SQLDialect) -> String {
+            switch dialect {
+            case .postgres: self.postgresSelect
+            case .sqlite: self.sqliteSelect
             }
         }
 

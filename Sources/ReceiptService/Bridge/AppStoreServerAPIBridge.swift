@@ -199,10 +199,12 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         }
     }
 
-    /// Ends a refresh: out of the table, a failure (a refresh not complete) remembered for the backoff, its
-    /// waiters resumed with whether the ledger was written (they read it again).
+    /// Ends a refresh: out of the table, a failure (a refresh not complete, and not cut short by cancellation)
+    /// remembered for the backoff, its waiters resumed with whether the ledger was written (they read it again).
     private func complete(_ key: RefreshKey, flight: RefreshFlight, end: RefreshEnd) {
-        let failedAt = end == .complete ? nil : self.now().epochMilliseconds
+        // A fetch its task's cancellation cut short (the service stopping, however it stops) is no failure of
+        // Apple's: nothing to back off from when the bridge runs again.
+        let failedAt = end == .complete || Task.isCancelled ? nil : self.now().epochMilliseconds
         self.state.withLockedValue { state in
             // Every key the refresh was registered under: the lead's and its companions'.
             let covered = state.flights.filter { $0.value === flight }.map(\.key)
