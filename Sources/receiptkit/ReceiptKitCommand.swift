@@ -1,4 +1,5 @@
 import ArgumentParser
+import _ReceiptKitShared
 
 @main
 struct ReceiptKitCommand: AsyncParsableCommand {
@@ -11,6 +12,7 @@ struct ReceiptKitCommand: AsyncParsableCommand {
             --check-revocation: OCSP responder unreachable; api: still rate limited), 69 a service unreachable after \
             retries (api), 77 credentials refused (api: HTTP 401 or 403). With several inputs, the worst status.
             """,
+        version: ReceiptKitVersion.string,
         subcommands: [
             InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self,
             ServeCommand.self, JWSCommand.self, CodegenCommand.self, APICommand.self,

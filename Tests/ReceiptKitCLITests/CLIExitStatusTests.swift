@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptKit
 import Testing
+import _ReceiptKitShared
 
 /// Every command keeps the exit-status contract: 64 usage (numeric options included), 65 malformed input, 66
 /// unreadable input, 73 unwritable output; 1 only for "decoded but invalid".
@@ -16,6 +17,13 @@ struct CLIExitStatusTests {
         let url = Self.scratch.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
         return url.path
+    }
+
+    @Test("--version prints the build's version and exits 0")
+    func version() async throws {
+        let result = try await CLIRunner.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == ReceiptKitVersion.string + "\n")
     }
 
     @Test("bench --measure ledger reads the receipt's transactions from a ledger; an unknown measure is a usage error")

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import ReceiptService
 import Testing
+import _ReceiptKitShared
 
 /// `buildApplication(configuration:)`: what it refuses before anything listens, and a service composed from a
 /// settings file alone.
@@ -107,6 +108,7 @@ struct BuildApplicationTests {
         try await application.test(.live) { client in
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
+                #expect(text.contains("receiptkit_build_info{version=\"\(ReceiptKitVersion.string)\"} 1"), "\(text.prefix(400))")
                 #expect(text.contains("receiptkit_ledger_snapshot_cache_enabled \(bytes == "0" ? "0.0" : "1.0")\n"), "\(text.prefix(2000))")
             }
         }

@@ -1,8 +1,10 @@
 import NIOConcurrencyHelpers
 public import Prometheus
 public import ReceiptLedger
+import _ReceiptKitShared
 
-/// The service's Prometheus metrics, served at `GET /metrics`: requests by endpoint and status, requests refused
+/// The service's Prometheus metrics, served at `GET /metrics`: the build (`receiptkit_build_info`), requests by
+/// endpoint and status, requests refused
 /// before a verdict (413/408/503), connections open and closed by the server, the validation latency histogram,
 /// ledger writes and failures, the ledger's snapshot cache (whether it answers, its size, hits and misses), and the
 /// App Store Server API refresh (calls by outcome, refreshes by result). One
@@ -32,6 +34,11 @@ public struct ServiceMetrics: Sendable {
     /// Creates the metrics in a new registry (or `registry`).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
+        // Which build answers: a constant 1, its labels the point (`receiptkit_build_info{version="0.1.0"} 1`).
+        registry.makeGauge(
+            descriptor: Self.descriptor("build_info", "", "The build of ReceiptKit serving, in its labels; always 1."),
+            labels: [("version", ReceiptKitVersion.string)]
+        ).set(Int64(1))
         self.validationDuration = registry.makeDurationHistogram(
             descriptor: Self.descriptor("validation_duration", "seconds",
                 "Time to decode and validate one receipt (queueing excluded)."),
