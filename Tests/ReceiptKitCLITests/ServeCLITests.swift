@@ -100,7 +100,14 @@ struct ServeCLITests {
         let second = try Server(["--database", database, "--anchor", "Examples/TestRoot.cer"])
         let again = try await second.post("/verifyReceipt", json: sample)
         #expect((again["latest_receipt_info"] as? [Any])?.count == 1)
+        // A second server on the same file is refused before it serves: it would never see the first's writes.
+        let rival = try await CLIRunner.run(["serve", "--port", "0", "--database", database, "--anchor", "Examples/TestRoot.cer"])
+        #expect(rival.status == 69, "\(rival.stderr)")
+        #expect(rival.stderr.contains("is in use by another process (pid \(second.process.processIdentifier))"), "\(rival.stderr)")
         #expect(second.stop() == 0)
+        // Stopped, the owner let go: the file opens again.
+        let third = try Server(["--database", database, "--anchor", "Examples/TestRoot.cer"])
+        #expect(third.stop() == 0)
     }
 
     @Test("the shared real receipts: each answered as inspect --json decodes it", .enabled(if: RealReceipts.available))

@@ -26,6 +26,9 @@ public struct LedgerError: CodedError {
         public static let invalidLocation = Code("invalid_location")
         /// The ledger was shut down.
         public static let closed = Code("closed")
+        /// Another process (or another ledger in this one) owns the SQLite file: one process owns an SQLite ledger.
+        /// Not retryable while the owner runs.
+        public static let inUse = Code("in_use")
         /// A string to be stored holds U+0000, refused before any write: PostgreSQL's `text` cannot store it and
         /// SQLite can, so both backends refuse it alike. Not retryable.
         public static let stringContainsNUL = Code("string_contains_nul")

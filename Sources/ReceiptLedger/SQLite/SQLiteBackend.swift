@@ -13,11 +13,15 @@ struct SQLiteBackend: SQLBackend {
     let writeTurn = AsyncSemaphore(permits: 1)
     let threadPool: NIOThreadPool
     let nextReader = NIOLockedValueBox(0)
+    /// The file's owner lock; `nil` in memory.
+    let owner: SQLiteOwnerLock?
 
     var dialect: SQLDialect { .sqlite }
     var seesEveryWrite: Bool { true }
 
     static func open(path: String?, readers readerCount: Int, logger: Logger) async throws -> SQLiteBackend {
+        // The lock first: a second owner is refused before it touches the file.
+        let owner = try path.map { path throws(LedgerError) in try SQLiteOwnerLock.acquire(path: path) }
         let pool = NIOThreadPool(numberOfThreads: max(2, readerCount + 1))
         pool.start()
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
@@ -43,9 +47,10 @@ struct SQLiteBackend: SQLBackend {
                     readers.append(reader)
                 }
             }
-            return SQLiteBackend(writer: writer, readers: readers, threadPool: pool)
+            return SQLiteBackend(writer: writer, readers: readers, threadPool: pool, owner: owner)
         } catch {
             try? await pool.shutdownGracefully()
+            owner?.release()
             throw error
         }
     }
@@ -106,6 +111,7 @@ struct SQLiteBackend: SQLBackend {
             try? await connection.close()
         }
         try? await self.threadPool.shutdownGracefully()
+        self.owner?.release()
     }
 
     struct Session: SQLSession {

@@ -3,10 +3,10 @@ public import Logging
 /// The embedded ledger: one SQLite file (or memory), created on first use. SQLite is compiled into the binary
 /// (SQLiteNIO's vendored amalgamation), so nothing needs installing.
 ///
-/// One process should own the file: writes are serialised inside the process and by SQLite's lock across
-/// processes, but several service instances belong on ``PostgresLedger``. Snapshots read before are kept in memory
-/// (see `snapshotCacheBytes`) and dropped by this process's writes: another process's writes to the file are not
-/// seen by them.
+/// One process owns the file, and holds `PATH.lock` while the ledger is open: a second ``SQLiteLedger`` on the same
+/// file, in this process or another, is refused with ``LedgerError/Code/inUse`` — snapshots read before are kept in
+/// memory (see `snapshotCacheBytes`) and dropped by the owner's writes only, so a second owner would answer stale.
+/// Several service instances belong on ``PostgresLedger``. ``shutdown()`` releases the file.
 ///
 /// ```swift
 /// let ledger = try await SQLiteLedger(path: "receiptkit.sqlite")
@@ -16,8 +16,10 @@ public struct SQLiteLedger: BackendLedger {
     let operations: LedgerOperations<SQLiteBackend>
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one when `path` is `nil`.
+    /// - Throws: ``LedgerError/Code/inUse`` when another ledger owns the file; ``LedgerError/Code/unavailable`` when it
+    ///   cannot be opened.
     /// - Parameters:
-    ///   - path: The database file; its directory must exist.
+    ///   - path: The database file; its directory must exist. The ledger holds `PATH.lock` until it is shut down.
     ///   - readers: Reader connections for concurrent queries (file databases only).
     ///   - snapshotCacheBytes: The most memory snapshots read before may hold (16 MiB by default; 0 reads every
     ///     snapshot from the file). Every write through this ledger drops the snapshots it touches, so the cache
@@ -32,6 +34,8 @@ public struct SQLiteLedger: BackendLedger {
         do {
             let backend = try await SQLiteBackend.open(path: path, readers: max(1, min(readers, 16)), logger: logger)
             self.operations = LedgerOperations(backend: backend, snapshotCacheBytes: snapshotCacheBytes)
+        } catch let error as LedgerError {
+            throw error
         } catch {
             throw LedgerError(.unavailable, "cannot open SQLite database \(path ?? ":memory:"): \(error)")
         }

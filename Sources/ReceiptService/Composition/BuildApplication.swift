@@ -59,6 +59,8 @@ public func buildApplication(
             ledger = postgres
         }
     } catch {
+        // Another process owning the SQLite file is said as such (its reason names the owner's pid).
+        if error.code == .inUse { throw ServiceStartupError(.databaseInUse, error.reason) }
         throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
     }
 

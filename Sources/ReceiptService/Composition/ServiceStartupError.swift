@@ -29,5 +29,7 @@ public struct ServiceStartupError: CodedError {
         public static let invalidDatabase = Code("invalid_database")
         /// The database could not be opened.
         public static let databaseUnavailable = Code("database_unavailable")
+        /// Another process owns the SQLite file (another `receiptkit serve`): one process owns an SQLite ledger.
+        public static let databaseInUse = Code("database_in_use")
     }
 }

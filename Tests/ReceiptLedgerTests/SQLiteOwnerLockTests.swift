@@ -1,0 +1,47 @@
+import Foundation
+@testable import ReceiptLedger
+import Testing
+
+/// One process owns an SQLite ledger file: a second ledger on it is refused while the first is open (here within one
+/// process; `ServeCLITests` starts a second `receiptkit serve`), and the file opens again once the owner shuts down.
+@Suite("SQLite owner lock")
+struct SQLiteOwnerLockTests {
+    @Test("a second ledger on an open file is in_use, naming the owner; shut down, the owner lets go")
+    func secondOwnerRefused() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-lock-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("ledger.sqlite").path
+
+        let owner = try await SQLiteLedger(path: path)
+        try await owner.migrate()
+        let refused = await #expect(throws: LedgerError.self) { _ = try await SQLiteLedger(path: path) }
+        #expect(refused?.code == .inUse)
+        #expect(refused?.isRetryable == false)
+        #expect(refused?.reason == "sqlite:\(path) is in use by another process (pid \(ProcessInfo.processInfo.processIdentifier)): one process owns an SQLite ledger; run several instances on PostgreSQL")
+        await owner.shutdown()
+
+        let next = try await SQLiteLedger(path: path)
+        #expect(try await next.schemaVersion() == LedgerMigration.latestVersion)
+        await next.shutdown()
+    }
+
+    @Test("in-memory ledgers own no file: any number open at once")
+    func memoryLedgersNeverLock() async throws {
+        let first = try await SQLiteLedger(path: nil)
+        let second = try await SQLiteLedger(path: nil)
+        try await first.migrate()
+        try await second.migrate()
+        await first.shutdown()
+        await second.shutdown()
+    }
+
+    @Test("a lock file that cannot be made is unavailable, not a crash")
+    func unlockable() async {
+        let error = await #expect(throws: LedgerError.self) {
+            _ = try await SQLiteLedger(path: "/nonexistent-directory-\(UUID())/ledger.sqlite")
+        }
+        #expect(error?.code == .unavailable)
+        #expect(error?.reason.contains("cannot open the owner lock") == true)
+    }
+}
