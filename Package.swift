@@ -519,7 +519,7 @@ let package = Package(
             dependencies: [
                 "SharedFixtures",
                 "receiptkit", "ReceiptKitTesting", "AppStoreServerAPISimulator", "ReceiptKit", "ServerTrust",
-                "AppStoreJWS", "ReceiptLedger",
+                "AppStoreJWS", "ReceiptLedger", "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

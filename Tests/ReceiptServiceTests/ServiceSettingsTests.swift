@@ -197,6 +197,21 @@ struct ServiceSettingsTests {
         }
     }
 
+    /// The deployment guide's example settings file (`Examples/Deploy/serve.json`) is valid settings.
+    @Test("the deployment example's serve.json reads as the guide describes it")
+    func deploymentExampleLoads() throws {
+        let example = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/Deploy/serve.json")
+        let settings = try S.read { $0.settingsFile = example.path }.settings
+        #expect(settings.host == "127.0.0.1")
+        #expect(settings.database.hasPrefix("postgres://"))
+        #expect(settings.verifyReceipt.allowedBundleIdentifiers == ["com.example.app"])
+        #expect(settings.apps.map(\.bundleIdentifier) == ["com.example.app"])
+        // Its key file is resolved against the settings file's directory, as the guide says.
+        #expect(settings.apps.first?.privateKeyFile == example.deletingLastPathComponent().appendingPathComponent("AuthKey_ABCDE12345.p8").path)
+    }
+
     @Test func appsGivenInCodeMeetTheRuleOfTheSettingsFile() throws {
         let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY1", privateKey: .init())
         let app = try AppStoreServerAPIAppConfiguration(bundleIdentifier: "com.example.app", key: key, baseURL: "http://127.0.0.1:9")
