@@ -98,8 +98,19 @@ struct ServiceSettingsTests {
     @Test func aDuplicateNameInTheFileIsRefused() throws {
         let duplicate = try #require(S.refusal(file: #"{"port": 1, "port": 2}"#))
         #expect(duplicate.code == .malformedFile)
-        #expect(duplicate.reason.contains("not a JSON object of settings"))
+        #expect(duplicate.reason.hasSuffix("serve.json: line 1, column 22: not strict JSON (duplicate member name 'port' at byte 21)"), "\(duplicate.reason)")
         #expect(S.refusal(file: "[1]")?.reason.hasSuffix("serve.json: not a JSON object of settings") == true)
+        // Where a mistake is: line and column, for a trailing comma, a comment, a missing quote.
+        let cases: [(String, String)] = [
+            ("{\n  \"port\": 1,\n}\n", "line 3, column 1: not strict JSON (expected a member name at byte 15)"),
+            ("{\n  // the port\n  \"port\": 1\n}", "line 2, column 3: not strict JSON (expected a member name at byte 4)"),
+            ("{\"host\": \"a\",\n \"port: 1}", "line 2, column 11: not strict JSON (unterminated string at byte 24)"),
+        ]
+        for (text, expected) in cases {
+            let refused = try #require(S.refusal(file: text))
+            #expect(refused.code == .malformedFile)
+            #expect(refused.reason.hasSuffix("serve.json: " + expected), "\(refused.reason)")
+        }
         // JSON null is no value.
         #expect(try S.read(file: #"{"port": null}"#).settings.port == 8080)
     }

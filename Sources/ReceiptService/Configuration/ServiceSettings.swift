@@ -111,7 +111,8 @@ public struct ServiceSettings: Sendable {
         do {
             document = try JSONParser.parse(bytes, maximumDepth: 16)
         } catch {
-            throw origin.error("not a JSON object of settings (\(error.reason))")
+            let (line, column) = error.position(in: bytes)
+            throw origin.error("line \(line), column \(column): not strict JSON (\(error.reason))")
         }
         guard case .object(let members) = document else { throw origin.error("not a JSON object of settings") }
         let known = Self.table.map(\.name)

@@ -20,10 +20,22 @@ package struct JSONParser {
         package let reason: String
         /// Whether an object named a member twice (the text is otherwise well-formed up to there).
         package let isDuplicateName: Bool
+        /// The byte at which the text stopped being strict JSON.
+        package let offset: Int
 
-        init(reason: String, isDuplicateName: Bool = false) {
+        init(reason: String, offset: Int, isDuplicateName: Bool = false) {
             self.reason = reason
+            self.offset = offset
             self.isDuplicateName = isDuplicateName
+        }
+
+        /// The 1-based line and column (in bytes) of ``offset`` in `bytes`, for people reading a file.
+        package func position(in bytes: [UInt8]) -> (line: Int, column: Int) {
+            var (line, column) = (1, 1)
+            for byte in bytes.prefix(max(0, self.offset)) {
+                if byte == 0x0A { (line, column) = (line + 1, 1) } else { column += 1 }
+            }
+            return (line, column)
         }
     }
 
@@ -43,7 +55,7 @@ package struct JSONParser {
     }
 
     private func failure(_ reason: String) -> Failure {
-        Failure(reason: "\(reason) at byte \(self.index)")
+        Failure(reason: "\(reason) at byte \(self.index)", offset: self.index)
     }
 
     private var current: UInt8? {
@@ -103,7 +115,8 @@ package struct JSONParser {
             self.skipWhitespace()
             let value = try self.value(depth: depth)
             guard members.updateValue(value, forKey: name) == nil else {
-                throw Failure(reason: "duplicate member name '\(name)' at byte \(self.index)", isDuplicateName: true)
+                throw Failure(
+                    reason: "duplicate member name '\(name)' at byte \(self.index)", offset: self.index, isDuplicateName: true)
             }
             self.skipWhitespace()
             if self.current == UInt8(ascii: ",") {
