@@ -229,6 +229,7 @@ let package = Package(
             dependencies: [
                 "AppStorePKI",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 "ReceiptKit",
                 "AppStoreJWS",
                 "AppStoreJWSOCSP",

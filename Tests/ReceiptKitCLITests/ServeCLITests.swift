@@ -104,6 +104,10 @@ struct ServeCLITests {
         let rival = try await CLIRunner.run(["serve", "--port", "0", "--database", database, "--anchor", "Examples/TestRoot.cer"])
         #expect(rival.status == 69, "\(rival.stderr)")
         #expect(rival.stderr.contains("is in use by another process (pid \(second.process.processIdentifier))"), "\(rival.stderr)")
+        // Another server on the same port (another ledger): the address is named, with the way out.
+        let taken = try await CLIRunner.run(["serve", "--port", String(second.port), "--database", "sqlite::memory:"])
+        #expect(taken.status == 69, "\(taken.stderr)")
+        #expect(taken.stderr.contains("receiptkit: cannot listen on 127.0.0.1:\(second.port): the address is already in use"), "\(taken.stderr)")
         #expect(second.stop() == 0)
         // Stopped, the owner let go: the file opens again.
         let third = try Server(["--database", database, "--anchor", "Examples/TestRoot.cer"])

@@ -2,9 +2,16 @@ import ArgumentParser
 import class Foundation.ProcessInfo
 import Hummingbird
 import Logging
+import NIOCore
 import ReceiptLedger
 import ReceiptService
 import _ReceiptKitShared
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -77,6 +84,14 @@ struct ServeCommand: AsyncParsableCommand {
         return named
     }
 
+    /// Why a listening socket could not be bound, by errno, in words and with the way out.
+    static let listenFailures: [Int32: String] = [
+        EADDRINUSE: "the address is already in use (another process listens there: stop it, or choose another port "
+            + "with --port or the port setting)",
+        EADDRNOTAVAIL: "no interface of this machine has that address (check --host or the host setting)",
+        EACCES: "permission denied (ports below 1024 need privileges: use a higher port behind a proxy)",
+    ]
+
     func run() async throws {
         if self.listSettings {
             print(ServeSettingsList.text(ServiceSettings.descriptions), terminator: "")
@@ -99,6 +114,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as ServiceStartupError {
             StandardError.write("receiptkit: \(error.reason)\n")
             throw ExitCode(error)
+        } catch let error as IOError where Self.listenFailures[error.errnoCode] != nil {
+            // The socket could not be bound: say where, and what to do, not only the system call.
+            let address = configuration.listeningAddress ?? "the configured address"
+            StandardError.write("receiptkit: cannot listen on \(address): \(Self.listenFailures[error.errnoCode] ?? "")\n")
+            throw ExitCode(69)
         } catch {
             let reason = (error as? LedgerError).map { "ledger: \($0.reason)" } ?? "\(error)"
             StandardError.write("receiptkit: serve: \(reason)\n")
