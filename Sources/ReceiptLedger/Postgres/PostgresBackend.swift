@@ -10,6 +10,8 @@ struct PostgresBackend: SQLBackend {
     let client: PostgresClient
     let logger: Logger
     let reachability = PostgresReachability()
+    /// Finds why no connection opens, when the server goes away; `nil` for a pool configured by the caller.
+    let diagnosis: PostgresConnectionDiagnosis?
 
     /// The advisory lock key migrations serialise on ("rkit" in ASCII).
     static let migrationLockKey: Int64 = 0x726B_6974
@@ -51,7 +53,9 @@ struct PostgresBackend: SQLBackend {
             defer { lease.withLockedValue { _ = $0.advance(to: .finished) } }
             return try await self.client.withConnection { connection in
                 guard lease.withLockedValue({ $0.advance(to: .leased) }) else { throw CancellationError() }
-                self.reachability.leaseSucceeded()
+                if self.reachability.leaseSucceeded() {
+                    self.logger.warning("PostgreSQL answers again: the ledger is available")
+                }
                 return try await body(connection)
             }
         }
@@ -67,8 +71,14 @@ struct PostgresBackend: SQLBackend {
         }
         DeadlineTicker.shared.unregister(ticket)
         if lease.withLockedValue({ $0 == .expired }) {
-            self.reachability.leaseTimedOut()
-            throw LedgerError(.unavailable, "PostgreSQL: no connection within \(limit) (server unreachable)")
+            guard self.reachability.leaseTimedOut() else {
+                throw LedgerError(.unavailable, "PostgreSQL: no connection within \(limit) (server unreachable)")
+            }
+            // It just went away: once per outage, say why (the pool's own errors are only in its log).
+            let cause = await self.diagnosis?.cause(within: .seconds(3))
+            let reason = "PostgreSQL: no connection within \(limit)" + (cause.map { ": \($0)" } ?? " (server unreachable)")
+            self.logger.warning("the ledger is unavailable", metadata: ["reason": "\(reason)"])
+            throw LedgerError(.unavailable, reason)
         }
         return try result.get()
     }

@@ -39,12 +39,22 @@ public struct PostgresLedger: BackendLedger, Service {
         snapshotCacheBytes: Int = 16 << 20,
         logger: Logger = Logger(label: "receiptkit.ledger.postgres")
     ) {
+        self.init(configuration: configuration, diagnosis: nil, snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+    }
+
+    init(
+        configuration: PostgresClient.Configuration,
+        diagnosis: PostgresConnectionDiagnosis?,
+        snapshotCacheBytes: Int,
+        logger: Logger
+    ) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
         self.listens = configuration.options.maximumConnections >= 2
         self.operations = LedgerOperations(
-            backend: PostgresBackend(client: client, logger: logger), snapshotCacheBytes: snapshotCacheBytes)
+            backend: PostgresBackend(client: client, logger: logger, diagnosis: diagnosis),
+            snapshotCacheBytes: snapshotCacheBytes)
     }
 
     /// Creates a ledger from a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
@@ -53,8 +63,14 @@ public struct PostgresLedger: BackendLedger, Service {
         snapshotCacheBytes: Int = 16 << 20,
         logger: Logger = Logger(label: "receiptkit.ledger.postgres")
     ) throws(LedgerError) {
+        let location = try PostgresLocation(url: url)
+        // The URL says how to open one connection directly: when the pool has none, that connection says why.
+        let diagnosis = location.connectionConfiguration().map {
+            PostgresConnectionDiagnosis(configuration: $0, endpoint: "\(location.host):\(location.port)", logger: logger)
+        }
         self.init(
-            configuration: try Self.configuration(url: url), snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+            configuration: location.configuration(), diagnosis: diagnosis, snapshotCacheBytes: snapshotCacheBytes,
+            logger: logger)
     }
 
     /// The client configuration a `postgres://` URL describes, to adjust before creating a ledger (pool size,

@@ -55,6 +55,24 @@ struct PostgresLocation: Sendable, Hashable {
         }
     }
 
+    /// One direct connection's configuration, as the pool's (for ``PostgresConnectionDiagnosis``); `nil` when a TLS
+    /// context cannot be made.
+    func connectionConfiguration() -> PostgresConnection.Configuration? {
+        let tls: PostgresConnection.Configuration.TLS
+        switch self.sslMode {
+        case "disable":
+            tls = .disable
+        default:
+            guard let context = try? NIOSSLContext(configuration: .makeClientConfiguration()) else { return nil }
+            tls = self.sslMode == "require" ? .require(context) : .prefer(context)
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: self.host, port: self.port, username: self.user, password: self.password, database: self.database,
+            tls: tls)
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
     func configuration() -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS =
             switch self.sslMode {

@@ -22,7 +22,21 @@ final class PostgresReachability: Sendable {
         self.unreachable.withLockedValue { $0 } ? Self.unreachableLimit : Self.answeringLimit
     }
 
-    func leaseSucceeded() { self.unreachable.withLockedValue { $0 = false } }
+    /// Marks the server answering; `true` when it was unreachable until now (it came back).
+    @discardableResult
+    func leaseSucceeded() -> Bool {
+        self.unreachable.withLockedValue { unreachable in
+            defer { unreachable = false }
+            return unreachable
+        }
+    }
 
-    func leaseTimedOut() { self.unreachable.withLockedValue { $0 = true } }
+    /// Marks the server unreachable; `true` when it answered until now (it just went away).
+    @discardableResult
+    func leaseTimedOut() -> Bool {
+        self.unreachable.withLockedValue { unreachable in
+            defer { unreachable = true }
+            return !unreachable
+        }
+    }
 }
