@@ -333,6 +333,13 @@ struct APIBridgeTests {
             #expect(try await H.post(client, body: H.body(another))["status"] as? Int == 0)
             #expect(store.requestCount(.transactionHistory) == 1)
             #expect(try await Self.metrics(client).contains(#"receiptkit_app_store_api_refreshes_total{result="paused"} 2"#))
+            // /health names the app (the service still answers, so it stays 200 ok).
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(
+                    String(buffer: response.body)
+                        == #"{"app_store_server_api":[{"bundle_id":"\#(N.bundle)","condition":"key_refused","environment":"Production"}],"database":"reachable","status":"ok"}"#)
+            }
         }
     }
 

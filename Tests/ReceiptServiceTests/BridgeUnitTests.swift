@@ -4,6 +4,7 @@ import AppStorePKI
 import AppStoreServerAPI
 import Crypto
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import ReceiptKit
 import ReceiptKitTesting
@@ -27,6 +28,7 @@ struct BridgeUnitTests {
         let metrics: ServiceMetrics
         let ledger: any Ledger
         let clock: NIOLockedValueBox<Date>
+        let logs: CapturedLogs
 
         func key(_ id: String) -> RefreshKey {
             RefreshKey(environment: .sandbox, bundleIdentifier: BridgeUnitTests.bundle, originalTransactionIdentifier: id)
@@ -74,12 +76,14 @@ struct BridgeUnitTests {
         let apiClient = try AppStoreServerAPIClient(configuration: client, transport: transport, runtime: runtime.runtime)
         let clock = NIOLockedValueBox(Self.now)
         let metrics = ServiceMetrics()
+        let logs = CapturedLogs()
         try await ServiceHarness.withMemoryLedger { ledger in
             let bridge = AppStoreServerAPIBridge(
                 configuration: configuration,
                 clients: [.sandbox: [Self.bundle: apiClient]],
-                ledger: ledger, metrics: metrics, now: { clock.withLockedValue { $0 } })
-            let fixture = Fixture(bridge: bridge, transport: transport, metrics: metrics, ledger: ledger, clock: clock)
+                ledger: ledger, metrics: metrics, logger: logs.logger, now: { clock.withLockedValue { $0 } })
+            let fixture = Fixture(
+                bridge: bridge, transport: transport, metrics: metrics, ledger: ledger, clock: clock, logs: logs)
             guard running else { return try await body(fixture) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await bridge.run() }
@@ -215,6 +219,34 @@ struct BridgeUnitTests {
                 Issue.record("an app whose pause passed is not admitted")
                 return
             }
+        }
+    }
+
+    @Test func aRefusedKeyIsSaidOnceAndNamedUntilAppleAnswersAgain() async throws {
+        let steps = [
+            ScriptedTransport.json(401, ""), ScriptedTransport.json(401, ""),
+            Self.history([try Self.transaction("3", type: .nonConsumable)]),
+        ]
+        try await Self.withBridge(steps, { $0.refusedKeyPause = .seconds(300) }) { fixture in
+            #expect(fixture.bridge.troubledApps.isEmpty)
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)) == false)
+            #expect(
+                fixture.bridge.troubledApps
+                    == [APIAppTrouble(bundleIdentifier: Self.bundle, environment: .sandbox, condition: .keyRefused)])
+            // Refused again after the pause: still one warning (a change of condition is said once).
+            fixture.advance(seconds: 301)
+            #expect(await fixture.bridge.refresh([fixture.key("2")], wait: .seconds(60)) == false)
+            let warnings = fixture.logs.all.filter { $0.level == .warning }
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.message.hasPrefix("Apple refused the App Store Server API key") == true)
+            #expect(warnings.first?.metadata["bundle_id"] == Self.bundle)
+            #expect(warnings.first?.metadata["condition"] == "key_refused")
+            // The key works again: the app leaves the list, and that is said too.
+            fixture.advance(seconds: 301)
+            #expect(await fixture.bridge.refresh([fixture.key("3")], wait: .seconds(60)))
+            #expect(fixture.bridge.troubledApps.isEmpty)
+            #expect(fixture.logs.all.last?.level == .notice)
+            #expect(fixture.logs.all.last?.message == "the App Store Server API answers again")
         }
     }
 

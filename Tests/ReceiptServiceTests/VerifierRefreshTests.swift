@@ -29,6 +29,8 @@ struct VerifierRefreshTests {
 
         var requests: [[RefreshKey]] { self.asked.withLockedValue { $0 } }
 
+        var troubledApps: [APIAppTrouble] { [] }
+
         func refreshes(bundleIdentifier: String, environment: AppStoreEnvironment) -> Bool {
             bundleIdentifier == N.bundle
         }

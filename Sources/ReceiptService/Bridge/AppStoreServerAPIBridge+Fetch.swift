@@ -18,7 +18,7 @@ extension AppStoreServerAPIBridge {
         let id = key.originalTransactionIdentifier
         let history: [JWSTransactionPayload]
         do throws(AppStoreServerAPIError) {
-            history = try await self.counted(.transactionHistory) { () throws(AppStoreServerAPIError) in
+            history = try await self.counted(.transactionHistory, key) { () throws(AppStoreServerAPIError) in
                 try await client.transactionHistory(transactionID: id)
             }.transactions
         } catch {
@@ -36,7 +36,7 @@ extension AppStoreServerAPIBridge {
             .transactionID
         {
             do throws(AppStoreServerAPIError) {
-                let statuses = try await self.counted(.subscriptionStatuses) { () throws(AppStoreServerAPIError) in
+                let statuses = try await self.counted(.subscriptionStatuses, key) { () throws(AppStoreServerAPIError) in
                     try await client.allSubscriptionStatuses(transactionID: subscription)
                 }
                 for item in statuses.data.flatMap(\.lastTransactions) {
@@ -117,14 +117,22 @@ extension AppStoreServerAPIBridge {
     /// Runs one API call and counts it in `/metrics` by `endpoint` and outcome.
     private func counted<T>(
         _ endpoint: APICall.Endpoint,
+        _ key: RefreshKey,
         _ call: () async throws(AppStoreServerAPIError) -> T
     ) async throws(AppStoreServerAPIError) -> T {
         do {
             let value = try await call()
             self.metrics.countAPICall(endpoint, .success)
+            self.note(key, .answering)
             return value
         } catch {
             self.metrics.countAPICall(endpoint, APICall.Outcome(error))
+            // Apple saying it has no such transaction answers: the app's key and Apple are fine.
+            if let condition = APIAppCondition(error) {
+                self.note(key, condition)
+            } else if error.code == .apiError {
+                self.note(key, .answering)
+            }
             throw error
         }
     }

@@ -2,6 +2,7 @@ import AppStorePKI
 import AppStoreJWS
 import AppStoreServerAPI
 import struct Foundation.Date
+import Logging
 import NIOConcurrencyHelpers
 import ReceiptKit
 import ReceiptLedger
@@ -32,6 +33,8 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         /// Until when an app (bundle id and environment) asks Apple nothing: its key was refused, or it was rate
         /// limited. One entry per configured app and environment at most.
         var paused: [AppKey: Int64] = [:]
+        /// How Apple last answered each app that called it; absent before the first call.
+        var conditions: [AppKey: APIAppCondition] = [:]
     }
 
     /// An app in an environment: what Apple refuses or rate-limits as a whole.
@@ -56,6 +59,8 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     let ledger: any Ledger
     let metrics: ServiceMetrics
     let now: @Sendable () -> Date
+    /// Where a change of an app's condition is said (once per change, not per call).
+    let logger: Logger
     /// A client per environment and bundle id.
     let clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]]
     private let state = NIOLockedValueBox(State())
@@ -67,14 +72,18 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     ///     revocation check.
     ///   - ledger: Where refreshed data is written.
     ///   - metrics: Where API calls and refreshes are counted.
+    ///   - logger: Where an app's change of condition (key refused, rate limited, Apple unavailable, answering again)
+    ///     is logged.
     ///   - now: The service's clock (failure and pause times, refresh times).
     init(
         configuration: AppStoreServerAPIBridgeConfiguration,
         clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]],
         ledger: any Ledger,
         metrics: ServiceMetrics,
+        logger: Logger = Logger(label: "receiptkit.app-store-server-api"),
         now: @escaping @Sendable () -> Date
     ) {
+        self.logger = logger
         self.configuration = configuration
         self.clients = clients
         self.ledger = ledger
@@ -215,6 +224,37 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         }
         self.metrics.countAPIRefresh(end == .complete ? .fetched : .failed)
         flight.finish(end.wroteLedger)
+    }
+
+    /// Records how Apple answered a call for `key`'s app, and logs a change: a warning when the app enters a
+    /// condition other than ``APIAppCondition/answering``, a notice when it answers again.
+    func note(_ key: RefreshKey, _ condition: APIAppCondition) {
+        let app = AppKey(key)
+        let previous = self.state.withLockedValue { state in
+            defer { state.conditions[app] = condition }
+            return state.conditions[app]
+        }
+        guard previous != condition else { return }
+        let metadata: Logger.Metadata = [
+            "bundle_id": "\(app.bundleIdentifier)", "environment": "\(app.environment.rawValue)",
+            "condition": "\(condition.rawValue)",
+        ]
+        if let warning = condition.warning {
+            self.logger.warning("\(warning); /verifyReceipt answers from the ledger meanwhile", metadata: metadata)
+        } else if previous != nil {
+            self.logger.notice("the App Store Server API answers again", metadata: metadata)
+        }
+    }
+
+    /// The apps whose last call did not succeed, and why, by bundle id then environment (for `/health`).
+    var troubledApps: [APIAppTrouble] {
+        self.state.withLockedValue { state in
+            state.conditions.compactMap { app, condition in
+                condition == .answering
+                    ? nil
+                    : APIAppTrouble(bundleIdentifier: app.bundleIdentifier, environment: app.environment, condition: condition)
+            }
+        }.sorted { ($0.bundleIdentifier, $0.environment.rawValue) < ($1.bundleIdentifier, $1.environment.rawValue) }
     }
 
     /// Whether ``run()`` runs: refreshes are admitted.

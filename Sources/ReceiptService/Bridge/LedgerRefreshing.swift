@@ -10,4 +10,7 @@ protocol LedgerRefreshing: Sendable {
     /// Refreshes `keys` (each due, all of one receipt) and waits at most `wait`.
     /// - Returns: Whether the ledger was written in time (the caller reads it again).
     func refresh(_ keys: [RefreshKey], wait: Duration) async -> Bool
+
+    /// The apps whose last call to Apple did not succeed, and why (for `/health`).
+    var troubledApps: [APIAppTrouble] { get }
 }

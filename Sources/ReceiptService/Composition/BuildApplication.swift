@@ -65,7 +65,8 @@ public func buildApplication(
     }
 
     let components = ServiceComponents(
-        configuration: accepted, ledger: ledger, metrics: ServiceMetrics(), apiClients: apiClients, now: configuration.now)
+        configuration: accepted, ledger: ledger, metrics: ServiceMetrics(), apiClients: apiClients, logger: logger,
+        now: configuration.now)
     let server = VerifyReceiptServer(components: components, host: settings.host, port: settings.port, logger: logger)
     // Beside the server: the ledger's lifecycle and PostgreSQL's pool (the server adds its components' refresh).
     services = [LedgerLifecycle(ledger: ledger) as any Service] + services

@@ -1,3 +1,4 @@
+public import Logging
 import AppStorePKI
 import AppStoreJWS
 public import AppStoreServerAPI
@@ -43,6 +44,8 @@ public struct ServiceComponents: Sendable {
     ///   - ledger: The transaction ledger (migrated before requests arrive).
     ///   - metrics: Where to count; a fresh registry by default.
     ///   - apiTransport: How the App Store Server API clients send requests; AsyncHTTPClient by default.
+    ///   - logger: Where the App Store Server API refresh says an app's key was refused, it was rate limited or Apple
+    ///     was unavailable, and when it answers again.
     ///   - now: The service's clock: `request_date`, VPP expiry, notification ages, ledger and refresh times, bearer
     ///     tokens.
     /// - Throws: ``ServiceStartupError`` with ``ServiceStartupError/Code/invalidSetting`` for a setting out of its
@@ -53,6 +56,7 @@ public struct ServiceComponents: Sendable {
         ledger: any Ledger,
         metrics: ServiceMetrics = ServiceMetrics(),
         apiTransport: any HTTPTransport = AsyncHTTPTransport(),
+        logger: Logger = Logger(label: "receiptkit.service"),
         now: @escaping @Sendable () -> Date
     ) throws(ServiceStartupError) {
         try ServiceSettings(verifyReceipt: configuration).validate()
@@ -61,6 +65,7 @@ public struct ServiceComponents: Sendable {
             ledger: ledger,
             metrics: metrics,
             apiClients: try Self.apiClients(for: configuration, transport: apiTransport, now: now),
+            logger: logger,
             now: now
         )
     }
@@ -71,6 +76,7 @@ public struct ServiceComponents: Sendable {
         ledger: any Ledger,
         metrics: ServiceMetrics,
         apiClients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]],
+        logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration
@@ -81,7 +87,7 @@ public struct ServiceComponents: Sendable {
             ? nil
             : AppStoreServerAPIBridge(
                 configuration: configuration.appStoreServerAPI, clients: apiClients, ledger: ledger, metrics: metrics,
-                now: now)
+                logger: logger, now: now)
         self.verifier = ReceiptVerifier(
             configuration: configuration,
             ledger: ledger,
