@@ -112,6 +112,12 @@ struct ServeCLITests {
         // Stopped, the owner let go: the file opens again.
         let third = try Server(["--database", database, "--anchor", "Examples/TestRoot.cer"])
         #expect(third.stop() == 0)
+        // --check-config on the served file: its schema is this build's, and nothing else is said to be wrong.
+        let check = try await CLIRunner.run(["serve", "--check-config", "--database", database, "--port", "9"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("listen: http://127.0.0.1:9\n"))
+        #expect(check.stdout.contains("database: \(database) (schema version 4, this build's)\n"), "\(check.stdout)")
+        #expect(check.stdout.hasSuffix("ready to serve\n"))
     }
 
     @Test("the shared real receipts: each answered as inspect --json decodes it", .enabled(if: RealReceipts.available))
@@ -199,6 +205,35 @@ struct ServeCLITests {
         let variable = try await CLIRunner.run(["serve"], environment: ["RECEIPTKIT_MAX_CONNECTIONS": "0"])
         #expect(variable.status == 65)
         #expect(variable.stderr.contains("RECEIPTKIT_MAX_CONNECTIONS: max_connections must be in [1, 1048576], not 0"))
+    }
+
+    @Test("--check-config: what serve would find, printed without serving; a missing key or a closed port stops it as serve would")
+    func checkConfig() async throws {
+        let empty = try await CLIRunner.run([
+            "serve", "--check-config", "--database", "sqlite::memory:", "--anchor", "Examples/TestRoot.cer",
+            "--set", #"allowed_bundle_ids=["com.example.app"]"#,
+        ])
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(
+            empty.stdout == """
+                listen: http://127.0.0.1:8080
+                database: sqlite::memory: (empty: serve creates schema version 4)
+                apps answered: com.example.app
+                App Store Server API: no app refreshed
+                anchors: Apple's roots and 1 more
+                revocation check (OCSP): off
+                ready to serve
+
+                """)
+        // The deployment example names a key file that is not in the repository.
+        let missingKey = try await CLIRunner.run(["serve", "--check-config", "--config", "Examples/Deploy/serve.json"])
+        #expect(missingKey.status == 66)
+        #expect(missingKey.stderr.contains("private_key_file Examples/Deploy/AuthKey_ABCDE12345.p8: unreadable_file"), "\(missingKey.stderr)")
+        let closed = try await CLIRunner.run([
+            "serve", "--check-config", "--database", "postgres://receiptkit@127.0.0.1:1/receiptkit?sslmode=disable",
+        ])
+        #expect(closed.status == 69)
+        #expect(closed.stderr.contains("connection refused (nothing listens at 127.0.0.1:1)"), "\(closed.stderr)")
     }
 
     @Test("--list-settings prints every setting with its variable, default and rule")

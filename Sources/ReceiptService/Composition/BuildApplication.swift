@@ -41,36 +41,17 @@ public func buildApplication(
     // The API clients are made, and their settings checked, before the database is opened.
     let apiClients = try ServiceComponents.apiClients(for: accepted, transport: AsyncHTTPTransport(), now: configuration.now)
 
-    let location: LedgerLocation
-    do {
-        location = try LedgerLocation(settings.database)
-    } catch {
-        throw ServiceStartupError(.invalidDatabase, "database: \(error.reason)")
-    }
-    let ledger: any Ledger
-    var services: [any Service] = []  // the ledger's own, beside the server
-    do {
-        switch location {
-        case .sqlite(let path):
-            ledger = try await SQLiteLedger(path: path, snapshotCacheBytes: settings.ledgerSnapshotCacheBytes, logger: logger)
-        case .postgres(let url):
-            let postgres = try PostgresLedger(url: url, snapshotCacheBytes: settings.ledgerSnapshotCacheBytes, logger: logger)
-            services.append(postgres)
-            ledger = postgres
-        }
-    } catch {
-        // Another process owning the SQLite file is said as such (its reason names the owner's pid).
-        if error.code == .inUse { throw ServiceStartupError(.databaseInUse, error.reason) }
-        throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
-    }
+    let opened = try await OpenedLedger.open(
+        settings.database, snapshotCacheBytes: settings.ledgerSnapshotCacheBytes, logger: logger)
+    let ledger = opened.ledger
 
     let components = ServiceComponents(
         configuration: accepted, ledger: ledger, metrics: ServiceMetrics(), apiClients: apiClients, logger: logger,
         now: configuration.now)
     let server = VerifyReceiptServer(components: components, host: settings.host, port: settings.port, logger: logger)
     // Beside the server: the ledger's lifecycle and PostgreSQL's pool (the server adds its components' refresh).
-    services = [LedgerLifecycle(ledger: ledger) as any Service] + services
-    let description = location.description
+    let services = [LedgerLifecycle(ledger: ledger) as any Service] + opened.services
+    let description = opened.location.description
     let onServerRunning = configuration.onServerRunning
     var application = server.application(services: services) { channel in
         let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"

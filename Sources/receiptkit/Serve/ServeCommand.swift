@@ -48,6 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
     var settings: [String] = []
     @Flag(help: "Print every setting (name, RECEIPTKIT_ environment variable, default, rule) and exit.")
     var listSettings = false
+    @Flag(
+        help: """
+            Read and check every setting, load the anchors and App Store Server API keys, open the database and read \
+            its schema version, print what was found and exit (0 when serve would start) — without serving or writing.
+            """)
+    var checkConfig = false
     @Option(name: .customLong("anchor"), help: "A trusted anchor certificate besides Apple's root (repeatable).")
     var anchors: [String] = []
     @Flag(help: "Accept Xcode StoreKit-testing receipts on the sandbox endpoint, and locally signed JWS. Never in production.")
@@ -106,6 +112,22 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowsXcodeReceipts = self.allowXcode ? true : nil
         configuration.checksRevocation = self.checkRevocation ? true : nil
         configuration.notificationMaximumAge = self.notificationMaxAge.map { DurationConversion.duration(seconds: $0) }
+        if self.checkConfig {
+            let check: ServiceCheck
+            do {
+                check = try await configuration.check()
+            } catch {
+                StandardError.write("receiptkit: \(error.reason)\n")
+                throw ExitCode(error)
+            }
+            for line in check.lines { print(line) }
+            guard check.isServable else {
+                StandardError.write("receiptkit: the database's schema is newer than this build's: serve would refuse it\n")
+                throw ExitCode(69)
+            }
+            print("ready to serve")
+            return
+        }
         configuration.onServerRunning = { address, ledger in
             StandardError.write("receiptkit: serving verifyReceipt on http://\(address) (ledger \(ledger))\n")
         }

@@ -1,0 +1,39 @@
+import Logging
+import ReceiptLedger
+import ServiceLifecycle
+
+/// The ledger a settings' `database` names, opened: what ``buildApplication(configuration:)`` serves from and
+/// `serve --check-config` checks.
+struct OpenedLedger: Sendable {
+    let ledger: any Ledger
+    let location: LedgerLocation
+    /// What must run beside the ledger for it to work (PostgreSQL's connection pool).
+    let services: [any Service]
+
+    /// Opens `database`; its errors are the service's start-up errors, an SQLite file another process owns named as
+    /// such.
+    static func open(
+        _ database: String, snapshotCacheBytes: Int, logger: Logger
+    ) async throws(ServiceStartupError) -> OpenedLedger {
+        let location: LedgerLocation
+        do {
+            location = try LedgerLocation(database)
+        } catch {
+            throw ServiceStartupError(.invalidDatabase, "database: \(error.reason)")
+        }
+        do throws(LedgerError) {
+            switch location {
+            case .sqlite(let path):
+                let ledger = try await SQLiteLedger(path: path, snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+                return OpenedLedger(ledger: ledger, location: location, services: [])
+            case .postgres(let url):
+                let ledger = try PostgresLedger(url: url, snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+                return OpenedLedger(ledger: ledger, location: location, services: [ledger])
+            }
+        } catch {
+            // Another process owning the SQLite file is said as such (its reason names the owner's pid).
+            if error.code == .inUse { throw ServiceStartupError(.databaseInUse, error.reason) }
+            throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
+        }
+    }
+}

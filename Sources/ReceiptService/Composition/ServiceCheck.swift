@@ -1,0 +1,52 @@
+/// What `receiptkit serve --check-config` found once every source was read and checked, every file named loaded
+/// (anchors, App Store Server API keys) and the database opened and asked its schema version — without serving.
+public struct ServiceCheck: Sendable {
+    /// `host:port` the service would listen on.
+    public let listeningAddress: String
+    /// The database, without its password.
+    public let database: String
+    /// The schema version the database is at (0 for an empty one).
+    public let schemaVersion: Int
+    /// The schema version this build writes: `serve` migrates a lower one, and refuses a higher one.
+    public let latestSchemaVersion: Int
+    /// The apps `/verifyReceipt` answers for (empty: every app).
+    public let allowedBundleIdentifiers: [String]
+    /// The apps refreshed from the App Store Server API, as `bundle id (environment)`.
+    public let refreshedApps: [String]
+    /// How many anchors are trusted besides Apple's roots.
+    public let extraAnchors: Int
+    /// Whether App Store JWS certificates are checked online (OCSP).
+    public let checksRevocation: Bool
+    /// `RECEIPTKIT_` environment variables that name no setting (ignored).
+    public let unknownVariables: [String]
+
+    /// One line per finding, for a person.
+    public var lines: [String] {
+        let schema: String =
+            switch self.schemaVersion {
+            case self.latestSchemaVersion: "schema version \(self.schemaVersion), this build's"
+            case 0: "empty: serve creates schema version \(self.latestSchemaVersion)"
+            case ..<self.latestSchemaVersion:
+                "schema version \(self.schemaVersion): serve migrates it to \(self.latestSchemaVersion) (one-way; back it up first)"
+            default:
+                "schema version \(self.schemaVersion), newer than this build's \(self.latestSchemaVersion): serve refuses it"
+            }
+        let answered = self.allowedBundleIdentifiers.isEmpty ? "every app" : self.allowedBundleIdentifiers.joined(separator: ", ")
+        let refreshed = self.refreshedApps.isEmpty ? "no app refreshed" : self.refreshedApps.joined(separator: ", ")
+        let anchors = self.extraAnchors > 0 ? "Apple's roots and \(self.extraAnchors) more" : "Apple's roots"
+        var lines: [String] = []
+        lines.append("listen: http://\(self.listeningAddress)")
+        lines.append("database: \(self.database) (\(schema))")
+        lines.append("apps answered: \(answered)")
+        lines.append("App Store Server API: \(refreshed)")
+        lines.append("anchors: \(anchors)")
+        lines.append("revocation check (OCSP): \(self.checksRevocation ? "on" : "off")")
+        if !self.unknownVariables.isEmpty {
+            lines.append("ignored (no such setting): " + self.unknownVariables.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    /// Whether `serve` would start on this database (its schema is not newer than this build's).
+    public var isServable: Bool { self.schemaVersion <= self.latestSchemaVersion }
+}
