@@ -223,6 +223,43 @@ struct ServiceSettingsTests {
         #expect(settings.apps.first?.privateKeyFile == example.deletingLastPathComponent().appendingPathComponent("AuthKey_ABCDE12345.p8").path)
     }
 
+    @Test("secrets from files (RECEIPTKIT_…_FILE), RECEIPTKIT_DATABASE_URL, and one setting given twice refused")
+    func fileVariablesAndAliases() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-secrets-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secrets = directory.appendingPathComponent("shared_secrets")
+        try Data(#"{"com.example.app":"s3cret"}"#.utf8 + [0x0A]).write(to: secrets)
+        let database = directory.appendingPathComponent("database_url")
+        try Data("postgres://rk:pa55@db.internal/rk\r\n".utf8).write(to: database)
+
+        let read = try S.read(environment: [
+            "RECEIPTKIT_SHARED_SECRETS_FILE": secrets.path, "RECEIPTKIT_DATABASE_URL_FILE": database.path,
+        ]).settings
+        #expect(read.verifyReceipt.sharedSecrets == ["com.example.app": "s3cret"])
+        #expect(read.database == "postgres://rk:pa55@db.internal/rk")
+        #expect(try S.read(environment: ["RECEIPTKIT_DATABASE_URL": "sqlite::memory:"]).settings.database == "sqlite::memory:")
+
+        let twice = try #require(S.refusal(environment: [
+            "RECEIPTKIT_DATABASE": "sqlite::memory:", "RECEIPTKIT_DATABASE_URL": "sqlite:x.sqlite",
+        ]))
+        #expect(twice.code == .malformedEnvironment)
+        #expect(twice.reason == "RECEIPTKIT_DATABASE: database is given by RECEIPTKIT_DATABASE and RECEIPTKIT_DATABASE_URL: set one of them")
+        let both = try #require(S.refusal(environment: [
+            "RECEIPTKIT_SHARED_SECRETS": "{}", "RECEIPTKIT_SHARED_SECRETS_FILE": secrets.path,
+        ]))
+        #expect(both.reason.hasSuffix("shared_secrets is given by RECEIPTKIT_SHARED_SECRETS and RECEIPTKIT_SHARED_SECRETS_FILE: set one of them"))
+        let missing = try #require(S.refusal(environment: ["RECEIPTKIT_SHARED_SECRETS_FILE": "/nonexistent/secret"]))
+        #expect(missing.code == .unreadableFile)
+        #expect(missing.reason.hasPrefix("RECEIPTKIT_SHARED_SECRETS_FILE /nonexistent/secret: "))
+        // A value read from a file is checked like any other, and named by its variable; never quoted (a secret).
+        try Data("not json".utf8).write(to: secrets)
+        let malformed = try #require(S.refusal(environment: ["RECEIPTKIT_SHARED_SECRETS_FILE": secrets.path]))
+        #expect(malformed.code == .malformedEnvironment)
+        #expect(malformed.reason.hasPrefix("RECEIPTKIT_SHARED_SECRETS_FILE: shared_secrets"))
+        #expect(!malformed.reason.contains("not json"))
+    }
+
     @Test func appsGivenInCodeMeetTheRuleOfTheSettingsFile() throws {
         let key = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY1", privateKey: .init())
         let app = try AppStoreServerAPIAppConfiguration(bundleIdentifier: "com.example.app", key: key, baseURL: "http://127.0.0.1:9")

@@ -22,7 +22,9 @@ extension ServiceConfiguration {
         if let path = self.settingsFile {
             try settings.read(file: try Self.contents(path, label: "--config"), at: path, origins: &origins)
         }
-        let unknown = try settings.read(environment: self.environment, origins: &origins)
+        let unknown = try settings.read(environment: self.environment, origins: &origins) {
+            path, variable throws(ServiceStartupError) in try Self.contents(path, label: variable)
+        }
         try settings.read(commandLine: self.commandLineSettings, origins: &origins)
         self.applyFlags(to: &settings, origins: &origins)
         try settings.validate(origins: origins)

@@ -126,20 +126,47 @@ public struct ServiceSettings: Sendable {
         }
     }
 
+    /// Other spellings of settings' variables, by the variable they stand for: `RECEIPTKIT_DATABASE_URL`, as most
+    /// deployment tools name a database URL.
+    static let variableAliases = ["RECEIPTKIT_DATABASE_URL": "RECEIPTKIT_DATABASE"]
+
     /// Reads the `RECEIPTKIT_…` variables of `environment` that name settings; returns the others with that prefix
-    /// (a misspelt one is reported, not silently dropped).
+    /// (a misspelt one is reported, not silently dropped). A variable with `_FILE` appended names a file holding the
+    /// value (a secret mounted by Docker, Kubernetes or systemd's credentials), read with `file`; one trailing line
+    /// break is dropped. One setting given by two variables (`RECEIPTKIT_X` and `RECEIPTKIT_X_FILE`, or an alias) is
+    /// refused rather than one silently winning.
     mutating func read(
-        environment: [String: String], origins: inout [String: SettingOrigin]
+        environment: [String: String], origins: inout [String: SettingOrigin],
+        file: (_ path: String, _ variable: String) throws(ServiceStartupError) -> [UInt8]
     ) throws(ServiceStartupError) -> [String] {
         var unknown: [String] = []
         for variable in environment.keys.sorted() where variable.hasPrefix("RECEIPTKIT_") {
-            guard let setting = Self.table.first(where: { $0.environmentVariable == variable }),
-                let text = environment[variable]
+            let fromFile = variable.hasSuffix("_FILE")
+            let spelled = fromFile ? String(variable.dropLast(5)) : variable
+            let canonical = Self.variableAliases[spelled] ?? spelled
+            guard let setting = Self.table.first(where: { $0.environmentVariable == canonical }),
+                let given = environment[variable]
             else {
                 unknown.append(variable)
                 continue
             }
-            try self.read(.text(text), for: setting, from: .environment(variable), origins: &origins)
+            let origin = SettingOrigin.environment(variable)
+            let spellings = ([canonical] + Self.variableAliases.filter { $0.value == canonical }.map(\.key).sorted())
+                .flatMap { [$0, $0 + "_FILE"] }
+            let present = spellings.filter { environment[$0] != nil }
+            guard present.count == 1 else {
+                throw origin.error("\(setting.name) is given by \(present.joined(separator: " and ")): set one of them")
+            }
+            var text = given
+            if fromFile {
+                let bytes = try file(given, variable)
+                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                    throw origin.error("the file \(given) is not UTF-8 text")
+                }
+                // "\r\n" is one Character, as "\n" is: drop the last one if it is a line break.
+                text = decoded.last.map(\.isNewline) == true ? String(decoded.dropLast()) : decoded
+            }
+            try self.read(.text(text), for: setting, from: origin, origins: &origins)
         }
         return unknown
     }
