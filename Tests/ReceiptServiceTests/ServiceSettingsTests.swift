@@ -223,6 +223,17 @@ struct ServiceSettingsTests {
         #expect(settings.apps.first?.privateKeyFile == example.deletingLastPathComponent().appendingPathComponent("AuthKey_ABCDE12345.p8").path)
     }
 
+    @Test("a relative SQLite path in a settings file is the file's neighbour; elsewhere, the working directory's")
+    func databasePathsResolveLikeOtherPaths() throws {
+        let fromFile = try S.read(file: #"{"database": "sqlite:ledger.sqlite"}"#)
+        #expect(fromFile.settings.database == "sqlite:" + fromFile.directory.appendingPathComponent("ledger.sqlite").path)
+        for kept in ["sqlite::memory:", "sqlite:/var/lib/receiptkit/ledger.sqlite", "postgres://rk@db/rk"] {
+            #expect(try S.read(file: #"{"database": "\#(kept)"}"#).settings.database == kept)
+        }
+        #expect(try S.read(environment: ["RECEIPTKIT_DATABASE": "sqlite:ledger.sqlite"]).settings.database == "sqlite:ledger.sqlite")
+        #expect(try S.read(set: ["database": "sqlite:ledger.sqlite"]).settings.database == "sqlite:ledger.sqlite")
+    }
+
     @Test("secrets from files (RECEIPTKIT_…_FILE), RECEIPTKIT_DATABASE_URL, and one setting given twice refused")
     func fileVariablesAndAliases() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-secrets-\(UUID())")

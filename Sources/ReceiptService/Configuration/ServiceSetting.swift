@@ -109,6 +109,28 @@ extension ServiceSetting {
         )
     }
 
+    /// A ledger location (`sqlite:PATH`, `postgres://…`): a relative SQLite path given in a settings file is resolved
+    /// against the file's directory, as `anchors` and key files are (elsewhere, against the working directory).
+    static func ledgerLocation(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, String> & Sendable), rule: String,
+        _ summary: String
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: rule, isSecret: false,
+            read: { input, origin, settings throws(SettingProblem) in
+                let location = try input.string()
+                let file = location.dropFirst("sqlite:".count)
+                guard location.hasPrefix("sqlite:"), !file.hasPrefix(":"), !file.hasPrefix("/") else {
+                    settings[keyPath: path] = location
+                    return
+                }
+                settings[keyPath: path] = "sqlite:" + origin.resolve(String(file))
+            },
+            check: { _ in nil },
+            show: { settings in settings[keyPath: path] }
+        )
+    }
+
     /// A set of strings (a JSON list), or none (`nil`, the default: no restriction).
     static func stringSet(
         _ name: String, _ path: any (WritableKeyPath<ServiceSettings, Set<String>?> & Sendable), _ summary: String

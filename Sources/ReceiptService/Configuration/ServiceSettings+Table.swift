@@ -11,9 +11,9 @@ extension ServiceSettings {
             host.isEmpty ? SettingProblem("must not be empty") : nil
         },
         .integer("port", \.port, in: 0...65_535, "The port to bind (0 picks a free one)."),
-        .string(
+        .ledgerLocation(
             "database", \.database, rule: "sqlite:PATH, sqlite::memory: or postgres://…",
-            "The ledger; checked when it is opened."),
+            "The ledger; checked when it is opened. A relative SQLite path in a settings file is the file's neighbour."),
         .integer(
             "ledger_snapshot_cache_bytes", \.ledgerSnapshotCacheBytes, in: 0...1_099_511_627_776,
             "Memory for snapshots the ledger read before (0: every request reads the database)."),
