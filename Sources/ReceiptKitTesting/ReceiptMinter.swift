@@ -110,18 +110,29 @@ public enum ReceiptMinter {
         return receipt
     }
 
-    /// A purchase from the compact spec `product_id[,transaction_id[,quantity]]` that `receiptkit mint receipt
-    /// --purchase` takes. The transaction id is also the original transaction id; the quantity defaults to 1.
+    /// A purchase from the compact spec `receiptkit mint receipt --purchase` takes:
+    /// `product_id[,transaction_id[,quantity]]`, then any of `;key=value` for subscriptions and refunds —
+    /// `original=ID` (the original transaction id; default the transaction's own), `purchased=TIME` (default `date`),
+    /// `original_purchased=TIME` (default the purchase date), `expires=TIME` (makes it an auto-renewable
+    /// subscription, product type 3), `cancelled=TIME` (a refund or revocation), `trial=true|false`,
+    /// `intro=true|false`, `web_order=DIGITS`, `type=DIGITS` (the product type attribute); TIME is RFC 3339.
+    ///
+    /// ```
+    /// com.example.monthly,1000000001;original=1000000000;purchased=2025-06-01T00:00:00Z;expires=2025-07-01T00:00:00Z
+    /// ```
     ///
     /// - Parameters:
     ///   - spec: The spec text.
-    ///   - date: The purchase and original purchase date.
+    ///   - date: The purchase and original purchase date, unless the spec gives them.
     /// - Throws: ``MintingError`` with ``MintingError/Code/malformedPurchaseSpec`` for an empty product or
-    ///   transaction id, a quantity that is not a whole number from 1 to 2⁶³−1, or more than three parts.
+    ///   transaction id, a quantity that is not a whole number from 1 to 2⁶³−1, more than three parts, an unknown or
+    ///   repeated key, or a value of the wrong kind.
     public static func purchase(spec: String, date: Date?) throws(MintingError) -> InAppPurchase {
-        let parts = spec.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let sections = spec.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        let head = sections.first ?? ""
+        let parts = head.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard (1...3).contains(parts.count), let product = parts.first, !product.isEmpty else {
-            throw MintingError(.malformedPurchaseSpec, "'\(spec)' is not product_id[,transaction_id[,quantity]]")
+            throw MintingError(.malformedPurchaseSpec, "'\(spec)' is not product_id[,transaction_id[,quantity]][;key=value]…")
         }
         let transaction = parts.count > 1 ? parts[1] : nil
         if let transaction, transaction.isEmpty {
@@ -134,7 +145,7 @@ public enum ReceiptMinter {
             }
             quantity = parsed
         }
-        return InAppPurchase(
+        var purchase = InAppPurchase(
             quantity: quantity,
             productIdentifier: product,
             transactionIdentifier: transaction,
@@ -142,6 +153,58 @@ public enum ReceiptMinter {
             originalTransactionIdentifier: transaction,
             originalPurchaseDate: date
         )
+        var seen = Set<String>()
+        var originalPurchase: Date?
+        for attribute in sections.dropFirst() {
+            guard let equals = attribute.firstIndex(of: "=") else {
+                throw MintingError(.malformedPurchaseSpec, "'\(spec)': '\(attribute)' is not key=value")
+            }
+            let key = String(attribute[..<equals])
+            let value = String(attribute[attribute.index(after: equals)...])
+            guard seen.insert(key).inserted else {
+                throw MintingError(.malformedPurchaseSpec, "'\(spec)': \(key) is given twice")
+            }
+            func time() throws(MintingError) -> Date {
+                guard let parsed = RFC3339.date(value) else {
+                    throw MintingError(.malformedPurchaseSpec, "'\(spec)': \(key) takes an RFC 3339 time, not '\(value)'")
+                }
+                return parsed
+            }
+            func flag() throws(MintingError) -> Bool {
+                guard value == "true" || value == "false" else {
+                    throw MintingError(.malformedPurchaseSpec, "'\(spec)': \(key) takes true or false, not '\(value)'")
+                }
+                return value == "true"
+            }
+            func digits() throws(MintingError) -> Int64 {
+                guard let parsed = Int64(value), parsed >= 0 else {
+                    throw MintingError(.malformedPurchaseSpec, "'\(spec)': \(key) takes a whole number, not '\(value)'")
+                }
+                return parsed
+            }
+            switch key {
+            case "original":
+                guard !value.isEmpty else { throw MintingError(.malformedPurchaseSpec, "'\(spec)': original is empty") }
+                purchase.originalTransactionIdentifier = value
+            case "purchased": purchase.purchaseDate = try time()
+            case "original_purchased": originalPurchase = try time()
+            case "expires":
+                purchase.expiresDate = try time()
+                if purchase.productType == nil { purchase.productType = 3 }
+            case "cancelled": purchase.cancellationDate = try time()
+            case "trial": purchase.isTrialPeriod = try flag()
+            case "intro": purchase.isInIntroOfferPeriod = try flag()
+            case "web_order": purchase.webOrderLineItemIdentifier = try digits()
+            case "type": purchase.productType = try digits()
+            default:
+                throw MintingError(
+                    .malformedPurchaseSpec,
+                    "'\(spec)': unknown key '\(key)' (original, purchased, original_purchased, expires, cancelled, trial, "
+                        + "intro, web_order, type)")
+            }
+        }
+        purchase.originalPurchaseDate = originalPurchase ?? purchase.purchaseDate
+        return purchase
     }
 
     /// Sixteen random bytes: an opaque value (attribute 4) of the size Apple's have.

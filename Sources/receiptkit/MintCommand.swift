@@ -49,8 +49,17 @@ struct MintReceipt: ParsableCommand {
     @Option(help: "The receipt creation date (RFC 3339); default: now.")
     var created: String?
 
-    @Option(name: .customLong("purchase"), help: "product_id[,transaction_id[,quantity]] (repeatable).")
+    @Option(
+        name: .customLong("purchase"),
+        help: """
+            product_id[,transaction_id[,quantity]][;key=value]… (repeatable); keys: original, purchased, \
+            original_purchased, expires (a subscription), cancelled (a refund), trial, intro, web_order, type; \
+            times in RFC 3339.
+            """)
     var purchases: [String] = []
+
+    @Option(help: "The receipt environment: production, sandbox or xcode (default production, or --from's).")
+    var environment: String?
 
     @Option(help: "appstore (DER) or xcode (BER, indefinite lengths).")
     var style: String = "appstore"
@@ -61,9 +70,17 @@ struct MintReceipt: ParsableCommand {
     @Option(help: "The receipt file to write.")
     var out: String
 
+    /// The `--environment` spellings.
+    static let environments: [String: ReceiptEnvironment] = [
+        "production": .production, "sandbox": .productionSandbox, "xcode": .xcode,
+    ]
+
     func validate() throws {
         guard ["appstore", "xcode"].contains(self.style) else { throw ValidationError("--style is appstore or xcode") }
         guard ["sha1", "sha256"].contains(self.digest) else { throw ValidationError("--digest is sha1 or sha256") }
+        if let environment, Self.environments[environment] == nil {
+            throw ValidationError("--environment is production, sandbox or xcode, not \(environment)")
+        }
         if let created, RFC3339.date(created) == nil { throw ValidationError("--created takes an RFC 3339 time") }
         for spec in self.purchases {
             do { _ = try ReceiptMinter.purchase(spec: spec, date: nil) } catch { throw ValidationError(error.reason) }
@@ -90,6 +107,7 @@ struct MintReceipt: ParsableCommand {
         }
         if let bundleIdentifier { receipt.bundleIdentifier = bundleIdentifier; receipt.bundleIdentifierData = nil }
         if let appVersion { receipt.appVersion = appVersion }
+        if let environment { receipt.environment = Self.environments[environment] ?? receipt.environment }
         receipt.creationDate = self.created.flatMap(RFC3339.date) ?? receipt.creationDate ?? Date()
         for spec in self.purchases {
             receipt.inAppPurchases.append(
