@@ -14,7 +14,8 @@ struct MintJWS: ParsableCommand {
             --local a fresh self-signed certificate as Xcode's StoreKit testing does (verify with --allow-xcode). \
             A notification nests a transaction (and renewal info for a subscription) signed by the same key. \
             --from starts from a JSON payload (the "payload" of `receiptkit jws inspect --json`); --field sets any \
-            field to a JSON value. --fault signs something a verifier must refuse.
+            field to a JSON value, --transaction-field and --renewal-field those of the signed transaction and renewal \
+            info a notification carries. --fault signs something a verifier must refuse.
             """
     )
 
@@ -67,6 +68,20 @@ struct MintJWS: ParsableCommand {
     var fields: [String] = []
 
     @Option(
+        name: .customLong("transaction-field"),
+        help: ArgumentHelp(
+            "With --kind notification: set a field of the signed transaction inside it, e.g. revocationDate=1750000000000 (repeatable).",
+            valueName: "NAME=JSON"))
+    var transactionFields: [String] = []
+
+    @Option(
+        name: .customLong("renewal-field"),
+        help: ArgumentHelp(
+            "With --kind notification: set a field of the signed renewal info inside it, e.g. autoRenewStatus=0 (repeatable).",
+            valueName: "NAME=JSON"))
+    var renewalFields: [String] = []
+
+    @Option(
         name: .customLong("fault"),
         help: "Sign something wrong: alg-none, alg-hs256, der-signature, corrupt-signature, no-x5c, jku-header, payload-edited (repeatable)."
     )
@@ -92,8 +107,14 @@ struct MintJWS: ParsableCommand {
         for fault in self.faults where !Self.faultNames.contains(fault) {
             throw ValidationError("--fault takes \(Self.faultNames.joined(separator: ", ")), not '\(fault)'")
         }
-        for field in self.fields {
+        for field in self.fields + self.transactionFields + self.renewalFields {
             _ = try Self.field(field)
+        }
+        if !(self.transactionFields.isEmpty && self.renewalFields.isEmpty) {
+            guard AppStoreSignedDataKind(self.kind) == .notification, self.from == nil else {
+                throw ValidationError(
+                    "--transaction-field and --renewal-field set the signed data inside a generated notification: use --kind notification without --from (--field sets the payload's own fields)")
+            }
         }
     }
 
@@ -196,15 +217,24 @@ struct MintJWS: ParsableCommand {
         signer: JWSTestAuthority.Identity,
         chain: [Certificate]
     ) throws -> [String: JSONValue] {
-        let transaction = JWSSamplePayload.transaction(
+        var transaction = JWSSamplePayload.transaction(
             bundleIdentifier: self.bundleIdentifier, productID: self.productID, transactionID: self.transactionID,
             originalTransactionID: self.originalTransactionID, type: TransactionType(rawValue: self.type), environment: environment,
             purchaseDate: signedDate, signedDate: signedDate
         )
-        let renewalInfo = JWSSamplePayload.renewalInfo(
+        var renewalInfo = JWSSamplePayload.renewalInfo(
             productID: self.productID, originalTransactionID: self.originalTransactionID ?? self.transactionID,
             environment: environment, signedDate: signedDate
         )
+        // The nested payloads' own fields (validate() admits them only for a notification).
+        for spec in self.transactionFields {
+            let (name, value) = try Self.field(spec)
+            transaction[name] = value
+        }
+        for spec in self.renewalFields {
+            let (name, value) = try Self.field(spec)
+            renewalInfo[name] = value
+        }
         switch kind {
         case .transaction, .unknown:  // validate() admits no unknown: a kind to mint is one a caller names
             return transaction

@@ -126,6 +126,28 @@ struct JWSCLITests {
         #expect((nested["renewal_info"] as? [String: Any])?["valid"] as? Bool == true)
     }
 
+    @Test func aRefundNotificationCarriesTheNestedFieldsItWasMintedWith() async throws {
+        let body = try await mint("refund.json", [
+            "--kind", "notification", "--notification-type", "REFUND", "--wrap",
+            "--transaction-field", "revocationDate=1750000000000", "--transaction-field", "revocationReason=1",
+            "--renewal-field", "autoRenewStatus=0",
+        ])
+        let report = try json(try await verify(["--anchor", try anchor, "--json", body]).stdout)
+        #expect(report["valid"] as? Bool == true)
+        let nested = try #require(report["nested"] as? [String: Any])
+        let transaction = try #require((nested["transaction"] as? [String: Any])?["payload"] as? [String: Any])
+        #expect(transaction["revocationDate"] as? Int == 1_750_000_000_000)
+        #expect(transaction["revocationReason"] as? Int == 1)
+        let renewal = try #require((nested["renewal_info"] as? [String: Any])?["payload"] as? [String: Any])
+        #expect(renewal["autoRenewStatus"] as? Int == 0)
+        // Nested fields belong to a generated notification only.
+        let misplaced = try await CLIRunner.run([
+            "mint", "jws", "--ca", try ca, "--kind", "transaction", "--transaction-field", "price=1", "--out", "-",
+        ])
+        #expect(misplaced.status == 64)
+        #expect(misplaced.stderr.contains("use --kind notification without --from"))
+    }
+
     @Test func aForgedNestedTransactionFailsTheNotification() async throws {
         let forged = try await String(contentsOfFile: try mint("forged-nested.jws", ["--fault", "corrupt-signature"]), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
