@@ -53,6 +53,42 @@ struct LedgerAvailabilityTests {
         #expect(try PostgresLocation(url: url).sslMode == mode, "\(url)")
     }
 
+    @Test("verify-ca and verify-full, as libpq users write them, and sslrootcert read when the URL is read")
+    func verifyModesAndRootCertificates() throws {
+        let full = try PostgresLocation(url: "postgres://u@db.example.com/rk?sslmode=verify-full")
+        #expect(full.requiresTLS && full.tlsConfiguration.certificateVerification == .fullVerification)
+        let ca = try PostgresLocation(url: "postgres://u@db.example.com/rk?sslmode=verify-ca")
+        #expect(ca.requiresTLS && ca.tlsConfiguration.certificateVerification == .noHostnameVerification)
+        #expect(try PostgresLocation(url: "postgres://u@db.example.com/rk").tlsConfiguration.certificateVerification == .fullVerification)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-pgroot-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.appendingPathComponent("root.pem")
+        // The repository's test root (DER) as PEM.
+        let der = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/TestRoot.cer"))
+        let pem = "-----BEGIN CERTIFICATE-----\n" + der.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+            + "\n-----END CERTIFICATE-----\n"
+        try Data(pem.utf8).write(to: root)
+        let pinned = try PostgresLocation(url: "postgres://u@db.example.com/rk?sslmode=verify-full&sslrootcert=\(root.path)")
+        #expect(pinned.rootCertificatePath == root.path)
+        #expect(pinned.tlsConfiguration.trustRoots == .file(root.path))
+
+        let garbage = directory.appendingPathComponent("garbage.pem")
+        try Data("not a certificate".utf8).write(to: garbage)
+        for (url, reason) in [
+            ("postgres://u@db/rk?sslrootcert=\(garbage.path)", "sslrootcert \(garbage.path): not a readable file of PEM certificates"),
+            ("postgres://u@db/rk?sslrootcert=/nonexistent/root.pem", "sslrootcert /nonexistent/root.pem: not a readable file of PEM certificates"),
+            ("postgres://u@db/rk?sslmode=disable&sslrootcert=\(root.path)", "sslrootcert names roots for TLS, and sslmode=disable turns TLS off"),
+            ("postgres://u@db/rk?sslmode=allow", "sslmode must be disable, prefer, require, verify-ca, verify-full, not allow"),
+        ] {
+            let error = #expect(throws: LedgerError.self) { _ = try PostgresLocation(url: url) }
+            #expect(error?.code == .invalidLocation)
+            #expect(error?.reason == reason)
+        }
+    }
+
     @Test("a PostgreSQL server that does not answer: the first call gives up at the lease limit, later ones at the shorter one")
     func unreachablePostgresFailsFast() async throws {
         // A port nothing listens on: bind one, note it, close it.

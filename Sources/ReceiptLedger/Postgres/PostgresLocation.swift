@@ -3,13 +3,15 @@ import NIOSSL
 import PostgresNIO
 
 /// A `postgres://` (or `postgresql://`) URL taken apart: `postgres://user[:password]@host[:port]/database`
-/// with an optional `?sslmode=disable|prefer|require`.
+/// with an optional `?sslmode=disable|prefer|require|verify-ca|verify-full` and `&sslrootcert=PATH`.
 ///
 /// Without `sslmode`, a host that is not loopback gets `require`: `prefer` falls back to plaintext when the
 /// server (or an attacker on the path) does not offer TLS, and would send the password and every ledger row in
 /// the clear. Loopback (`localhost`, `127.0.0.0/8`, `::1`) keeps `prefer`, since nothing is on that path.
-/// `disable` only when the URL says so. `require` verifies the server's certificate and name against the
-/// system's roots (PostgresNIO with NIOSSL's default client configuration: libpq's `verify-full`).
+/// `disable` only when the URL says so. `require` and `verify-full` verify the server's certificate and name
+/// (stricter than libpq's `require`, which checks neither); `verify-ca` the certificate only. The roots are the
+/// system's, or the PEM certificates of `sslrootcert` (a private CA, as a managed database's), read when the URL
+/// is read.
 struct PostgresLocation: Sendable, Hashable {
     var host: String
     var port: Int
@@ -17,6 +19,8 @@ struct PostgresLocation: Sendable, Hashable {
     var password: String?
     var database: String?
     var sslMode: String
+    /// `sslrootcert`: a PEM file of the roots the server's certificate must chain to, instead of the system's.
+    var rootCertificatePath: String?
 
     init(url: String) throws(LedgerError) {
         guard let components = URLComponents(string: url),
@@ -38,10 +42,36 @@ struct PostgresLocation: Sendable, Hashable {
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         self.database = path.isEmpty ? nil : path
         self.sslMode = items.last { $0.name == "sslmode" }?.value ?? (Self.isLoopback(self.host) ? "prefer" : "require")
-        guard ["disable", "prefer", "require"].contains(self.sslMode) else {
-            throw LedgerError(.invalidLocation, "sslmode must be disable, prefer or require, not \(self.sslMode)")
+        guard Self.sslModes.contains(self.sslMode) else {
+            throw LedgerError(
+                .invalidLocation, "sslmode must be \(Self.sslModes.joined(separator: ", ")), not \(self.sslMode)")
+        }
+        self.rootCertificatePath = items.last { $0.name == "sslrootcert" }?.value
+        if let root = self.rootCertificatePath {
+            guard self.sslMode != "disable" else {
+                throw LedgerError(.invalidLocation, "sslrootcert names roots for TLS, and sslmode=disable turns TLS off")
+            }
+            // Read now: a missing or malformed file is a mistake in the URL, said at start, not a failed handshake.
+            let certificates = try? NIOSSLCertificate.fromPEMFile(root)
+            guard let certificates, !certificates.isEmpty else {
+                throw LedgerError(.invalidLocation, "sslrootcert \(root): not a readable file of PEM certificates")
+            }
         }
     }
+
+    /// The `sslmode` values understood, libpq's spellings (`allow` is not: it would try plaintext first).
+    static let sslModes = ["disable", "prefer", "require", "verify-ca", "verify-full"]
+
+    /// The TLS client configuration `sslmode` and `sslrootcert` describe (for every mode but `disable`).
+    var tlsConfiguration: TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if self.sslMode == "verify-ca" { tls.certificateVerification = .noHostnameVerification }
+        if let root = self.rootCertificatePath { tls.trustRoots = .file(root) }
+        return tls
+    }
+
+    /// Whether a server without TLS is refused (every mode but `disable` and `prefer`).
+    var requiresTLS: Bool { !["disable", "prefer"].contains(self.sslMode) }
 
     /// Whether `host` names this machine: `localhost`, an IPv4 address in 127.0.0.0/8, or `::1`.
     static func isLoopback(_ host: String) -> Bool {
@@ -63,8 +93,8 @@ struct PostgresLocation: Sendable, Hashable {
         case "disable":
             tls = .disable
         default:
-            guard let context = try? NIOSSLContext(configuration: .makeClientConfiguration()) else { return nil }
-            tls = self.sslMode == "require" ? .require(context) : .prefer(context)
+            guard let context = try? NIOSSLContext(configuration: self.tlsConfiguration) else { return nil }
+            tls = self.requiresTLS ? .require(context) : .prefer(context)
         }
         var configuration = PostgresConnection.Configuration(
             host: self.host, port: self.port, username: self.user, password: self.password, database: self.database,
@@ -75,11 +105,8 @@ struct PostgresLocation: Sendable, Hashable {
 
     func configuration() -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS =
-            switch self.sslMode {
-            case "disable": .disable
-            case "require": .require(.makeClientConfiguration())
-            default: .prefer(.makeClientConfiguration())
-            }
+            self.sslMode == "disable"
+            ? .disable : self.requiresTLS ? .require(self.tlsConfiguration) : .prefer(self.tlsConfiguration)
         var configuration = PostgresClient.Configuration(
             host: self.host, port: self.port, username: self.user, password: self.password,
             database: self.database, tls: tls)
