@@ -236,6 +236,17 @@ struct ServeCLITests {
         #expect(closed.stderr.contains("connection refused (nothing listens at 127.0.0.1:1)"), "\(closed.stderr)")
     }
 
+    @Test("the configuration reference holds the settings table as --list-settings --format markdown prints it")
+    func configurationReferenceMatchesTheTable() async throws {
+        let listed = try await CLIRunner.run(["serve", "--list-settings", "--format", "markdown"])
+        #expect(listed.status == 0)
+        let reference = try String(
+            contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/ReceiptService/Docs.docc/Configuration.md"),
+            encoding: .utf8)
+        #expect(reference.contains(listed.stdout), "regenerate the table: receiptkit serve --list-settings --format markdown")
+        #expect(listed.stdout.contains("| `port` | `RECEIPTKIT_PORT` | `--port` | `8080` | 0–65535 |"))
+    }
+
     @Test("--list-settings prints every setting with its variable, default and rule")
     func listSettings() async throws {
         let listed = try await CLIRunner.run(["serve", "--list-settings"])

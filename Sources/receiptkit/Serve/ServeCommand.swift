@@ -48,6 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
     var settings: [String] = []
     @Flag(help: "Print every setting (name, RECEIPTKIT_ environment variable, default, rule) and exit.")
     var listSettings = false
+    @Option(help: "With --list-settings: text (default) or markdown (the configuration reference's table).")
+    var format: String = "text"
     @Flag(
         help: """
             Read and check every setting, load the anchors and App Store Server API keys, open the database and read \
@@ -67,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// Only what is the command line's own is checked here; every setting's rule is checked once, with the other
     /// sources' values, when the service is composed (a flag out of its rule exits 64 with the rule).
     func validate() throws {
+        guard ["text", "markdown"].contains(self.format) else { throw ValidationError("--format is text or markdown") }
         if StandardErrorLogging.level(self.logLevel) == nil {
             throw ValidationError("--log-level takes trace, debug, info, notice, warning, error or critical")
         }
@@ -100,7 +103,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if self.listSettings {
-            print(ServeSettingsList.text(ServiceSettings.descriptions), terminator: "")
+            let descriptions = ServiceSettings.descriptions
+            let listing = self.format == "markdown" ? ServeSettingsList.markdown(descriptions) : ServeSettingsList.text(descriptions)
+            print(listing, terminator: "")
             return
         }
         StandardErrorLogging.bootstrap(level: StandardErrorLogging.level(self.logLevel) ?? .info)
