@@ -6,7 +6,7 @@ public import Logging
 /// One process owns the file, and holds `PATH.lock` while the ledger is open: a second ``SQLiteLedger`` on the same
 /// file, in this process or another, is refused with ``LedgerError/Code/inUse`` — snapshots read before are kept in
 /// memory (see `snapshotCacheBytes`) and dropped by the owner's writes only, so a second owner would answer stale.
-/// Several service instances belong on ``PostgresLedger``. ``shutdown()`` releases the file.
+/// Several service instances belong on ``PostgresLedger``. ``Ledger/shutdown()`` releases the file.
 ///
 /// ```swift
 /// let ledger = try await SQLiteLedger(path: "receiptkit.sqlite")
