@@ -209,13 +209,18 @@ struct ServeCLITests {
 
     @Test("--check-config: what serve would find, printed without serving; a missing key or a closed port stops it as serve would")
     func checkConfig() async throws {
-        let empty = try await CLIRunner.run([
-            "serve", "--check-config", "--database", "sqlite::memory:", "--anchor", "Examples/TestRoot.cer",
-            "--set", #"allowed_bundle_ids=["com.example.app"]"#,
-        ])
+        let empty = try await CLIRunner.run(
+            [
+                "serve", "--check-config", "--database", "sqlite::memory:", "--anchor", "Examples/TestRoot.cer",
+                "--set", #"allowed_bundle_ids=["com.example.app"]"#,
+            ], environment: ["RECEIPTKIT_NOT_A_SETTING": "1"])
         #expect(empty.status == 0, "\(empty.stderr)")
+        // The RECEIPTKIT_ variables that name no setting are listed (the test's own environment may add some).
+        let ignored = "ignored (no such setting): "
+        let lines = empty.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first { $0.hasPrefix(ignored) }?.contains("RECEIPTKIT_NOT_A_SETTING") == true, "\(empty.stdout)")
         #expect(
-            empty.stdout == """
+            lines.filter { !$0.hasPrefix(ignored) }.joined(separator: "\n") == """
                 listen: http://127.0.0.1:8080
                 database: sqlite::memory: (empty: serve creates schema version 4)
                 apps answered: com.example.app
