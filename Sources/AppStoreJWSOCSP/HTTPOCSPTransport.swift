@@ -10,7 +10,7 @@ import _ReceiptKitShared
 /// Each request is a `POST` of the DER request (`Content-Type: application/ocsp-request`) to the responder the
 /// certificate names; only `http` and `https` responders are asked, redirects are not followed, and a refused
 /// connection fails at once (AsyncHTTPClient would otherwise retry it until the timeout). Anything but a `200` with a body of at most
-/// ``maximumResponseSize`` bytes, all of it within ``timeout``, throws — which the verifier reports as the retryable
+/// ``maximumResponseSize`` bytes, all of it within ``timeout``, throws ``Failure`` (a transport error too, named) — which the verifier reports as the retryable
 /// `revocation_check_unavailable`.
 ///
 /// ```swift
@@ -51,7 +51,7 @@ public struct HTTPOCSPTransport: OCSPTransport {
         let prepared = message
         let (timeout, limit) = (self.timeout, max(0, self.maximumResponseSize))
         // AsyncHTTPClient's own deadline stops at the head: the whole exchange, body included, races a timer.
-        let outcome = await TimeLimited.run(timeout) { () async -> Result<[UInt8], any Error> in
+        let outcome = await TimeLimited.run(timeout) { () async -> Result<[UInt8], Failure> in
             do {
                 let answer = try await ocspClient.execute(prepared, timeout: TimeAmount(timeout))
                 guard answer.status == .ok else {
@@ -59,8 +59,13 @@ public struct HTTPOCSPTransport: OCSPTransport {
                 }
                 let body = try await answer.body.collect(upTo: limit)
                 return .success(Array(body.readableBytesView))
+            } catch let failure as Failure {
+                return .failure(failure)
+            } catch is NIOTooManyBytesError {
+                return .failure(Failure(description: "OCSP responder \(uri) answered with more than \(limit) bytes"))
             } catch {
-                return .failure(error)
+                // The transport's own error (a refused connection, a TLS failure), said as one of ours.
+                return .failure(Failure(description: "OCSP responder \(uri): \(error)"))
             }
         }
         switch outcome {

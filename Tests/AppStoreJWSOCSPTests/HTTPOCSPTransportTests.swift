@@ -46,9 +46,10 @@ struct HTTPOCSPTransportTests {
             (status: 200, headers: [], body: Self.response),
         ])
         try await Loopback.withServer(handler) { port in
-            await #expect(throws: (any Error).self) {
+            let failure = await #expect(throws: HTTPOCSPTransport.Failure.self) {
                 try await HTTPOCSPTransport().response(to: Self.request, from: "http://127.0.0.1:\(port)/")
             }
+            #expect(failure?.description.hasSuffix("answered HTTP 302") == true)
         }
         #expect(handler.heads.withLockedValue { $0.count } == 1)
     }
@@ -62,9 +63,10 @@ struct HTTPOCSPTransportTests {
         ])
         try await Loopback.withServer(handler) { port in
             let transport = HTTPOCSPTransport(maximumResponseSize: 1_024)
-            await #expect(throws: (any Error).self) {
+            let failure = await #expect(throws: HTTPOCSPTransport.Failure.self) {
                 try await transport.response(to: Self.request, from: "http://127.0.0.1:\(port)/")
             }
+            #expect(failure?.description.hasSuffix("answered with more than 1024 bytes") == true)
             let atBound = try await transport.response(to: Self.request, from: "http://127.0.0.1:\(port)/")
             #expect(atBound.count == 1_024)
         }
@@ -81,10 +83,11 @@ struct HTTPOCSPTransportTests {
     @Test("a body that never arrives ends at the timeout", .timeLimit(.minutes(1)))
     func stalledBody() async throws {
         try await Loopback.withServer(StallingHTTPHandler()) { port in
-            await #expect(throws: (any Error).self) {
+            let failure = await #expect(throws: HTTPOCSPTransport.Failure.self) {
                 try await HTTPOCSPTransport(timeout: .milliseconds(300)).response(
                     to: Self.request, from: "http://127.0.0.1:\(port)/")
             }
+            #expect(failure?.description.contains("gave no complete answer within") == true, "\(failure?.description ?? "")")
         }
     }
 
@@ -93,7 +96,7 @@ struct HTTPOCSPTransportTests {
     @Test("a refused connection fails at once, not at the timeout", .timeLimit(.minutes(1)))
     func refused() async throws {
         try await Loopback.withRefusingPort { port in
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: HTTPOCSPTransport.Failure.self) {
                 try await HTTPOCSPTransport(timeout: .seconds(300)).response(
                     to: Self.request, from: "http://127.0.0.1:\(port)/")
             }

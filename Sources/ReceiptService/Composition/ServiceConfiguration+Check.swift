@@ -35,9 +35,8 @@ extension ServiceConfiguration {
         case .failure(let error):
             throw ServiceStartupError(.databaseUnavailable, "database \(opened.location): \(error.reason)")
         }
-        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
         return ServiceCheck(
-            listeningAddress: "\(host):\(settings.port)",
+            listeningAddress: settings.listeningAddress,
             database: opened.location.description,
             schemaVersion: schemaVersion,
             latestSchemaVersion: LedgerSchemaVersion.latest,

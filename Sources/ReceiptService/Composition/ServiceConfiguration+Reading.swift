@@ -9,9 +9,7 @@ extension ServiceConfiguration {
     /// `host:port` the service listens on, as the sources resolve them (`[::1]:8080` for an IPv6 host); `nil` when the
     /// settings do not read. For messages about the listening socket.
     public var listeningAddress: String? {
-        guard let settings = try? self.settings().settings else { return nil }
-        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
-        return "\(host):\(settings.port)"
+        (try? self.settings().settings)?.listeningAddress
     }
 
     /// The settings every source gives, layered and checked once; with the `RECEIPTKIT_` variables that name no

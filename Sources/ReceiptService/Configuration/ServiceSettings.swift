@@ -37,6 +37,11 @@ public struct ServiceSettings: Sendable {
     /// What the verifier accepts and how much work it takes on: every other setting.
     public var verifyReceipt: VerifyReceiptConfiguration
 
+    /// `host:port` as a URL writes it (`[::1]:8080` for an IPv6 host).
+    var listeningAddress: String {
+        "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.port)"
+    }
+
     /// The defaults around `verifyReceipt`.
     public init(verifyReceipt: VerifyReceiptConfiguration = VerifyReceiptConfiguration()) {
         self.verifyReceipt = verifyReceipt
