@@ -33,13 +33,20 @@ struct ServeCLITests {
                 if text.contains("serving verifyReceipt on http://") { break }
             }
             self.stderrText = text
-            guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            guard let range = text.range(of: #"serving verifyReceipt on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
                 let port = Int(text[range].split(separator: ":").last ?? "")
             else {
                 self.process.terminate()
                 throw ServeFailure("serve did not start: \(text)")
             }
             self.port = port
+        }
+
+        /// SIGTERM, then the exit status and everything written to standard error.
+        func stopReadingStandardError() -> (status: Int32, stderr: String) {
+            let status = self.stop()
+            let rest = self.stderr.fileHandleForReading.readDataToEndOfFile()
+            return (status, self.stderrText + String(decoding: rest, as: UTF8.self))
         }
 
         /// SIGTERM, then the exit status.
@@ -118,6 +125,42 @@ struct ServeCLITests {
         #expect(check.stdout.contains("listen: http://127.0.0.1:9\n"))
         #expect(check.stdout.contains("database: \(database) (schema version 4, this build's)\n"), "\(check.stdout)")
         #expect(check.stdout.hasSuffix("ready to serve\n"))
+    }
+
+    @Test("--log-format json: every line on standard error is one JSON object, the start-up summary and requests too")
+    func jsonLogs() async throws {
+        let server = try Server([
+            "--database", "sqlite::memory:", "--anchor", "Examples/TestRoot.cer", "--log-format", "json",
+            "--log-level", "debug",
+        ])
+        let answer = try await server.post("/verifyReceipt", json: try Self.body("Examples/sample.receipt"))
+        #expect(answer["status"] as? Int == 0)
+        let (status, stderr) = server.stopReadingStandardError()
+        #expect(status == 0)
+        let lines = try stderr.split(separator: "\n").map { line in
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+        for line in lines {
+            #expect(line["time"] is String && line["level"] is String && line["label"] is String && line["message"] is String)
+        }
+        let starting = try #require(lines.first { $0["message"] as? String == "service starting" })
+        #expect(starting["level"] as? String == "info")
+        #expect(starting["database"] as? String == "sqlite::memory:")
+        #expect((starting["listen"] as? String)?.hasPrefix("http://127.0.0.1:") == true)
+        let serving = try #require(lines.first { ($0["message"] as? String)?.hasPrefix("serving verifyReceipt on http://127.0.0.1:") == true })
+        #expect(serving["ledger"] as? String == "sqlite::memory:")
+        let request = try #require(lines.first { $0["message"] as? String == "verifyReceipt" })
+        #expect(request["status"] as? String == "0")
+        #expect(request["endpoint"] as? String == "production")
+        #expect(request["duration_ms"] is String)
+    }
+
+    @Test("--log-format takes text or json")
+    func logFormatRule() async throws {
+        let result = try await CLIRunner.run(["serve", "--log-format", "xml"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--log-format is text or json"), "\(result.stderr)")
     }
 
     @Test("the shared real receipts: each answered as inspect --json decodes it", .enabled(if: RealReceipts.available))

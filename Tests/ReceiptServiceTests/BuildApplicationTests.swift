@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import ReceiptService
+import ReceiptLedger
+@testable import ReceiptService
 import Testing
 import _ReceiptKitShared
 
@@ -115,5 +116,49 @@ struct BuildApplicationTests {
         let refused = await Self.startupError { $0.commandLineSettings = ["ledger_snapshot_cache_bytes": "-1"] }
         #expect(refused?.code == .invalidSetting)
         #expect(refused?.reason.contains("ledger_snapshot_cache_bytes must be in [0, 1099511627776], not -1") == true, "\(refused?.reason ?? "")")
+    }
+
+    @Test("serve logs what it starts with once, at info, without a secret; Xcode receipts warned about")
+    func startupSummary() async throws {
+        let logs = CapturedLogs()
+        var configuration = ServiceConfiguration(logger: logs.logger)
+        configuration.database = "sqlite::memory:"
+        configuration.port = 0
+        configuration.allowsXcodeReceipts = true
+        configuration.commandLineSettings = [
+            "allowed_bundle_ids": #"["com.example.b", "com.example.a"]"#,
+            "shared_secrets": #"{"com.example.a": "hunter2-secret"}"#,
+        ]
+        let application = try await buildApplication(configuration: configuration)
+        try await application.test(.live) { client in
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+        }
+        let starting = logs.all.filter { $0.message == "service starting" }
+        #expect(starting.count == 1)
+        let line = try #require(starting.first)
+        #expect(line.level == .info)
+        #expect(line.metadata["listen"] == "http://127.0.0.1:0")
+        #expect(line.metadata["database"] == "sqlite::memory:")
+        #expect(line.metadata["schema_version"] == "\(LedgerSchemaVersion.latest)")
+        #expect(line.metadata["apps_answered"] == "com.example.a,com.example.b")
+        #expect(line.metadata["app_store_server_api"] == "none")
+        #expect(line.metadata["xcode_receipts"] == "accepted")
+        #expect(line.metadata["routes"]?.hasPrefix("POST /notifications/v2 (Apple must reach it)") == true)
+        #expect(logs.all.contains { $0.level == .warning && $0.message.hasPrefix("Xcode receipts") })
+        // On loopback: no exposure notice.
+        #expect(!logs.all.contains { $0.message.hasPrefix("listening beyond this machine") })
+        #expect(!logs.all.contains { entry in "\(entry.message) \(entry.metadata)".contains("hunter2") })
+    }
+
+    @Test("an address beyond loopback is told apart (serve then says what must stay behind the proxy)", arguments: [
+        ("127.0.0.1", true), ("::1", true), ("localhost", true), ("0.0.0.0", false), ("10.0.0.5", false), ("::", false),
+    ])
+    func loopbackOnly(host: String, loopback: Bool) {
+        var settings = ServiceSettings()
+        settings.host = host
+        let summary = ServiceCheck(
+            settings: settings, accepted: settings.verifyReceipt, clients: [:], database: .sqlite(path: nil),
+            schemaVersion: 0, unknownVariables: [])
+        #expect(summary.listensOnLoopbackOnly == loopback)
     }
 }

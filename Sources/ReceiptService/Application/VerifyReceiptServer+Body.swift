@@ -5,11 +5,12 @@ import NIOCore
 extension VerifyReceiptServer {
     /// Runs `handle` on the request's body, read within the request timeout, the size limit and the in-flight
     /// budget: 413 from `Content-Length` or while reading (the rest never buffered), 503 with `Retry-After` when
-    /// the budget cannot cover the body (before any of it is read), 408 when it does not arrive in time. The
-    /// reservation is held until `handle` has answered.
+    /// the budget cannot cover the body (before any of it is read), 408 when it does not arrive in time; each refusal
+    /// logged as `ROUTE refused`. The reservation is held until `handle` has answered.
     func withBody(
         _ request: Request,
         context: VerifyReceiptRequestContext,
+        route: String,
         busyBody: [UInt8] = [],
         _ handle: ([UInt8]) async throws -> Response
     ) async throws -> Response {
@@ -17,11 +18,11 @@ extension VerifyReceiptServer {
         let limit = configuration.maximumBodySize
         let declared = request.headers[.contentLength].flatMap { Int($0) }
         if let declared, declared > limit {
-            return self.refuse(.contentTooLarge, context: context)
+            return self.refuse(.contentTooLarge, context: context, route: route)
         }
         let reservation = declared ?? limit
         guard self.bodyBudget.reserve(reservation) else {
-            return self.refuse(.serviceUnavailable, context: context, body: busyBody)
+            return self.refuse(.serviceUnavailable, context: context, route: route, body: busyBody)
         }
         defer { self.bodyBudget.release(reservation) }
         let body: ByteBuffer?
@@ -29,11 +30,11 @@ extension VerifyReceiptServer {
             let stream = request.body
             body = try await withDeadline(configuration.requestTimeout) { try await stream.collect(upTo: limit) }
         } catch is NIOTooManyBytesError {
-            return self.refuse(.contentTooLarge, context: context)
+            return self.refuse(.contentTooLarge, context: context, route: route)
         }
         guard let body else {
             self.verifier.metrics.countClosedConnection(reason: .bodyTimeout)
-            return self.refuse(.requestTimeout, context: context)
+            return self.refuse(.requestTimeout, context: context, route: route)
         }
         return try await handle(Array(body.readableBytesView))
     }
@@ -43,10 +44,11 @@ extension VerifyReceiptServer {
     private func refuse(
         _ status: HTTPResponse.Status,
         context: VerifyReceiptRequestContext,
+        route: String,
         body: [UInt8] = []
     ) -> Response {
         self.verifier.metrics.countHTTPRejection(status.code)
-        context.log.record(.notice, "verifyReceipt refused", ["http_status": .stringConvertible(status.code)])
+        context.log.record(.notice, "\(route) refused", ["http_status": .stringConvertible(status.code)])
         context.channel.close(mode: .input, promise: nil)
         var headers: HTTPFields = [.connection: "close"]
         if status == .serviceUnavailable { headers[.retryAfter] = String(Self.retryAfterSeconds) }

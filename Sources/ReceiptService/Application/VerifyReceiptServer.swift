@@ -150,7 +150,7 @@ public struct VerifyReceiptServer: Sendable {
         route: AnsweringRoute
     ) async throws -> Response {
         let timeout = self.verifier.configuration.requestTimeout
-        return try await self.withBody(request, context: context, busyBody: route.busyBody) { bytes in
+        return try await self.withBody(request, context: context, route: route.name, busyBody: route.busyBody) { bytes in
             let answer =
                 try await withDeadline(timeout - (ContinuousClock.now - context.received)) {
                     await route.answer(bytes)

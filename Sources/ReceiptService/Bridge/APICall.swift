@@ -4,7 +4,7 @@ import AppStoreServerAPI
 /// labels it: the endpoint, and the outcome.
 enum APICall {
     /// The endpoint called: the `endpoint` label is its raw value.
-    enum Endpoint: String, Sendable {
+    enum Endpoint: String, CaseIterable, Sendable {
         /// Get Transaction History (every page).
         case transactionHistory = "transaction_history"
         /// Get All Subscription Statuses.
@@ -27,6 +27,13 @@ enum APICall {
             default: self = .failed(error.code)
             }
         }
+
+        /// The outcomes a call of the refresh ends with, each exposed from the start (a key or configuration
+        /// error stops the start instead, so it is not among them).
+        static let known: [Outcome] =
+            [.success, .untrusted]
+            + [.unauthorized, .forbidden, .rateLimited, .serverError, .unreachable, .apiError, .malformedResponse,
+                .responseTooLarge, .cancelled].map { Outcome.failed($0) }
 
         /// The metric's label.
         var label: String {

@@ -60,7 +60,22 @@ public func buildApplication(
     application.beforeServerStarts {
         try await ledger.migrate()
         let version = try await ledger.schemaVersion()
-        logger.info("ledger ready", metadata: ["database": .string(description), "schema_version": "\(version)"])
+        // What is about to serve, in one line: the same summary `serve --check-config` prints.
+        let summary = ServiceCheck(
+            settings: settings, accepted: accepted, clients: apiClients, database: opened.location,
+            schemaVersion: version, unknownVariables: unknownVariables)
+        logger.info("service starting", metadata: summary.logMetadata)
+        if !summary.listensOnLoopbackOnly {
+            logger.notice(
+                """
+                listening beyond this machine: only POST /notifications/v2 needs to be reachable from the internet \
+                (by Apple); keep the other routes behind your network or proxy
+                """,
+                metadata: ["listen": .string("http://\(summary.listeningAddress)")])
+        }
+        if summary.allowsXcodeReceipts {
+            logger.warning("Xcode receipts and locally signed JWS are accepted: never in production")
+        }
     }
     return application
 }

@@ -1,5 +1,10 @@
+import AppStoreServerAPI
+public import Logging
+import ReceiptLedger
+
 /// What `receiptkit serve --check-config` found once every source was read and checked, every file named loaded
 /// (anchors, App Store Server API keys) and the database opened and asked its schema version — without serving.
+/// `serve` logs the same summary at info when it starts (``logMetadata``).
 public struct ServiceCheck: Sendable {
     /// `host:port` the service would listen on.
     public let listeningAddress: String
@@ -19,6 +24,38 @@ public struct ServiceCheck: Sendable {
     public let checksRevocation: Bool
     /// `RECEIPTKIT_` environment variables that name no setting (ignored).
     public let unknownVariables: [String]
+    /// Whether Xcode receipts and locally signed JWS are accepted (never in production).
+    public let allowsXcodeReceipts: Bool
+    /// Whether the address is this machine's loopback only (`127.0.0.1`, `::1`, `localhost`).
+    public let listensOnLoopbackOnly: Bool
+
+    /// The routes served, and who must reach them.
+    public static let routes =
+        "POST /notifications/v2 (Apple must reach it); POST /verifyReceipt, POST /sandbox/verifyReceipt, "
+        + "POST /jws/verify, GET /health, GET /metrics (your network only)"
+
+    /// The summary of what `settings` and the files they name made, and the database at `schemaVersion`.
+    init(
+        settings: ServiceSettings,
+        accepted: VerifyReceiptConfiguration,
+        clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]],
+        database: LedgerLocation,
+        schemaVersion: Int,
+        unknownVariables: [String]
+    ) {
+        self.listeningAddress = settings.listeningAddress
+        self.database = database.description
+        self.schemaVersion = schemaVersion
+        self.latestSchemaVersion = LedgerSchemaVersion.latest
+        self.allowedBundleIdentifiers = (accepted.allowedBundleIdentifiers ?? []).sorted()
+        self.refreshedApps = clients.flatMap { environment, apps in apps.keys.map { "\($0) (\(environment.rawValue))" } }
+            .sorted()
+        self.extraAnchors = accepted.anchors.certificates.count
+        self.checksRevocation = accepted.jwsRevocationCheck != nil
+        self.unknownVariables = unknownVariables
+        self.allowsXcodeReceipts = accepted.allowsXcodeReceipts
+        self.listensOnLoopbackOnly = ["127.0.0.1", "::1", "localhost"].contains(settings.host)
+    }
 
     /// One line per finding, for a person.
     public var lines: [String] {
@@ -41,10 +78,27 @@ public struct ServiceCheck: Sendable {
         lines.append("App Store Server API: \(refreshed)")
         lines.append("anchors: \(anchors)")
         lines.append("revocation check (OCSP): \(self.checksRevocation ? "on" : "off")")
+        if self.allowsXcodeReceipts { lines.append("Xcode receipts and locally signed JWS: accepted (never in production)") }
         if !self.unknownVariables.isEmpty {
             lines.append("ignored (no such setting): " + self.unknownVariables.joined(separator: ", "))
         }
         return lines
+    }
+
+    /// The summary as the fields of `serve`'s start-up log line (no secret: keys and shared secrets are counted by
+    /// the apps they serve, never shown).
+    public var logMetadata: Logger.Metadata {
+        [
+            "listen": .string("http://\(self.listeningAddress)"),
+            "database": .string(self.database),
+            "schema_version": .stringConvertible(self.schemaVersion),
+            "apps_answered": .string(self.allowedBundleIdentifiers.isEmpty ? "every app" : self.allowedBundleIdentifiers.joined(separator: ",")),
+            "app_store_server_api": .string(self.refreshedApps.isEmpty ? "none" : self.refreshedApps.joined(separator: ",")),
+            "extra_anchors": .stringConvertible(self.extraAnchors),
+            "revocation_check": .string(self.checksRevocation ? "on" : "off"),
+            "xcode_receipts": .string(self.allowsXcodeReceipts ? "accepted" : "refused"),
+            "routes": .string(Self.routes),
+        ]
     }
 
     /// Whether `serve` would start on this database (its schema is not newer than this build's).

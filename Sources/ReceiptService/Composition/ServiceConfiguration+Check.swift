@@ -36,15 +36,7 @@ extension ServiceConfiguration {
             throw ServiceStartupError(.databaseUnavailable, "database \(opened.location): \(error.reason)")
         }
         return ServiceCheck(
-            listeningAddress: settings.listeningAddress,
-            database: opened.location.description,
-            schemaVersion: schemaVersion,
-            latestSchemaVersion: LedgerSchemaVersion.latest,
-            allowedBundleIdentifiers: (accepted.allowedBundleIdentifiers ?? []).sorted(),
-            refreshedApps: clients.flatMap { environment, apps in apps.keys.map { "\($0) (\(environment.rawValue))" } }.sorted(),
-            extraAnchors: accepted.anchors.certificates.count,
-            checksRevocation: accepted.jwsRevocationCheck != nil,
-            unknownVariables: unknownVariables
-        )
+            settings: settings, accepted: accepted, clients: clients, database: opened.location,
+            schemaVersion: schemaVersion, unknownVariables: unknownVariables)
     }
 }

@@ -13,4 +13,12 @@ enum SignedDataEndpoint: String, CaseIterable, Sendable {
         case .jws: return "jws"
         }
     }
+
+    /// Every outcome the route answers with: its `outcome` labels, each exposed from the start.
+    var outcomes: [SignedDataOutcome] {
+        switch self {
+        case .notifications: return [.recorded, .duplicate, .rejected, .malformed, .unavailable]
+        case .jws: return [.valid, .invalid, .malformed, .unavailable]
+        }
+    }
 }

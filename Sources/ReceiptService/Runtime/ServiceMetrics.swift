@@ -83,7 +83,31 @@ public struct ServiceMetrics: Sendable {
                 "The estimated size of the snapshots the ledger's cache holds now (its bound counts this)."))
         self.cacheHits = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "hit")])
         self.cacheMisses = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "miss")])
+        // Every series whose labels are known is exposed at 0 from the start, not from its first event: a rate or
+        // an alert over it then sees the series before anything happens (the registry hands the same counter back
+        // when the event counts it).
+        for code in Self.rejectionCodes {
+            _ = registry.makeCounter(descriptor: Self.rejections, labels: [("code", String(code))])
+        }
+        for reason in ConnectionCloseReason.allCases {
+            _ = registry.makeCounter(descriptor: Self.closedConnections, labels: [("reason", reason.rawValue)])
+        }
+        for endpoint in SignedDataEndpoint.allCases {
+            for outcome in endpoint.outcomes {
+                _ = registry.makeCounter(
+                    descriptor: Self.signedData, labels: [("endpoint", endpoint.rawValue), ("outcome", outcome.rawValue)])
+            }
+        }
+        for endpoint in APICall.Endpoint.allCases {
+            for outcome in APICall.Outcome.known {
+                _ = registry.makeCounter(
+                    descriptor: Self.apiCalls, labels: [("endpoint", endpoint.rawValue), ("outcome", outcome.label)])
+            }
+        }
     }
+
+    /// The statuses of requests refused before a verdict: body too large, too slow, over the in-flight budget.
+    static let rejectionCodes = [413, 408, 503]
 
     func count(_ answer: VerifyReceiptAnswer, endpoint: VerifyReceiptEndpoint) {
         if let counter = self.requestCounters[endpoint]?[answer.status.code] {

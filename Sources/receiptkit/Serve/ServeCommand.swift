@@ -1,5 +1,6 @@
 import ArgumentParser
 import class Foundation.ProcessInfo
+import struct Foundation.Date
 import Hummingbird
 import Logging
 import NIOCore
@@ -65,11 +66,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Check App Store JWS certificates online (OCSP, Apple's responders); unreachable means 503 to a notification, so Apple retries.")
     var checkRevocation = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel: String = "info"
+    @Option(
+        help: """
+            Log lines on standard error: text, or json (one object a line: time, level, label, message and the \
+            metadata; the start-up line and a stopping error too).
+            """)
+    var logFormat: String = "text"
 
     /// Only what is the command line's own is checked here; every setting's rule is checked once, with the other
     /// sources' values, when the service is composed (a flag out of its rule exits 64 with the rule).
     func validate() throws {
         guard ["text", "markdown"].contains(self.format) else { throw ValidationError("--format is text or markdown") }
+        guard StandardErrorLogging.Format(rawValue: self.logFormat) != nil else {
+            throw ValidationError("--log-format is text or json")
+        }
         if StandardErrorLogging.level(self.logLevel) == nil {
             throw ValidationError("--log-level takes trace, debug, info, notice, warning, error or critical")
         }
@@ -108,7 +118,8 @@ struct ServeCommand: AsyncParsableCommand {
             print(listing, terminator: "")
             return
         }
-        StandardErrorLogging.bootstrap(level: StandardErrorLogging.level(self.logLevel) ?? .info)
+        let logFormat = StandardErrorLogging.Format(rawValue: self.logFormat) ?? .text
+        StandardErrorLogging.bootstrap(level: StandardErrorLogging.level(self.logLevel) ?? .info, format: logFormat)
         var configuration = ServiceConfiguration()
         (configuration.settingsFile, configuration.host, configuration.port) = (self.config, self.host, self.port)
         (configuration.database, configuration.anchorFiles) = (self.database, self.anchors)
@@ -134,22 +145,41 @@ struct ServeCommand: AsyncParsableCommand {
             return
         }
         configuration.onServerRunning = { address, ledger in
-            StandardError.write("receiptkit: serving verifyReceipt on http://\(address) (ledger \(ledger))\n")
+            Self.say(
+                "serving verifyReceipt on http://\(address)", format: logFormat, level: .notice,
+                text: " (ledger \(ledger))", metadata: ["ledger": .string(ledger)])
         }
         do {
             try await buildApplication(configuration: configuration).runService()
         } catch let error as ServiceStartupError {
-            StandardError.write("receiptkit: \(error.reason)\n")
+            Self.say(error.reason, format: logFormat, level: .critical)
             throw ExitCode(error)
         } catch let error as IOError where Self.listenFailures[error.errnoCode] != nil {
             // The socket could not be bound: say where, and what to do, not only the system call.
             let address = configuration.listeningAddress ?? "the configured address"
-            StandardError.write("receiptkit: cannot listen on \(address): \(Self.listenFailures[error.errnoCode] ?? "")\n")
+            Self.say(
+                "cannot listen on \(address): \(Self.listenFailures[error.errnoCode] ?? "")", format: logFormat,
+                level: .critical)
             throw ExitCode(69)
         } catch {
             let reason = (error as? LedgerError).map { "ledger: \($0.reason)" } ?? "\(error)"
-            StandardError.write("receiptkit: serve: \(reason)\n")
+            Self.say("serve: \(reason)", format: logFormat, level: .critical)
             throw ExitCode(69)
+        }
+    }
+
+    /// What serve says on standard error whatever the log level — where it listens, why it stops: a line
+    /// `receiptkit: MESSAGE` (and `text`), or with `--log-format json` a JSON log line with `metadata`.
+    static func say(
+        _ message: String, format: StandardErrorLogging.Format, level: Logger.Level, text: String = "",
+        metadata: Logger.Metadata = [:]
+    ) {
+        switch format {
+        case .text:
+            StandardError.write("receiptkit: \(message)\(text)\n")
+        case .json:
+            StandardError.write(JSONLogHandler.line(
+                time: Date(), level: level, label: "receiptkit.serve", message: message, metadata: metadata))
         }
     }
 }
