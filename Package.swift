@@ -520,7 +520,7 @@ let package = Package(
             dependencies: [
                 "SharedFixtures",
                 "receiptkit", "ReceiptKitTesting", "AppStoreServerAPISimulator", "ReceiptKit", "ServerTrust",
-                "AppStoreJWS", "ReceiptLedger", "_ReceiptKitShared",
+                "AppStoreJWS", "ReceiptLedger", "ReceiptService", "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

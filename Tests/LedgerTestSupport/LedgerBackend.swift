@@ -106,4 +106,6 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
     }
 }
 
-package struct PostgresUnavailable: Error {}
+package struct PostgresUnavailable: Error {
+    package init() {}
+}

@@ -1,3 +1,5 @@
+import ReceiptLedger
+import ReceiptService
 import SharedFixtures
 import Foundation
 #if canImport(FoundationNetworking)
@@ -305,5 +307,54 @@ struct ServeCLITests {
         for name in ["api_failure_backoff_seconds", "api_retry_max_attempts", "max_receipt_bytes", "app_store_server_api"] {
             #expect(listed.stdout.contains("\n\(name)  (RECEIPTKIT_\(name.uppercased()))"), "\(name)")
         }
+    }
+
+    @Test("migrate_on_start false: serve refuses a ledger not at this build's schema until serve --migrate moves it")
+    func migrateSeparately() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-migrate-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = "sqlite:" + directory.appendingPathComponent("ledger.sqlite").path
+        let latest = LedgerSchemaVersion.latest
+        let rowsOnly = ["--database", database, "--set", "migrate_on_start=false"]
+
+        let check = try await CLIRunner.run(["serve", "--check-config", "--port", "9"] + rowsOnly)
+        #expect(check.status == 69, "\(check.stderr)")
+        #expect(check.stdout.contains(
+            "database: \(database) (schema version 0: migrate_on_start is false, so serve refuses it until receiptkit serve --migrate moves it to \(latest))"),
+            "\(check.stdout)")
+        let refused = try await CLIRunner.run(["serve", "--port", "0"] + rowsOnly)
+        #expect(refused.status == 69, "\(refused.stderr)")
+        #expect(refused.stderr.contains(
+            "receiptkit: database \(database): schema version 0, this build's is \(latest); migrate_on_start is false: run receiptkit serve --migrate"),
+            "\(refused.stderr)")
+
+        let migrated = try await CLIRunner.run(["serve", "--migrate", "--database", database])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(migrated.stdout == "\(database): migrated from schema version 0 to \(latest)\n")
+        let again = try await CLIRunner.run(["serve", "--migrate", "--database", database])
+        #expect(again.stdout == "\(database): schema version \(latest), this build's: nothing to migrate\n")
+
+        let server = try Server(rowsOnly + ["--anchor", "Examples/TestRoot.cer"])
+        #expect((try await server.post("/verifyReceipt", json: try Self.body("Examples/sample.receipt")))["status"] as? Int == 0)
+        #expect(server.stop() == 0)
+
+        let both = try await CLIRunner.run(["serve", "--migrate", "--check-config"])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--check-config and --migrate exclude each other"), "\(both.stderr)")
+    }
+
+    @Test("every flag the configuration reference names for a setting is an option of serve, and sets that setting")
+    func settingFlagsExist() async throws {
+        let help = try await CLIRunner.run(["serve", "--help"])
+        let names = Set(ServiceSettings.descriptions.map(\.name))
+        for (setting, flag) in ServiceConfiguration.settingFlags {
+            #expect(names.contains(setting), "\(setting) is no setting")
+            #expect(help.stdout.contains("  \(flag) "), "\(flag) is not among serve's options")
+        }
+        // A flag out of its rule is named as the flag, not as the setting's other sources.
+        let refused = try await CLIRunner.run(["serve", "--port", "70000", "--database", "sqlite::memory:"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--port: port must be in [0, 65535], not 70000"), "\(refused.stderr)")
     }
 }

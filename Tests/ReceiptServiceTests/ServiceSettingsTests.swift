@@ -129,7 +129,7 @@ struct ServiceSettingsTests {
     /// A value each setting's rule accepts and that differs from its default, as text.
     static func sample(_ setting: ServiceSettingDescription) -> String? {
         switch setting.rule {
-        case "true or false": return "true"
+        case "true or false": return setting.defaultValue == "true" ? "false" : "true"
         case "a list of strings": return #"["com.example.sample"]"#
         case "a list of paths": return #"["/sample.cer"]"#
         case "an object of strings": return #"{"com.example.sample": "sample"}"#
@@ -153,7 +153,7 @@ struct ServiceSettingsTests {
             let sample = try #require(Self.sample(description), "no sample for \(description.name)")
             let setting = try #require(ServiceSettings.setting(named: description.name))
             // In the file, JSON: a string is quoted; numbers, true, lists and objects are as the text says.
-            let isJSON = sample.hasPrefix("[") || sample.hasPrefix("{") || sample == "true" || Double(sample) != nil
+            let isJSON = sample.hasPrefix("[") || sample.hasPrefix("{") || sample == "true" || sample == "false" || Double(sample) != nil
             let fileValue = isJSON ? sample : "\"\(sample)\""
             let document = "{\"\(description.name)\": \(fileValue)}"
             let fromFile = try #require(try? S.read(file: document).settings, "\(document)")

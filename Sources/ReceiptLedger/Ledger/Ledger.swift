@@ -22,7 +22,8 @@ public protocol Ledger: Sendable {
     /// instances at once.
     func migrate() async throws(LedgerError)
 
-    /// The schema version the database is at (0 before the first migration).
+    /// The schema version the database is at (0 before the first migration). Reads only: a role without the right
+    /// to change the schema may ask.
     func schemaVersion() async throws(LedgerError) -> Int
 
     /// Stores a validated receipt and upserts its transactions by transaction id, atomically.

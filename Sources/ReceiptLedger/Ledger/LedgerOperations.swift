@@ -49,7 +49,10 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let dialect = self.backend.dialect
         return try await self.guarded {
             try await self.backend.read { session in
-                _ = try await session.run(SQLStatement(sql: LedgerMigration.createVersionTable(dialect), binds: []))
+                // Read only: a database never migrated is at version 0, and a role that may not create tables
+                // (`migrate_on_start` false) can still ask.
+                let exists = try await session.run(SQLStatement(sql: dialect.versionTableExists, binds: []))
+                guard let row = exists.first, row.count == 1, case .integer(1) = row[0] else { return 0 }
                 return try await Self.version(session)
             }
         }

@@ -24,4 +24,15 @@ enum SQLDialect: Sendable {
         case .postgres: "(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))"
         }
     }
+
+    /// One row holding 1 when `receiptkit_schema` exists where the ledger's tables are looked for (PostgreSQL: the
+    /// first schema of the `search_path` that has it), 0 when not — without creating it or needing the right to.
+    var versionTableExists: String {
+        switch self {
+        case .sqlite:
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'receiptkit_schema'"
+        case .postgres:
+            "SELECT CASE WHEN to_regclass('receiptkit_schema') IS NULL THEN 0 ELSE 1 END"
+        }
+    }
 }

@@ -14,7 +14,8 @@ import ServiceLifecycle
 /// (``ServiceSettings``), the anchors and keys loaded, the ledger opened (SQLite or PostgreSQL), every collaborator
 /// made (``ServiceComponents``), the routes with their middleware and connection limits.
 ///
-/// Run what it returns with `runService()`: the ledger is migrated before the server listens, PostgreSQL's
+/// Run what it returns with `runService()`: the ledger is migrated before the server listens (with
+/// `migrate_on_start` false, it must be at this build's schema version instead), PostgreSQL's
 /// connection pool runs beside it, and on SIGTERM or SIGINT the server stops gracefully, then the ledger is shut
 /// down (as it is when the server cannot start).
 ///
@@ -58,8 +59,15 @@ public func buildApplication(
         await onServerRunning(address, description)
     }
     application.beforeServerStarts {
-        try await ledger.migrate()
+        if settings.migratesOnStart { try await ledger.migrate() }
         let version = try await ledger.schemaVersion()
+        guard version == LedgerSchemaVersion.latest else {
+            // Only without the migration: a newer schema stops migrate() itself.
+            throw ServiceStartupError(
+                .schemaNotCurrent,
+                "database \(description): schema version \(version), this build's is \(LedgerSchemaVersion.latest); "
+                    + "migrate_on_start is false: run receiptkit serve --migrate (as a role that may change the schema)")
+        }
         // What is about to serve, in one line: the same summary `serve --check-config` prints.
         let summary = ServiceCheck(
             settings: settings, accepted: accepted, clients: apiClients, database: opened.location,

@@ -36,4 +36,25 @@ struct OpenedLedger: Sendable {
             throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
         }
     }
+
+    /// Runs `body` on the ledger with its ``services`` running beside it (PostgreSQL's pool), then shuts the ledger
+    /// down: what `serve --check-config` and `serve --migrate` do without serving.
+    func using<T: Sendable>(
+        _ body: @Sendable (any Ledger) async throws(LedgerError) -> T
+    ) async -> Result<T, LedgerError> {
+        let ledger = self.ledger
+        let result: Result<T, LedgerError> = await withTaskGroup(of: Void.self) { group in
+            for service in self.services {
+                group.addTask { try? await service.run() }
+            }
+            defer { group.cancelAll() }
+            do throws(LedgerError) {
+                return .success(try await body(ledger))
+            } catch {
+                return .failure(error)
+            }
+        }
+        await ledger.shutdown()
+        return result
+    }
 }

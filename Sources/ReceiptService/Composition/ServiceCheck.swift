@@ -26,6 +26,8 @@ public struct ServiceCheck: Sendable {
     public let unknownVariables: [String]
     /// Whether Xcode receipts and locally signed JWS are accepted (never in production).
     public let allowsXcodeReceipts: Bool
+    /// Whether `serve` migrates the schema when it starts (`migrate_on_start`).
+    public let migratesOnStart: Bool
     /// Whether the address is this machine's loopback only (`127.0.0.1`, `::1`, `localhost`).
     public let listensOnLoopbackOnly: Bool
 
@@ -54,6 +56,7 @@ public struct ServiceCheck: Sendable {
         self.checksRevocation = accepted.jwsRevocationCheck != nil
         self.unknownVariables = unknownVariables
         self.allowsXcodeReceipts = accepted.allowsXcodeReceipts
+        self.migratesOnStart = settings.migratesOnStart
         self.listensOnLoopbackOnly = ["127.0.0.1", "::1", "localhost"].contains(settings.host)
     }
 
@@ -62,7 +65,10 @@ public struct ServiceCheck: Sendable {
         let schema: String =
             switch self.schemaVersion {
             case self.latestSchemaVersion: "schema version \(self.schemaVersion), this build's"
-            case 0: "empty: serve creates schema version \(self.latestSchemaVersion)"
+            case 0 where self.migratesOnStart: "empty: serve creates schema version \(self.latestSchemaVersion)"
+            case ..<self.latestSchemaVersion where !self.migratesOnStart:
+                "schema version \(self.schemaVersion): migrate_on_start is false, so serve refuses it until "
+                    + "receiptkit serve --migrate moves it to \(self.latestSchemaVersion)"
             case ..<self.latestSchemaVersion:
                 "schema version \(self.schemaVersion): serve migrates it to \(self.latestSchemaVersion) (one-way; back it up first)"
             default:
@@ -101,6 +107,9 @@ public struct ServiceCheck: Sendable {
         ]
     }
 
-    /// Whether `serve` would start on this database (its schema is not newer than this build's).
-    public var isServable: Bool { self.schemaVersion <= self.latestSchemaVersion }
+    /// Whether `serve` would start on this database: its schema is not newer than this build's, and is this build's
+    /// when `serve` does not migrate it.
+    public var isServable: Bool {
+        self.migratesOnStart ? self.schemaVersion <= self.latestSchemaVersion : self.schemaVersion == self.latestSchemaVersion
+    }
 }

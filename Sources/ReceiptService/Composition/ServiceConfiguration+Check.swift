@@ -13,22 +13,7 @@ extension ServiceConfiguration {
         let accepted = try self.accepted(settings)
         let clients = try ServiceComponents.apiClients(for: accepted, transport: AsyncHTTPTransport(), now: self.now)
         let opened = try await OpenedLedger.open(settings.database, snapshotCacheBytes: 0, logger: self.logger)
-        let ledger = opened.ledger
-        let version: Result<Int, LedgerError> = await withTaskGroup(of: Result<Int, LedgerError>?.self) { group in
-            for service in opened.services {
-                group.addTask {
-                    try? await service.run()
-                    return nil
-                }
-            }
-            defer { group.cancelAll() }
-            do throws(LedgerError) {
-                return .success(try await ledger.schemaVersion())
-            } catch {
-                return .failure(error)
-            }
-        }
-        await ledger.shutdown()
+        let version = await opened.using { ledger throws(LedgerError) in try await ledger.schemaVersion() }
         let schemaVersion: Int
         switch version {
         case .success(let found): schemaVersion = found
@@ -38,5 +23,27 @@ extension ServiceConfiguration {
         return ServiceCheck(
             settings: settings, accepted: accepted, clients: clients, database: opened.location,
             schemaVersion: schemaVersion, unknownVariables: unknownVariables)
+    }
+
+    /// `receiptkit serve --migrate`: every source read and checked as for serving, the database opened and migrated
+    /// to this build's schema version, then closed — without serving. For a deployment whose service role may not
+    /// change the schema (`migrate_on_start` false): an owner role runs this before the new version starts.
+    /// - Returns: The database (without its password), the schema version found and the one it is at now.
+    /// - Throws: ``ServiceStartupError`` as ``buildApplication(configuration:)`` would, and
+    ///   ``ServiceStartupError/Code/databaseUnavailable`` when the database does not answer or refuses the migration
+    ///   (a newer schema than this build's, a role without the rights).
+    public func migrateLedger() async throws(ServiceStartupError) -> (database: String, from: Int, to: Int) {
+        let (settings, _) = try self.settings()
+        let opened = try await OpenedLedger.open(settings.database, snapshotCacheBytes: 0, logger: self.logger)
+        let versions = await opened.using { ledger throws(LedgerError) in
+            let before = try await ledger.schemaVersion()
+            try await ledger.migrate()
+            return (from: before, to: try await ledger.schemaVersion())
+        }
+        switch versions {
+        case .success(let versions): return (opened.location.description, versions.from, versions.to)
+        case .failure(let error):
+            throw ServiceStartupError(.databaseUnavailable, "database \(opened.location): \(error.reason)")
+        }
     }
 }

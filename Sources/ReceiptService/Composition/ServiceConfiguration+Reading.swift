@@ -29,24 +29,30 @@ extension ServiceConfiguration {
         return (settings, unknown)
     }
 
+    /// The settings a typed command-line flag of `receiptkit serve` sets, by setting name: the flag's name. The
+    /// flags win over every other source; `--list-settings` and the configuration reference show them from here.
+    public static let settingFlags: [String: String] = [
+        "host": "--host", "port": "--port", "database": "--database", "anchors": "--anchor",
+        "allow_xcode_receipts": "--allow-xcode", "check_revocation": "--check-revocation",
+        "notification_max_age_seconds": "--notification-max-age",
+    ]
+
     /// The typed command-line flags that are set, each the last word on its setting.
     private func applyFlags(to settings: inout ServiceSettings, origins: inout [String: SettingOrigin]) {
-        func flag<Value>(_ value: Value?, _ name: String, _ flag: String, _ apply: (Value) -> Void) {
+        func flag<Value>(_ value: Value?, _ name: String, _ apply: (Value) -> Void) {
             guard let value else { return }
             apply(value)
-            origins[name] = .commandLine(flag)
+            origins[name] = .commandLine(Self.settingFlags[name] ?? name)
         }
-        flag(self.host, "host", "--host") { settings.host = $0 }
-        flag(self.port, "port", "--port") { settings.port = $0 }
-        flag(self.database, "database", "--database") { settings.database = $0 }
-        flag(self.anchorFiles.isEmpty ? nil : self.anchorFiles, "anchors", "--anchor") { settings.anchorFiles += $0 }
-        flag(self.allowsXcodeReceipts, "allow_xcode_receipts", "--allow-xcode") {
-            settings.verifyReceipt.allowsXcodeReceipts = $0
-        }
-        flag(self.notificationMaximumAge, "notification_max_age_seconds", "--notification-max-age") {
+        flag(self.host, "host") { settings.host = $0 }
+        flag(self.port, "port") { settings.port = $0 }
+        flag(self.database, "database") { settings.database = $0 }
+        flag(self.anchorFiles.isEmpty ? nil : self.anchorFiles, "anchors") { settings.anchorFiles += $0 }
+        flag(self.allowsXcodeReceipts, "allow_xcode_receipts") { settings.verifyReceipt.allowsXcodeReceipts = $0 }
+        flag(self.notificationMaximumAge, "notification_max_age_seconds") {
             settings.verifyReceipt.notifications.maximumAge = $0
         }
-        flag(self.checksRevocation, "check_revocation", "--check-revocation") { settings.checksRevocation = $0 }
+        flag(self.checksRevocation, "check_revocation") { settings.checksRevocation = $0 }
     }
 
     /// What the verifier accepts: the settings' ``ServiceSettings/verifyReceipt`` with the anchors and App Store

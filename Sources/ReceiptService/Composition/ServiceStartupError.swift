@@ -31,5 +31,8 @@ public struct ServiceStartupError: CodedError {
         public static let databaseUnavailable = Code("database_unavailable")
         /// Another process owns the SQLite file (another `receiptkit serve`): one process owns an SQLite ledger.
         public static let databaseInUse = Code("database_in_use")
+        /// `migrate_on_start` is false and the ledger is not at this build's schema version: it must be migrated
+        /// first (`receiptkit serve --migrate`, as a role that may change the schema).
+        public static let schemaNotCurrent = Code("schema_not_current")
     }
 }

@@ -17,6 +17,9 @@ extension ServiceSettings {
         .integer(
             "ledger_snapshot_cache_bytes", \.ledgerSnapshotCacheBytes, in: 0...1_099_511_627_776,
             "Memory for snapshots the ledger read before (0: every request reads the database)."),
+        .flag(
+            "migrate_on_start", \.migratesOnStart,
+            "Migrate the ledger's schema at start; false: start only on this build's schema (serve --migrate first)."),
 
         // What it accepts.
         .paths("anchors", \.anchorFiles, "Anchor certificate files (DER or PEM) trusted besides Apple's root."),

@@ -26,6 +26,10 @@ public struct ServiceSettings: Sendable {
     /// every `/verifyReceipt` snapshot from the database). PostgreSQL keeps snapshots only while it hears every
     /// instance's writes.
     public var ledgerSnapshotCacheBytes = 16 << 20
+    /// `migrate_on_start`: whether the service migrates the ledger's schema when it starts (the default). Off, it
+    /// starts only on a ledger at this build's schema version — an owner role migrates it first with
+    /// `receiptkit serve --migrate` — so the service's own role needs no right to change the schema.
+    public var migratesOnStart = true
     /// `anchors`: certificate files (DER or PEM) trusted besides Apple's root, resolved against the settings file's
     /// directory when it names them.
     public var anchorFiles: [String] = []

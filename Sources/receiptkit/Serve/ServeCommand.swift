@@ -57,6 +57,12 @@ struct ServeCommand: AsyncParsableCommand {
             its schema version, print what was found and exit (0 when serve would start) — without serving or writing.
             """)
     var checkConfig = false
+    @Flag(
+        help: """
+            Migrate the ledger to this build's schema version and exit, without serving: with migrate_on_start \
+            false, run it as a role that may change the schema before starting the new version.
+            """)
+    var migrate = false
     @Option(name: .customLong("anchor"), help: "A trusted anchor certificate besides Apple's root (repeatable).")
     var anchors: [String] = []
     @Flag(help: "Accept Xcode StoreKit-testing receipts on the sandbox endpoint, and locally signed JWS. Never in production.")
@@ -77,6 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// sources' values, when the service is composed (a flag out of its rule exits 64 with the rule).
     func validate() throws {
         guard ["text", "markdown"].contains(self.format) else { throw ValidationError("--format is text or markdown") }
+        if self.checkConfig && self.migrate { throw ValidationError("--check-config and --migrate exclude each other") }
         guard StandardErrorLogging.Format(rawValue: self.logFormat) != nil else {
             throw ValidationError("--log-format is text or json")
         }
@@ -138,10 +145,24 @@ struct ServeCommand: AsyncParsableCommand {
             }
             for line in check.lines { print(line) }
             guard check.isServable else {
-                StandardError.write("receiptkit: the database's schema is newer than this build's: serve would refuse it\n")
+                StandardError.write("receiptkit: serve would refuse the database at this schema version (see database: above)\n")
                 throw ExitCode(69)
             }
             print("ready to serve")
+            return
+        }
+        if self.migrate {
+            do {
+                let versions = try await configuration.migrateLedger()
+                let database = versions.database
+                print(
+                    versions.from == versions.to
+                        ? "\(database): schema version \(versions.to), this build's: nothing to migrate"
+                        : "\(database): migrated from schema version \(versions.from) to \(versions.to)")
+            } catch {
+                StandardError.write("receiptkit: \(error.reason)\n")
+                throw ExitCode(error)
+            }
             return
         }
         configuration.onServerRunning = { address, ledger in

@@ -18,13 +18,6 @@ enum ServeSettingsList {
         return text
     }
 
-    /// The named flags that set a setting (they win over every other source).
-    static let flags = [
-        "host": "--host", "port": "--port", "database": "--database", "anchors": "--anchor",
-        "allow_xcode_receipts": "--allow-xcode", "check_revocation": "--check-revocation",
-        "notification_max_age_seconds": "--notification-max-age",
-    ]
-
     /// The same as a Markdown table, one row a setting: the configuration reference (the ReceiptService catalog's
     /// "Configuration reference" holds it verbatim, and a test keeps the two equal).
     static func markdown(_ settings: [ServiceSettingDescription]) -> String {
@@ -32,7 +25,7 @@ enum ServeSettingsList {
         var text = "| Setting | Environment variable | Flag | Default | Rule | What it does |\n"
         text += "|---|---|---|---|---|---|\n"
         for setting in settings {
-            let flag = Self.flags[setting.name].map { "`\($0)`" } ?? "—"
+            let flag = ServiceConfiguration.settingFlags[setting.name].map { "`\($0)`" } ?? "—"
             let rule = setting.rule + (setting.isSecret ? "; secret" : "")
             text += "| `\(setting.name)` | `\(setting.environmentVariable)` | \(flag) | `\(cell(setting.defaultValue))` | "
                 + "\(cell(rule)) | \(cell(setting.summary)) |\n"
