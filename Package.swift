@@ -175,6 +175,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -518,7 +519,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptKitCLITests",
             dependencies: [
-                "SharedFixtures",
+                "SharedFixtures", "LoopbackHTTPSupport",
                 "receiptkit", "ReceiptKitTesting", "AppStoreServerAPISimulator", "ReceiptKit", "ServerTrust",
                 "AppStoreJWS", "ReceiptLedger", "ReceiptService", "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -34,13 +34,27 @@ package enum Loopback {
     /// A port on 127.0.0.1 that is bound but not listening while `body` runs: a connection is refused, and no other
     /// test can take the port meanwhile (a port closed before use could be reused by a parallel test's server).
     package static func withRefusingPort(_ body: (Int) async throws -> Void) async throws {
+        let (descriptor, port) = try Self.boundSocket()
+        defer { close(descriptor) }
+        try await body(port)
+    }
+
+    /// A port nobody listens on now, for a server a test starts itself (`receiptkit serve --port`): the one the
+    /// system picks for a socket bound to 127.0.0.1:0, closed again.
+    package static func freePort() throws -> Int {
+        let (descriptor, port) = try Self.boundSocket()
+        close(descriptor)
+        return port
+    }
+
+    /// A TCP socket bound to 127.0.0.1 on a port the system picks, and that port.
+    private static func boundSocket() throws -> (descriptor: Int32, port: Int) {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw LoopbackUnavailable() }
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -51,8 +65,11 @@ package enum Loopback {
                 bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
             }
         }
-        guard bound else { throw LoopbackUnavailable() }
-        try await body(Int(UInt16(bigEndian: address.sin_port)))
+        guard bound else {
+            close(descriptor)
+            throw LoopbackUnavailable()
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
 
