@@ -222,6 +222,29 @@ struct BridgeUnitTests {
         }
     }
 
+    @Test func aRetryAfterOfADayPausesTheAppForAnHourAndSaysSo() async throws {
+        let tooLong = ScriptedTransport.Step.answer(
+            HTTPTransportResponse(status: 429, headers: [("Retry-After", "86400")], body: Array("{}".utf8)))
+        try await Self.withBridge([tooLong]) { fixture in
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)) == false)
+            #expect(fixture.calls(.transactionHistory, "rate_limited") == 1)
+            fixture.advance(seconds: 3599)
+            guard case .skip(.paused) = fixture.bridge.admit(fixture.key("2")) else {
+                Issue.record("an app Apple rate-limited is admitted within the hour")
+                return
+            }
+            fixture.advance(seconds: 2)
+            guard case .wait = fixture.bridge.admit(fixture.key("2")) else {
+                Issue.record("a 429 asking for a day paused the app past the hour")
+                return
+            }
+            let notice = fixture.logs.all.first { $0.message.hasPrefix("Apple asked to wait longer") }
+            #expect(notice?.level == .notice)
+            #expect(notice?.metadata["retry_after_seconds"] == "86400")
+            #expect(notice?.metadata["pause_seconds"] == "3600")
+        }
+    }
+
     @Test func aRefusedKeyIsSaidOnceAndNamedUntilAppleAnswersAgain() async throws {
         let steps = [
             ScriptedTransport.json(401, ""), ScriptedTransport.json(401, ""),

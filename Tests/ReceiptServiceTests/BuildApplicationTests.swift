@@ -145,6 +145,8 @@ struct BuildApplicationTests {
         #expect(line.metadata["xcode_receipts"] == "accepted")
         #expect(line.metadata["routes"]?.hasPrefix("POST /notifications/v2 (Apple must reach it)") == true)
         #expect(logs.all.contains { $0.level == .warning && $0.message.hasPrefix("Xcode receipts") })
+        // The apps are named: no warning about receipts of any app.
+        #expect(!logs.all.contains { $0.message.hasPrefix("allowed_bundle_ids is not set") })
         // On loopback: no exposure notice.
         #expect(!logs.all.contains { $0.message.hasPrefix("listening beyond this machine") })
         #expect(!logs.all.contains { entry in "\(entry.message) \(entry.metadata)".contains("hunter2") })
@@ -160,5 +162,19 @@ struct BuildApplicationTests {
             settings: settings, accepted: settings.verifyReceipt, clients: [:], database: .sqlite(path: nil),
             schemaVersion: 0, unknownVariables: [])
         #expect(summary.listensOnLoopbackOnly == loopback)
+    }
+
+    @Test("without allowed_bundle_ids, serve warns at start that any app's receipts are recorded")
+    func warnsWithoutAllowedApps() async throws {
+        let logs = CapturedLogs()
+        var configuration = ServiceConfiguration(logger: logs.logger)
+        configuration.database = "sqlite::memory:"
+        configuration.port = 0
+        try await buildApplication(configuration: configuration).test(.live) { client in
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+        }
+        let warning = logs.all.first { $0.message.hasPrefix("allowed_bundle_ids is not set") }
+        #expect(warning?.level == .warning)
+        #expect(logs.all.first { $0.message == "service starting" }?.metadata["apps_answered"] == "every app")
     }
 }

@@ -49,6 +49,8 @@ extension VerifyReceiptServer {
     ) -> Response {
         self.verifier.metrics.countHTTPRejection(status.code)
         context.log.record(.notice, "\(route) refused", ["http_status": .stringConvertible(status.code)])
+        // The rest of the body is never read; the decoder's error about it must not answer a second time.
+        context.channel.triggerUserOutboundEvent(ServerClosesInput(), promise: nil)
         context.channel.close(mode: .input, promise: nil)
         var headers: HTTPFields = [.connection: "close"]
         if status == .serviceUnavailable { headers[.retryAfter] = String(Self.retryAfterSeconds) }

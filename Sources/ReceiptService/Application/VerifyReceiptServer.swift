@@ -62,10 +62,17 @@ public struct VerifyReceiptServer: Sendable {
     /// How many seconds a client refused for the body budget is told to wait (`Retry-After`).
     static let retryAfterSeconds = 1
 
-    /// The routes, behind the request-log middleware.
+    /// Every route's path and method: only these exact paths answer (``CanonicalRouteMiddleware``).
+    static let routes: [String: HTTPRequest.Method] = [
+        "/verifyReceipt": .post, "/sandbox/verifyReceipt": .post, "/notifications/v2": .post, "/jws/verify": .post,
+        "/health": .get, "/metrics": .get,
+    ]
+
+    /// The routes, behind the request-log middleware and the exact-path rule.
     public func router() -> Router<VerifyReceiptRequestContext> {
         let router = Router(context: VerifyReceiptRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: CanonicalRouteMiddleware(routes: Self.routes))
         let verifier = self.verifier
         let server = self
         let production = AnsweringRoute.verifyReceipt(.production, verifier)

@@ -192,13 +192,28 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         }
     }
 
-    /// Pauses `key`'s app after Apple refused its key (401, 403) or rate-limited it (429): its other ids would only
-    /// meet the same answer.
+    /// The longest an app is paused for one 429, whatever its `Retry-After` asks.
+    static let longestRateLimitPause: Duration = .seconds(3600)
+
+    /// Pauses `key`'s app after Apple refused its key (401, 403) or rate-limited it (429, for its `Retry-After`
+    /// within ``longestRateLimitPause``): its other ids would only meet the same answer.
     func pause(_ key: RefreshKey, after error: AppStoreServerAPIError) {
         let pause: Duration
         switch error.code {
         case .unauthorized, .forbidden: pause = self.configuration.refusedKeyPause
-        case .rateLimited: pause = max(self.configuration.failureBackoff, error.retryAfter ?? .zero)
+        case .rateLimited:
+            let asked = error.retryAfter ?? .zero
+            pause = min(max(self.configuration.failureBackoff, asked), Self.longestRateLimitPause)
+            if asked > Self.longestRateLimitPause {
+                // A Retry-After of a day would keep the app's customers on the ledger alone until then.
+                self.logger.notice(
+                    "Apple asked to wait longer than the bridge pauses an app: pausing for the longest",
+                    metadata: [
+                        "bundle_id": "\(key.bundleIdentifier)", "environment": "\(key.environment.rawValue)",
+                        "retry_after_seconds": "\(asked.components.seconds)",
+                        "pause_seconds": "\(Self.longestRateLimitPause.components.seconds)",
+                    ])
+            }
         default: return
         }
         let (until, overflow) = self.now().epochMilliseconds.addingReportingOverflow(DurationConversion.milliseconds(pause))

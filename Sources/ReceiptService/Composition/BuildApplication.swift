@@ -81,6 +81,13 @@ public func buildApplication(
                 """,
                 metadata: ["listen": .string("http://\(summary.listeningAddress)")])
         }
+        if summary.allowedBundleIdentifiers.isEmpty {
+            logger.warning(
+                """
+                allowed_bundle_ids is not set: receipts of any app are validated and recorded in the ledger; a \
+                production service names its apps (others are answered 21010 and never stored)
+                """)
+        }
         if summary.allowsXcodeReceipts {
             logger.warning("Xcode receipts and locally signed JWS are accepted: never in production")
         }

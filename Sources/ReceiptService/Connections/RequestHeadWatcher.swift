@@ -1,8 +1,11 @@
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Sits after the HTTP decoder and tells the connection's ``RequestHeadClock`` when a request's head has been
-/// decoded and when its response has ended.
+/// decoded and when its response has ended. Once a route has closed the connection's input to refuse a body
+/// (``ServerClosesInput``), the decoder's error about that body cut short goes no further: the refusal is the
+/// request's one answer.
 final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -10,6 +13,8 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let clock: RequestHeadClock
+    /// Whether a route closed the input on purpose (the body it refused will never arrive whole).
+    private var inputClosedByServer = false
 
     init(clock: RequestHeadClock) {
         self.clock = clock
@@ -23,5 +28,19 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = self.unwrapOutboundIn(data) { self.clock.responseEnded() }
         context.write(data, promise: promise)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is ServerClosesInput else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        self.inputClosedByServer = true
+        promise?.succeed(())
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if self.inputClosedByServer, error is HTTPParserError { return }
+        context.fireErrorCaught(error)
     }
 }
