@@ -213,7 +213,7 @@ struct EndpointTests {
 
     @Test(arguments: [
         "timeout", "maximumResponseSize", "maximumPages", "maximumConcurrentRequests", "retryPolicy.maximumAttempts",
-        "retryPolicy.maximumTotalTime",
+        "retryPolicy.maximumTotalTime", "maximumPagedItems", "maximumPagingTime",
     ])
     func aBoundThatIsNotPositiveIsAnInvalidConfiguration(bound: String) throws {
         for value in [0, -1] {
@@ -226,6 +226,8 @@ struct EndpointTests {
                     case "maximumPages": configuration.maximumPages = value
                     case "maximumConcurrentRequests": configuration.maximumConcurrentRequests = value
                     case "retryPolicy.maximumAttempts": configuration.retryPolicy.maximumAttempts = value
+                    case "maximumPagedItems": configuration.maximumPagedItems = value
+                    case "maximumPagingTime": configuration.maximumPagingTime = .seconds(value)
                     default: configuration.retryPolicy.maximumTotalTime = .seconds(value)
                     }
                 }
@@ -264,6 +266,8 @@ struct EndpointTests {
         #expect(production.maximumConcurrentRequests == 8)
         #expect(production.timeout == .seconds(30))
         #expect(production.maximumPages == 1000)
+        #expect(production.maximumPagedItems == 10_000)
+        #expect(production.maximumPagingTime == .seconds(120))
         for environment in [AppStoreEnvironment.xcode, .localTesting, AppStoreEnvironment(rawValue: "Other")] {
             let error = #expect(throws: AppStoreServerAPIError.self) {
                 try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: environment)

@@ -22,6 +22,7 @@ enum TestClients {
     static func client(
         _ transport: any HTTPTransport,
         runtime: PinnedRuntime = PinnedRuntime(),
+        clock: APIClientRuntime? = nil,
         environment: AppStoreEnvironment = .production,
         anchors: [Certificate] = [],
         edit: (inout AppStoreServerAPIConfiguration) -> Void = { _ in }
@@ -34,6 +35,6 @@ enum TestClients {
         )
         configuration.verificationPolicy.anchors = AppStoreTrustAnchors(anchors)
         edit(&configuration)
-        return try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: runtime.runtime)
+        return try AppStoreServerAPIClient(configuration: configuration, transport: transport, runtime: clock ?? runtime.runtime)
     }
 }

@@ -103,6 +103,52 @@ struct VerificationTests {
         #expect(transport.requests.count == 3)
     }
 
+    @Test func pagingStopsAtARevisionGivenBefore() async throws {
+        let transport = ScriptedTransport(
+            [Self.page([], revision: "r1", hasMore: true), Self.page([], revision: "r2", hasMore: true)]
+                + (0..<5).map { _ in Self.page([], revision: "r1", hasMore: true) })
+        let client = try TestClients.client(transport, anchors: [self.authority.root.certificate])
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionHistory(transactionID: "1000")
+        }
+        #expect(error?.code == .malformedResponse)
+        #expect(error?.reason == "the answer gives a revision it gave before (page 3): paging would never end")
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func pagingStopsAtMaximumPagedItems() async throws {
+        let signed = try (0..<4).map { try self.transaction("\(2000 + $0)") }
+        let transport = ScriptedTransport((0..<5).map { Self.page(signed, revision: "r\($0)", hasMore: true) })
+        let client = try TestClients.client(transport, anchors: [self.authority.root.certificate]) {
+            $0.maximumPagedItems = 10
+        }
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionHistory(transactionID: "1000")
+        }
+        #expect(error?.code == .malformedResponse)
+        #expect(error?.reason == "the answer still has more after 12 items (maximumPagedItems 10)")
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func pagingStopsAtMaximumPagingTime() async throws {
+        // Each reading of the client's clock is 3 s later than the one before (tokens and retries read it too):
+        // the paging passes 20 s after a few pages, long before the script runs out.
+        let clock = NIOLockedValueBox(Self.now)
+        let runtime = APIClientRuntime(
+            now: { clock.withLockedValue { now in defer { now += 3 }; return now } },
+            sleep: { _ in }, random: { 0 })
+        let transport = ScriptedTransport((0..<50).map { Self.page([], revision: "r\($0)", hasMore: true) })
+        let client = try TestClients.client(transport, clock: runtime, anchors: [self.authority.root.certificate]) {
+            $0.maximumPagingTime = .seconds(20)
+        }
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.transactionHistory(transactionID: "1000")
+        }
+        #expect(error?.code == .malformedResponse)
+        #expect(error?.reason.hasSuffix("(maximumPagingTime)") == true, "\(error?.reason ?? "")")
+        #expect(transport.requests.count < 10)
+    }
+
     @Test func anAnswerNamingAMemberTwiceIsMalformedWhicheverWouldWin() async throws {
         let (client, transport) = try client([
             ScriptedTransport.json(200, #"{"signedTransactions":[],"hasMore":true,"hasMore":false,"revision":"a"}"#),

@@ -71,6 +71,8 @@ public struct AppStoreServerAPIClient: Sendable {
             ("timeout", configuration.timeout > .zero),
             ("maximumResponseSize", configuration.maximumResponseSize > 0),
             ("maximumPages", configuration.maximumPages > 0),
+            ("maximumPagedItems", configuration.maximumPagedItems > 0),
+            ("maximumPagingTime", configuration.maximumPagingTime > .zero),
             ("maximumConcurrentRequests", configuration.maximumConcurrentRequests > 0),
             ("retryPolicy.maximumAttempts", configuration.retryPolicy.maximumAttempts > 0),
             ("retryPolicy.maximumTotalTime", configuration.retryPolicy.maximumTotalTime > .zero),

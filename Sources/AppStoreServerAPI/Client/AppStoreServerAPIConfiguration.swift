@@ -40,6 +40,13 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     /// The most pages a call that follows `revision` or `paginationToken` reads before it gives up with
     /// ``AppStoreServerAPIError/Code/malformedResponse``. Must be positive. Default 1000.
     public var maximumPages: Int
+    /// The most items (transactions, notifications) a paged call gathers, over all its pages, before it gives up
+    /// with ``AppStoreServerAPIError/Code/malformedResponse``: a misbehaving upstream cannot fill memory with pages of
+    /// hundreds of items. Must be positive. Default 10,000.
+    public var maximumPagedItems: Int
+    /// The longest a paged call may keep reading pages, from its first request, before it gives up with
+    /// ``AppStoreServerAPIError/Code/malformedResponse``. Must be positive. Default 120 seconds.
+    public var maximumPagingTime: Duration
     /// Each bearer token's lifetime (over 5 minutes, at most 60). Default 30 minutes.
     public var tokenLifetime: Duration
 
@@ -90,6 +97,8 @@ public struct AppStoreServerAPIConfiguration: Sendable {
         self.maximumResponseSize = 4 * 1024 * 1024
         self.maximumConcurrentRequests = 8
         self.maximumPages = 1000
+        self.maximumPagedItems = 10_000
+        self.maximumPagingTime = .seconds(120)
         self.tokenLifetime = .seconds(30 * 60)
     }
 }
