@@ -154,4 +154,70 @@ struct ConnectionLimitTests {
             stalled.removeAll()
         }
     }
+
+    @Test("a keep-alive connection idle past idle_timeout_seconds is closed; the default is the header timeout's")
+    func idleConnectionsAreClosed() async throws {
+        #expect(VerifyReceiptConfiguration().idleTimeout == VerifyReceiptConfiguration().headerReadTimeout)
+        try await Self.withService({ $0.idleTimeout = .milliseconds(500) }) { port in
+            let connection = try RawConnection(port: port)
+            _ = connection.send(Self.head + "Content-Length: 2\r\n\r\n{}")
+            let answer = await connection.read(timeout: 5)
+            #expect(answer.text.hasPrefix("HTTP/1.1 200"))
+            // Nothing more is sent: the server closes the connection once it has idled for 500 ms.
+            let rest = await connection.read(timeout: 5)
+            #expect(rest.closed && rest.text.isEmpty)
+        }
+    }
+
+    @Test("at the cap, the connection idle the longest is closed to admit a new one; busy ones are kept")
+    func theOldestIdleConnectionIsReclaimed() async throws {
+        // Four places: the test client's own connection (opened with the service, never used here) and three.
+        try await Self.withService({ $0.maximumConnections = 4 }) { port in
+            let request = Self.head + "Content-Length: 2\r\n\r\n{}"
+            // Two connections answered and idle (the first idle longest), one busy: its head is not complete.
+            let first = try RawConnection(port: port)
+            _ = first.send(request)
+            #expect(await first.readResponse(timeout: 30).hasPrefix("HTTP/1.1 200"))
+            try await Task.sleep(for: .milliseconds(50))
+            let second = try RawConnection(port: port)
+            _ = second.send(request)
+            #expect(await second.readResponse(timeout: 30).hasPrefix("HTTP/1.1 200"))
+            let busy = try RawConnection(port: port)
+            _ = busy.send(Self.head)
+            try await Task.sleep(for: .milliseconds(200))
+            // A fourth: admitted, answered; the first was closed for it.
+            var fourth: RawConnection? = try RawConnection(port: port)
+            _ = fourth?.send(Self.head + "Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+            #expect(await fourth?.readResponse(timeout: 30).hasPrefix("HTTP/1.1 200") == true)
+            let reclaimed = await first.read(timeout: 30)
+            #expect(reclaimed.closed)
+            // The second is still there and answers.
+            _ = second.send(request)
+            #expect(await second.readResponse(timeout: 30).hasPrefix("HTTP/1.1 200"))
+            // The fourth closes after its answer (Connection: close): the metrics' connection takes its place.
+            fourth = nil
+            try await Task.sleep(for: .milliseconds(200))
+            let metrics = try await Self.metrics(port: port)
+            // At least the first's (the fourth, closing, may be reclaimed too if its close is still under way).
+            #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="idle_reclaimed"}"#) >= 1)
+            withExtendedLifetime(busy) {}
+        }
+    }
+
+    @Test("one address holds at most max_connections_per_address; its next connection is closed at once")
+    func oneAddressHasAShare() async throws {
+        // A share of three: the test client's own connection (opened with the service) and two.
+        try await Self.withService({ $0.maximumConnectionsPerAddress = 3 }) { port in
+            var held = try (0..<2).map { _ in try RawConnection(port: port) }
+            try await Task.sleep(for: .milliseconds(200))
+            let refused = try RawConnection(port: port)
+            let (text, closed) = await refused.read(timeout: 5)
+            #expect(closed && text.isEmpty)
+            held.removeAll()  // closes them: the address has its share back
+            try await Task.sleep(for: .milliseconds(300))
+            let metrics = try await Self.metrics(port: port)
+            #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="address_limit"}"#) == 1)
+            #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="connection_limit"}"#) == 0)
+        }
+    }
 }

@@ -53,7 +53,9 @@ struct OutcomeLabelTests {
         #expect(APIRefreshResult.allCases.map(\.rawValue) == [
             "fresh", "fetched", "failed", "background", "in_background", "backoff", "busy", "paused", "not_running",
         ])
-        #expect(ConnectionCloseReason.allCases.map(\.rawValue) == ["header_timeout", "connection_limit", "body_timeout"])
+        #expect(ConnectionCloseReason.allCases.map(\.rawValue) == [
+            "header_timeout", "connection_limit", "body_timeout", "address_limit", "idle_reclaimed",
+        ])
         #expect(SignedDataEndpoint.allCases.map(\.rawValue) == ["notifications", "jws"])
         #expect(SignedDataEndpoint.allCases.map(\.logName) == ["notification", "jws"])
         #expect(APICall.Outcome.success.label == "success")

@@ -411,11 +411,14 @@ struct VerifyReceiptContractTests {
         }
     }
 
-    @Test("a GET to verifyReceipt and unknown routes are 404 (Hummingbird does not answer 405), never a verdict")
+    @Test("a GET to verifyReceipt is 405 with Allow: POST, an unknown route 404, never a verdict")
     func routing() async throws {
         try await H.withMemoryLedger { ledger in
             try await H.withLiveService(try H.configuration(), ledger: ledger) { client, _ in
-                try await client.execute(uri: "/verifyReceipt", method: .get) { #expect($0.status == .notFound) }
+                try await client.execute(uri: "/verifyReceipt", method: .get) {
+                    #expect($0.status == .methodNotAllowed)
+                    #expect($0.headers[.allow] == "POST")
+                }
                 try await client.execute(uri: "/nothing", method: .post) { #expect($0.status == .notFound) }
             }
         }

@@ -129,9 +129,10 @@ public struct VerifyReceiptServer: Sendable {
         let connections = self.connections
         let metrics = self.verifier.metrics
         let headerReadTimeout = TimeAmount(configuration.headerReadTimeout)
+        let idleTimeout = TimeAmount(configuration.idleTimeout)
         let server = HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
-                http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(75))),
+                http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)),
                 connections: connections,
                 headerReadTimeout: headerReadTimeout,
                 metrics: metrics)

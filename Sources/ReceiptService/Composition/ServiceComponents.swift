@@ -115,7 +115,9 @@ public struct ServiceComponents: Sendable {
         )
         self.services = bridge.map { [$0 as any Service] } ?? []
         self.bodyBudget = BodyBudget(limit: configuration.maximumInFlightBodyBytes)
-        self.connections = OpenConnections(limit: configuration.maximumConnections, metrics: metrics)
+        self.connections = OpenConnections(
+            limit: configuration.maximumConnections, addressLimit: configuration.maximumConnectionsPerAddress,
+            metrics: metrics)
     }
 
     /// A client per environment and bundle id of `configuration`'s App Store Server API apps (the first entry wins

@@ -45,6 +45,12 @@ extension ServiceSettings {
             "How long a request's line and headers may take to arrive."),
         .integer("max_connections", \.verifyReceipt.maximumConnections, in: 1...1_048_576, "Connections open at once."),
         .integer(
+            "max_connections_per_address", \.verifyReceipt.maximumConnectionsPerAddress, in: 1...1_048_576,
+            "Connections open at once from one peer address (behind a proxy: set it to max_connections)."),
+        .seconds(
+            "idle_timeout_seconds", \.verifyReceipt.idleTimeout, in: 0.001...3600,
+            "How long a keep-alive connection may idle between requests; at the cap the longest idle one is closed."),
+        .integer(
             "max_in_flight_body_bytes", \.verifyReceipt.maximumInFlightBodyBytes, in: 1024...1_099_511_627_776,
             "Bytes of request bodies held at once, across connections (past it, HTTP 503 before a body is read)."),
         .integer(

@@ -32,6 +32,14 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// How many connections are open at once (default 1,024); past it, a new connection is closed as soon as it
     /// is accepted (`reason="connection_limit"`). Keep it under the process's file-descriptor limit.
     public var maximumConnections = 1024
+    /// How many of those may come from one peer address (default 256): past it, that address's new connection is
+    /// closed as soon as it is accepted (`reason="address_limit"`), so one host cannot take every place. Behind a
+    /// reverse proxy every connection is the proxy's: set it to ``maximumConnections`` there.
+    public var maximumConnectionsPerAddress = 256
+    /// How long a keep-alive connection may sit idle between requests before it is closed (default 10 s, the
+    /// header-read timeout's default). And at the cap, the connection idle the longest is closed to admit a new one
+    /// (`reason="idle_reclaimed"`): idle sockets never lock clients out.
+    public var idleTimeout: Duration = .seconds(10)
     /// How many bytes of request bodies may be held at once, across all connections (default 64 MiB). A request
     /// reserves its declared `Content-Length` (or ``maximumBodySize`` when chunked) *before* its body is read;
     /// when the budget cannot cover it, the answer is HTTP 503 with `Retry-After` and none of the body is read.

@@ -7,4 +7,8 @@ enum ConnectionCloseReason: String, CaseIterable, Sendable {
     case connectionLimit = "connection_limit"
     /// Its body did not arrive within the request timeout.
     case bodyTimeout = "body_timeout"
+    /// It was accepted over ``VerifyReceiptConfiguration/maximumConnectionsPerAddress`` from its peer's address.
+    case addressLimit = "address_limit"
+    /// It idled the longest when a new connection arrived at ``VerifyReceiptConfiguration/maximumConnections``.
+    case idleReclaimed = "idle_reclaimed"
 }

@@ -3,7 +3,9 @@ import NIOCore
 /// The first handler of every connection, before the HTTP decoder: enforces the connection cap and the
 /// header-read deadline on raw bytes.
 ///
-/// - A connection past ``OpenConnections/limit`` is closed as soon as it is active; nothing of it is read.
+/// - A connection past ``OpenConnections/limit`` (when none idles to be reclaimed) or past its address's share is
+///   closed as soon as it is active; nothing of it is read.
+/// - Bytes arriving on an idle connection make it busy again: it is no longer reclaimed at the cap.
 /// - A request's line and headers must be decoded within the header-read timeout of the connection's opening or
 ///   of the request's first byte (``RequestHeadClock``); else the connection is closed. Slow-header clients
 ///   (slowloris) hold a connection for the timeout at most, however slowly they drip.
@@ -23,8 +25,8 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard self.connections.admit() else {
-            self.metrics.countClosedConnection(reason: .connectionLimit)
+        if case .failure(let refusal) = self.connections.admit(context.channel, address: context.channel.remoteAddress?.ipAddress) {
+            self.metrics.countClosedConnection(reason: refusal == .address ? .addressLimit : .connectionLimit)
             context.close(promise: nil)
             return
         }
@@ -37,13 +39,17 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         self.clock.cancel()
         if self.admitted {
             self.admitted = false
-            self.connections.release()
+            self.connections.release(context.channel)
         }
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard self.admitted else { return }  // refused: nothing of it reaches the decoder
+        if self.clock.isIdle {
+            self.clock.isIdle = false
+            self.connections.becameBusy(context.channel)
+        }
         self.clock.bytesMayStartHead(on: context.eventLoop)
         context.fireChannelRead(data)
     }

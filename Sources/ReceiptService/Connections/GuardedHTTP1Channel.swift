@@ -32,7 +32,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
                 let pipeline = channel.pipeline.syncOperations
                 let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
-                try pipeline.addHandler(RequestHeadWatcher(clock: clock.value), position: .before(state))
+                try pipeline.addHandler(
+                    RequestHeadWatcher(clock: clock.value, connections: connections), position: .before(state))
                 return value
             }
         }

@@ -21,7 +21,10 @@ final class RequestHeadClock {
         self.onExpiry = onExpiry
     }
 
-    private var isBetweenRequests: Bool { self.headsReceived == self.responsesEnded }
+    /// Whether every head the connection sent has been answered.
+    var isBetweenRequests: Bool { self.headsReceived == self.responsesEnded }
+    /// Whether the connection was last told to ``OpenConnections`` as idle (no byte since its last answer).
+    var isIdle = false
 
     /// A connection opened, or bytes arrived: starts the deadline when they may begin a head and none runs yet.
     func bytesMayStartHead(on eventLoop: any EventLoop) {

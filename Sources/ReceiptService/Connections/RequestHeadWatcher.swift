@@ -13,11 +13,13 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let clock: RequestHeadClock
+    private let connections: OpenConnections
     /// Whether a route closed the input on purpose (the body it refused will never arrive whole).
     private var inputClosedByServer = false
 
-    init(clock: RequestHeadClock) {
+    init(clock: RequestHeadClock, connections: OpenConnections) {
         self.clock = clock
+        self.connections = connections
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -26,7 +28,14 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = self.unwrapOutboundIn(data) { self.clock.responseEnded() }
+        if case .end = self.unwrapOutboundIn(data) {
+            self.clock.responseEnded()
+            // Every request answered: the connection idles until its next bytes, and may be reclaimed at the cap.
+            if self.clock.isBetweenRequests, !self.clock.isIdle {
+                self.clock.isIdle = true
+                self.connections.becameIdle(context.channel)
+            }
+        }
         context.write(data, promise: promise)
     }
 

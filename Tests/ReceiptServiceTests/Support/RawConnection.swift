@@ -69,7 +69,27 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    private func blockingRead(timeout: TimeInterval) -> (text: String, closed: Bool) {
+    /// One whole response (its head, and a body of its `Content-Length`), or what came within `timeout`: for a
+    /// keep-alive connection, whose close would never end ``read(timeout:)`` early.
+    func readResponse(timeout: TimeInterval) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: self.blockingRead(timeout: timeout, untilResponse: true).text)
+            }
+        }
+    }
+
+    /// Whether `bytes` hold a whole response: a head, and as many body bytes as it declares.
+    private static func isWholeResponse(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let head = text[..<end.lowerBound].lowercased()
+        let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        return text.utf8.count - text[..<end.upperBound].utf8.count >= length
+    }
+
+    private func blockingRead(timeout: TimeInterval, untilResponse: Bool = false) -> (text: String, closed: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -82,6 +102,7 @@ final class RawConnection: @unchecked Sendable {
             let n = buffer.withUnsafeMutableBytes { recv(self.fd, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { return (String(decoding: response, as: UTF8.self), true) }
             response += buffer[0..<n]
+            if untilResponse, Self.isWholeResponse(response) { return (String(decoding: response, as: UTF8.self), false) }
         }
     }
 }
