@@ -1,11 +1,12 @@
 import NIOCore
 import NIOHTTP1
+import Hummingbird
 import NIOHTTPTypes
 
 /// Sits after the HTTP decoder and tells the connection's ``RequestHeadClock`` when a request's head has been
 /// decoded and when its response has ended. Once a route has closed the connection's input to refuse a body
-/// (``ServerClosesInput``), the decoder's error about that body cut short goes no further: the refusal is the
-/// request's one answer.
+/// (``ServerClosesInput``), or a head came with a transfer coding the route refuses (``TransferCodings``), the
+/// decoder's error about that body goes no further: the refusal is the request's one answer.
 final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -14,8 +15,9 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let clock: RequestHeadClock
     private let connections: OpenConnections
-    /// Whether a route closed the input on purpose (the body it refused will never arrive whole).
-    private var inputClosedByServer = false
+    /// Whether the body under way is refused (the input closed on purpose, or a transfer coding not supported): the
+    /// decoder's complaint about it is no second answer.
+    private var bodyRefused = false
 
     init(clock: RequestHeadClock, connections: OpenConnections) {
         self.clock = clock
@@ -23,7 +25,10 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = self.unwrapInboundIn(data) { self.clock.headReceived() }
+        if case .head(let head) = self.unwrapInboundIn(data) {
+            self.clock.headReceived()
+            if !TransferCodings.areSupported(head.headerFields[.transferEncoding]) { self.bodyRefused = true }
+        }
         context.fireChannelRead(data)
     }
 
@@ -44,12 +49,12 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
             context.triggerUserOutboundEvent(event, promise: promise)
             return
         }
-        self.inputClosedByServer = true
+        self.bodyRefused = true
         promise?.succeed(())
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if self.inputClosedByServer, error is HTTPParserError { return }
+        if self.bodyRefused, error is HTTPParserError { return }
         context.fireErrorCaught(error)
     }
 }

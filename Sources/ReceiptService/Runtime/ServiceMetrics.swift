@@ -106,8 +106,9 @@ public struct ServiceMetrics: Sendable {
         }
     }
 
-    /// The statuses of requests refused before a verdict: body too large, too slow, over the in-flight budget.
-    static let rejectionCodes = [413, 408, 503]
+    /// The statuses of requests refused before a verdict: body too large, too slow, over the in-flight budget, in a
+    /// transfer coding not implemented.
+    static let rejectionCodes = [413, 408, 503, 501]
 
     func count(_ answer: VerifyReceiptAnswer, endpoint: VerifyReceiptEndpoint) {
         if let counter = self.requestCounters[endpoint]?[answer.status.code] {
@@ -191,7 +192,7 @@ public struct ServiceMetrics: Sendable {
     private static var rejections: MetricNameDescriptor {
         Self.descriptor(
         "http_rejections", "total",
-        "Requests refused before a verdict (413 body too large, 408 body too slow, 503 body budget spent).")
+        "Requests refused before a verdict (413 body too large, 408 body too slow, 503 body budget spent, 501 transfer coding).")
     }
     private static var closedConnections: MetricNameDescriptor {
         Self.descriptor(
