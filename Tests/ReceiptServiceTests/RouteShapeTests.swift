@@ -95,4 +95,26 @@ struct RouteShapeTests {
             }
         }
     }
+
+    @Test("Expect: 100-continue is answered 100 Continue before the body is sent, or refused (413) before it")
+    func expectContinue() async throws {
+        try await H.withMemoryLedger { ledger in
+            try await H.withLiveService(try H.configuration(), ledger: ledger) { client, _ in
+                let port = try #require(client.port)
+                let connection = try RawConnection(port: port)
+                _ = connection.send(
+                    "POST /verifyReceipt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+                let interim = await connection.readResponse(timeout: 30)
+                #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n", "\(interim)")
+                _ = connection.send("{}")
+                let answer = await connection.readResponse(timeout: 30)
+                #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains(#""status":21002"#), "\(answer)")
+                // Over the limit: the refusal, no 100 first.
+                let refused = try await Self.exchange(
+                    port,
+                    "POST /verifyReceipt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(3 * 1024 * 1024 + 1)\r\nExpect: 100-continue\r\n\r\n")
+                #expect(refused.hasPrefix("HTTP/1.1 413"), "\(refused)")
+            }
+        }
+    }
 }

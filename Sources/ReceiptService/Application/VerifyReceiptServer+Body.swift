@@ -1,11 +1,13 @@
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTPTypes
 
 extension VerifyReceiptServer {
     /// Runs `handle` on the request's body, read within the request timeout, the size limit and the in-flight
     /// budget: 413 from `Content-Length` or while reading (the rest never buffered), 503 with `Retry-After` when
-    /// the budget cannot cover the body (before any of it is read), 408 when it does not arrive in time, 501 for a
+    /// the budget cannot cover the body (before any of it is read; a client that sent `Expect: 100-continue` gets
+    /// `100 Continue` once it is admitted), 408 when it does not arrive in time, 501 for a
     /// transfer coding other than `chunked`; each refusal
     /// logged as `ROUTE refused`. The reservation is held until `handle` has answered.
     func withBody(
@@ -30,6 +32,11 @@ extension VerifyReceiptServer {
             return self.refuse(.serviceUnavailable, context: context, route: route, body: busyBody)
         }
         defer { self.bodyBudget.release(reservation) }
+        // The body is wanted: a client that asked first (`Expect: 100-continue`, as curl does past 1 MiB) is told
+        // so now, rather than waiting a second for an answer that would never come. Refusals above came before it.
+        if request.headers[.expect]?.lowercased() == "100-continue" {
+            context.channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)), promise: nil)
+        }
         let body: ByteBuffer?
         do {
             let stream = request.body
