@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOConcurrencyHelpers
 import ReceiptLedger
 @testable import ReceiptService
 import Testing
@@ -176,5 +177,56 @@ struct BuildApplicationTests {
         let warning = logs.all.first { $0.message.hasPrefix("allowed_bundle_ids is not set") }
         #expect(warning?.level == .warning)
         #expect(logs.all.first { $0.message == "service starting" }?.metadata["apps_answered"] == "every app")
+    }
+
+    @Test("metrics_listen: /health and /metrics on a listener of their own, and 404 on the main one")
+    func probesOnTheirOwnListener() async throws {
+        let probes = NIOLockedValueBox<Int?>(nil)
+        var configuration = ServiceConfiguration(logger: Self.quiet)
+        configuration.database = "sqlite::memory:"
+        configuration.port = 0
+        configuration.commandLineSettings = ["metrics_listen": "127.0.0.1:0"]
+        configuration.onProbesRunning = { address in
+            probes.withLockedValue { $0 = Int(address.split(separator: ":").last ?? "") }
+        }
+        try await buildApplication(configuration: configuration).test(.live) { client in
+            try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .notFound) }
+            var port: Int?
+            for _ in 0..<600 where port == nil {
+                port = probes.withLockedValue { $0 }
+                if port == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let probePort = try #require(port)
+            func get(_ path: String) async throws -> String {
+                try await RawHTTP.exchange(
+                    port: probePort, head: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+                    body: [], timeout: 30)
+            }
+            let metrics = try await get("/metrics")
+            #expect(metrics.hasPrefix("HTTP/1.1 200") && metrics.contains("receiptkit_build_info"), "\(metrics.prefix(80))")
+            #expect(try await get("/health").hasPrefix("HTTP/1.1 200"))
+            #expect(try await get("/verifyReceipt").hasPrefix("HTTP/1.1 404"))
+        }
+        // --check-config says where they are.
+        let check = try await configuration.check()
+        #expect(check.lines.contains("health and metrics: http://127.0.0.1:0 (not on the main listener)"), "\(check.lines)")
+        // A value that is no host:port is refused with the rule.
+        let refused = await Self.startupError { $0.commandLineSettings = ["metrics_listen": "9090"] }
+        #expect(refused?.code == .invalidSetting)
+        #expect(refused?.reason.contains("metrics_listen must be empty or host:port") == true, "\(refused?.reason ?? "")")
+    }
+
+    @Test("a probe listener's address is read as host:port, IPv6 in brackets", arguments: [
+        ("127.0.0.1:9090", "127.0.0.1", 9090), ("[::1]:9090", "::1", 9090), ("localhost:0", "localhost", 0),
+    ])
+    func probeListenerAddresses(text: String, host: String, port: Int) {
+        #expect(ProbeListener(text) == ProbeListener(host: host, port: port))
+        #expect(ProbeListener(text)?.description == text)
+    }
+
+    @Test("what is not host:port is no probe listener", arguments: ["", "9090", ":9090", "::1:9090", "host:", "host:70000", "host:+1", "[::1]9090"])
+    func notProbeListenerAddresses(text: String) {
+        #expect(ProbeListener(text) == nil)
     }
 }

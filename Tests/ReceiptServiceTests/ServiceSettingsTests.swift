@@ -137,6 +137,7 @@ struct ServiceSettingsTests {
         }
         if setting.name == "host" { return "localhost" }  // only read here: nothing binds
         if setting.name == "database" { return "sqlite::memory:" }
+        if setting.name == "metrics_listen" { return "127.0.0.1:9090" }  // only read here: nothing binds
         if setting.name == "app_store_server_api" {
             return #"[{"bundle_id": "com.example.sample", "issuer_id": "i", "key_id": "k", "private_key_file": "/k.p8"}]"#
         }

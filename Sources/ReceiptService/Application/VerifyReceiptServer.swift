@@ -40,6 +40,9 @@ public struct VerifyReceiptServer: Sendable {
     public var port: Int
     /// Where request logs go.
     public var logger: Logger
+    /// Whether `GET /health` and `GET /metrics` are among the routes (the default); `false` when they have a
+    /// listener of their own (``probeApplication(_:)``): the main listener then answers 404 for them.
+    public var servesProbes = true
     /// The bytes of bodies held at once, shared by every request.
     let bodyBudget: BodyBudget
     /// The open connections, against their cap.
@@ -62,17 +65,20 @@ public struct VerifyReceiptServer: Sendable {
     /// How many seconds a client refused for the body budget is told to wait (`Retry-After`).
     static let retryAfterSeconds = 1
 
-    /// Every route's path and method: only these exact paths answer (``CanonicalRouteMiddleware``).
+    /// The answering routes' paths and methods: only these exact paths answer (``CanonicalRouteMiddleware``).
     static let routes: [String: HTTPRequest.Method] = [
         "/verifyReceipt": .post, "/sandbox/verifyReceipt": .post, "/notifications/v2": .post, "/jws/verify": .post,
-        "/health": .get, "/metrics": .get,
     ]
+    /// The probes' paths and methods.
+    static let probeRoutes: [String: HTTPRequest.Method] = ["/health": .get, "/metrics": .get]
 
-    /// The routes, behind the request-log middleware and the exact-path rule.
+    /// The routes, behind the request-log middleware and the exact-path rule; the probes too unless they have a
+    /// listener of their own (``servesProbes``).
     public func router() -> Router<VerifyReceiptRequestContext> {
         let router = Router(context: VerifyReceiptRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: CanonicalRouteMiddleware(routes: Self.routes))
+        let routes = self.servesProbes ? Self.routes.merging(Self.probeRoutes) { $1 } : Self.routes
+        router.add(middleware: CanonicalRouteMiddleware(routes: routes))
         let verifier = self.verifier
         let server = self
         let production = AnsweringRoute.verifyReceipt(.production, verifier)
@@ -102,6 +108,20 @@ public struct VerifyReceiptServer: Sendable {
                 request, context: context,
                 route: .signedData(.jws) { body in await verifier.answerJWS(body: body, kind: kind) })
         }
+        if self.servesProbes { Self.addProbes(to: router, verifier) }
+        return router
+    }
+
+    /// `GET /health` and `GET /metrics` alone, behind the same middleware: the router of a listener of their own.
+    public func probeRouter() -> Router<VerifyReceiptRequestContext> {
+        let router = Router(context: VerifyReceiptRequestContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: CanonicalRouteMiddleware(routes: Self.probeRoutes))
+        Self.addProbes(to: router, self.verifier)
+        return router
+    }
+
+    private static func addProbes(to router: Router<VerifyReceiptRequestContext>, _ verifier: ReceiptVerifier) {
         router.get("health") { _, _ in
             await Self.health(verifier)
         }
@@ -113,7 +133,22 @@ public struct VerifyReceiptServer: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: verifier.metrics.exposition()))
             )
         }
-        return router
+    }
+
+    /// The listener of `GET /health` and `GET /metrics` alone, on `listener` (run it beside ``application(services:onServerRunning:)``,
+    /// with ``servesProbes`` off): the same connection limits, no other route.
+    public func probeApplication(
+        _ listener: ProbeListener,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol & Service {
+        return Application(
+            router: self.probeRouter(),
+            server: self.guardedHTTP1(),
+            configuration: ApplicationConfiguration(
+                address: .hostname(listener.host, port: listener.port), serverName: "receiptkit"),
+            onServerRunning: onServerRunning,
+            logger: self.logger
+        )
     }
 
     /// The Hummingbird application: the routes on `host:port` behind the connection limits, with the components'
@@ -125,21 +160,9 @@ public struct VerifyReceiptServer: Sendable {
         services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> Application<RouterResponder<VerifyReceiptRequestContext>> {
-        let configuration = self.verifier.configuration
-        let connections = self.connections
-        let metrics = self.verifier.metrics
-        let headerReadTimeout = TimeAmount(configuration.headerReadTimeout)
-        let idleTimeout = TimeAmount(configuration.idleTimeout)
-        let server = HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(
-                http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)),
-                connections: connections,
-                headerReadTimeout: headerReadTimeout,
-                metrics: metrics)
-        }
         return Application(
             router: self.router(),
-            server: server,
+            server: self.guardedHTTP1(),
             configuration: ApplicationConfiguration(
                 address: .hostname(self.host, port: self.port),
                 serverName: "receiptkit"
@@ -148,6 +171,23 @@ public struct VerifyReceiptServer: Sendable {
             onServerRunning: onServerRunning,
             logger: self.logger
         )
+    }
+
+    /// HTTP/1.1 behind the service's connection limits (the cap, the per-address share, the header-read and idle
+    /// timeouts), shared by the main listener and the probes' own.
+    private func guardedHTTP1() -> HTTPServerBuilder {
+        let configuration = self.verifier.configuration
+        let connections = self.connections
+        let metrics = self.verifier.metrics
+        let headerReadTimeout = TimeAmount(configuration.headerReadTimeout)
+        let idleTimeout = TimeAmount(configuration.idleTimeout)
+        return HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(
+                http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)),
+                connections: connections,
+                headerReadTimeout: headerReadTimeout,
+                metrics: metrics)
+        }
     }
 
     /// The one handler path of the answering routes: the body read within its limits, the route's answer within

@@ -49,9 +49,19 @@ public func buildApplication(
     let components = ServiceComponents(
         configuration: accepted, ledger: ledger, metrics: ServiceMetrics(), apiClients: apiClients, logger: logger,
         now: configuration.now)
-    let server = VerifyReceiptServer(components: components, host: settings.host, port: settings.port, logger: logger)
-    // Beside the server: the ledger's lifecycle and PostgreSQL's pool (the server adds its components' refresh).
-    let services = [LedgerLifecycle(ledger: ledger) as any Service] + opened.services
+    var server = VerifyReceiptServer(components: components, host: settings.host, port: settings.port, logger: logger)
+    // Beside the server: the ledger's lifecycle and PostgreSQL's pool (the server adds its components' refresh), and
+    // the probes' listener when they have one of their own.
+    var services = [LedgerLifecycle(ledger: ledger) as any Service] + opened.services
+    if let probes = ProbeListener(settings.metricsListen) {
+        server.servesProbes = false
+        let onProbesRunning = configuration.onProbesRunning
+        services.append(server.probeApplication(probes) { channel in
+            let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+            logger.info("serving /health and /metrics", metadata: ["listen": .string("http://\(address)")])
+            await onProbesRunning(address)
+        })
+    }
     let description = opened.location.description
     let onServerRunning = configuration.onServerRunning
     var application = server.application(services: services) { channel in

@@ -26,6 +26,8 @@ public struct ServiceCheck: Sendable {
     public let unknownVariables: [String]
     /// Whether Xcode receipts and locally signed JWS are accepted (never in production).
     public let allowsXcodeReceipts: Bool
+    /// The listener of `/health` and `/metrics` when they have their own (`metrics_listen`), else `nil`.
+    public let probeListener: String?
     /// Whether `serve` migrates the schema when it starts (`migrate_on_start`).
     public let migratesOnStart: Bool
     /// Whether the address is this machine's loopback only (`127.0.0.1`, `::1`, `localhost`).
@@ -57,6 +59,7 @@ public struct ServiceCheck: Sendable {
         self.unknownVariables = unknownVariables
         self.allowsXcodeReceipts = accepted.allowsXcodeReceipts
         self.migratesOnStart = settings.migratesOnStart
+        self.probeListener = ProbeListener(settings.metricsListen)?.description
         self.listensOnLoopbackOnly = ["127.0.0.1", "::1", "localhost"].contains(settings.host)
     }
 
@@ -79,6 +82,7 @@ public struct ServiceCheck: Sendable {
         let anchors = self.extraAnchors > 0 ? "Apple's roots and \(self.extraAnchors) more" : "Apple's roots"
         var lines: [String] = []
         lines.append("listen: http://\(self.listeningAddress)")
+        if let probes = self.probeListener { lines.append("health and metrics: http://\(probes) (not on the main listener)") }
         lines.append("database: \(self.database) (\(schema))")
         lines.append("apps answered: \(answered)")
         lines.append("App Store Server API: \(refreshed)")
@@ -103,7 +107,7 @@ public struct ServiceCheck: Sendable {
             "extra_anchors": .stringConvertible(self.extraAnchors),
             "revocation_check": .string(self.checksRevocation ? "on" : "off"),
             "xcode_receipts": .string(self.allowsXcodeReceipts ? "accepted" : "refused"),
-            "routes": .string(Self.routes),
+            "routes": .string(self.probeListener.map { Self.routes + "; /health and /metrics on http://\($0) only" } ?? Self.routes),
         ]
     }
 

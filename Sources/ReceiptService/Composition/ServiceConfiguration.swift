@@ -51,6 +51,9 @@ public struct ServiceConfiguration: Sendable {
     /// Called once the server listens, with its address (`127.0.0.1:8080`) and the ledger's location without a
     /// password.
     public var onServerRunning: @Sendable (_ address: String, _ ledger: String) async -> Void = { _, _ in }
+    /// Called once the listener of `/health` and `/metrics` (`metrics_listen`) accepts connections, with its
+    /// address (`127.0.0.1:9090`).
+    public var onProbesRunning: @Sendable (_ address: String) async -> Void = { _ in }
 
     /// Creates a configuration with no settings file, no environment and no command line.
     public init(logger: Logger = Logger(label: "receiptkit.serve")) {

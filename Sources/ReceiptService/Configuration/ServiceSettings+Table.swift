@@ -11,6 +11,12 @@ extension ServiceSettings {
             host.isEmpty ? SettingProblem("must not be empty") : nil
         },
         .integer("port", \.port, in: 0...65_535, "The port to bind (0 picks a free one)."),
+        .string(
+            "metrics_listen", \.metricsListen, rule: "empty, or host:port",
+            "A listener of their own for /health and /metrics (then 404 on the main one); empty: the main one."
+        ) { value in
+            value.isEmpty || ProbeListener(value) != nil ? nil : SettingProblem("must be empty or host:port, as 127.0.0.1:9090")
+        },
         .ledgerLocation(
             "database", \.database, rule: "sqlite:PATH, sqlite::memory: or postgres://…",
             "The ledger; checked when it is opened. A relative SQLite path in a settings file is the file's neighbour."),

@@ -30,6 +30,9 @@ public struct ServiceSettings: Sendable {
     /// starts only on a ledger at this build's schema version — an owner role migrates it first with
     /// `receiptkit serve --migrate` — so the service's own role needs no right to change the schema.
     public var migratesOnStart = true
+    /// `metrics_listen`: `host:port` of a listener of their own for `GET /health` and `GET /metrics` (then the main
+    /// listener answers 404 for them), or empty (the default): both on the main listener.
+    public var metricsListen = ""
     /// `anchors`: certificate files (DER or PEM) trusted besides Apple's root, resolved against the settings file's
     /// directory when it names them.
     public var anchorFiles: [String] = []
