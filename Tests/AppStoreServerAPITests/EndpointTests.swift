@@ -266,7 +266,7 @@ struct EndpointTests {
         #expect(production.maximumConcurrentRequests == 8)
         #expect(production.timeout == .seconds(30))
         #expect(production.maximumPages == 1000)
-        #expect(production.maximumPagedItems == 10_000)
+        #expect(production.maximumPagedItems == 20_000)
         #expect(production.maximumPagingTime == .seconds(120))
         for environment in [AppStoreEnvironment.xcode, .localTesting, AppStoreEnvironment(rawValue: "Other")] {
             let error = #expect(throws: AppStoreServerAPIError.self) {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LedgerTestSupport
 import Logging
 import NIOConcurrencyHelpers
 import ReceiptLedger
@@ -228,5 +229,24 @@ struct BuildApplicationTests {
     @Test("what is not host:port is no probe listener", arguments: ["", "9090", ":9090", "::1:9090", "host:", "host:70000", "host:+1", "[::1]9090"])
     func notProbeListenerAddresses(text: String) {
         #expect(ProbeListener(text) == nil)
+    }
+
+    @Test("the probes' own listener says starting (503) until the main listener is bound")
+    func probesSayStartingUntilTheServerRuns() async throws {
+        try await ServiceHarness.withMemoryLedger { ledger in
+            let components = try ServiceComponents(
+                configuration: try ServiceHarness.configuration(), ledger: ledger, now: { ServiceTestPKI.now })
+            var server = VerifyReceiptServer(components: components, host: "127.0.0.1", port: 0, logger: Self.quiet)
+            server.servesProbes = false
+            // Only the probes' listener runs: the main one never binds.
+            try await server.probeApplication(ProbeListener(host: "127.0.0.1", port: 0)).test(.live) { client in
+                try await client.execute(uri: "/health", method: .get) { response in
+                    #expect(response.status == .serviceUnavailable)
+                    #expect(String(buffer: response.body) == #"{"status":"starting"}"#)
+                }
+                try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .ok) }
+                try await client.execute(uri: "/verifyReceipt", method: .post) { #expect($0.status == .notFound) }
+            }
+        }
     }
 }

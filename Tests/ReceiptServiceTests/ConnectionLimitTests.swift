@@ -220,4 +220,30 @@ struct ConnectionLimitTests {
             #expect(Self.value(metrics, #"receiptkit_connections_closed_total{reason="connection_limit"}"#) == 0)
         }
     }
+
+    @Test("a connection that began its next request is not reclaimed: the idle one is, and the request is answered")
+    func aConnectionBackAtWorkIsNotReclaimed() async throws {
+        // Four places: the test client's own connection (never used here) and three.
+        try await Self.withService({ $0.maximumConnections = 4 }) { port in
+            let request = Self.head + "Content-Length: 2\r\n\r\n{}"
+            let working = try RawConnection(port: port)
+            _ = working.send(request)
+            #expect(await working.readResponse(timeout: 30).hasPrefix("HTTP/1.1 200"))
+            let idle = try RawConnection(port: port)
+            _ = idle.send(request)
+            #expect(await idle.readResponse(timeout: 30).hasPrefix("HTTP/1.1 200"))
+            // The older of the two begins its next request (its head not complete): it is busy again.
+            _ = working.send(Self.head)
+            try await Task.sleep(for: .milliseconds(200))
+            let third = try RawConnection(port: port)
+            let fourth = try RawConnection(port: port)
+            _ = fourth.send(Self.head + "Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+            #expect(await fourth.readResponse(timeout: 30).hasPrefix("HTTP/1.1 200"))
+            // The idle one gave its place; the working one finishes its request and is answered.
+            #expect(await idle.read(timeout: 30).closed)
+            _ = working.send("Content-Length: 2\r\n\r\n{}")
+            #expect(await working.readResponse(timeout: 30).hasPrefix("HTTP/1.1 200"))
+            withExtendedLifetime(third) {}
+        }
+    }
 }

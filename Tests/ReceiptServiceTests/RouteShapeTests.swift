@@ -87,6 +87,12 @@ struct RouteShapeTests {
                     #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(coding): \(answer)")
                     #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2, "\(coding): \(answer)")
                 }
+                // On any path, not only the routes that read a body: 501, one answer, nothing left waiting.
+                let probe = try await Self.exchange(
+                    port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: deflate\r\n\r\n",
+                    body: Array("xyz".utf8))
+                #expect(probe.hasPrefix("HTTP/1.1 501"), "\(probe)")
+                #expect(probe.components(separatedBy: "HTTP/1.1 ").count == 2, "\(probe)")
                 // Plain chunked is read.
                 let chunked = try await Self.exchange(
                     port, "POST /verifyReceipt HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",

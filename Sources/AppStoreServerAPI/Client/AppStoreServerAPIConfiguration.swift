@@ -42,7 +42,7 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     public var maximumPages: Int
     /// The most items (transactions, notifications) a paged call gathers, over all its pages, before it gives up
     /// with ``AppStoreServerAPIError/Code/malformedResponse``: a misbehaving upstream cannot fill memory with pages of
-    /// hundreds of items. Must be positive. Default 10,000.
+    /// hundreds of items. Must be positive. Default 20,000 (what ``maximumPages`` pages of Apple's 20 hold).
     public var maximumPagedItems: Int
     /// The longest a paged call may keep reading pages, from its first request, before it gives up with
     /// ``AppStoreServerAPIError/Code/malformedResponse``. Must be positive. Default 120 seconds.
@@ -97,7 +97,7 @@ public struct AppStoreServerAPIConfiguration: Sendable {
         self.maximumResponseSize = 4 * 1024 * 1024
         self.maximumConcurrentRequests = 8
         self.maximumPages = 1000
-        self.maximumPagedItems = 10_000
+        self.maximumPagedItems = 20_000
         self.maximumPagingTime = .seconds(120)
         self.tokenLifetime = .seconds(30 * 60)
     }

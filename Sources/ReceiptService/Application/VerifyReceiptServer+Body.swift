@@ -7,8 +7,8 @@ extension VerifyReceiptServer {
     /// Runs `handle` on the request's body, read within the request timeout, the size limit and the in-flight
     /// budget: 413 from `Content-Length` or while reading (the rest never buffered), 503 with `Retry-After` when
     /// the budget cannot cover the body (before any of it is read; a client that sent `Expect: 100-continue` gets
-    /// `100 Continue` once it is admitted), 408 when it does not arrive in time, 501 for a
-    /// transfer coding other than `chunked`; each refusal
+    /// `100 Continue` once it is admitted), 408 when it does not arrive in time (a transfer coding other than
+    /// `chunked` was refused with 501 by ``CanonicalRouteMiddleware``); each refusal
     /// logged as `ROUTE refused`. The reservation is held until `handle` has answered.
     func withBody(
         _ request: Request,
@@ -17,10 +17,6 @@ extension VerifyReceiptServer {
         busyBody: [UInt8] = [],
         _ handle: ([UInt8]) async throws -> Response
     ) async throws -> Response {
-        // A transfer coding besides chunked (`gzip, chunked`) would be read as if absent: RFC 9112 §6.1 asks for 501.
-        guard TransferCodings.areSupported(request.headers[.transferEncoding]) else {
-            return self.refuse(.notImplemented, context: context, route: route)
-        }
         let configuration = self.verifier.configuration
         let limit = configuration.maximumBodySize
         let declared = request.headers[.contentLength].flatMap { Int($0) }

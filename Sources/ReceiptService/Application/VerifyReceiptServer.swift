@@ -50,6 +50,8 @@ public struct VerifyReceiptServer: Sendable {
     /// The components' lifecycle services (the App Store Server API refresh), run by every application of the
     /// server.
     let componentServices: [any Service]
+    /// Whether the main listener is bound: the probes' own listener answers `/health` 503 until it is.
+    let readiness = ServerReadiness()
 
     /// Creates a server of `components`' verifier, body budget and connection cap.
     public init(components: ServiceComponents, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
@@ -69,6 +71,9 @@ public struct VerifyReceiptServer: Sendable {
     static let routes: [String: HTTPRequest.Method] = [
         "/verifyReceipt": .post, "/sandbox/verifyReceipt": .post, "/notifications/v2": .post, "/jws/verify": .post,
     ]
+    /// The connections the probes' own listener holds at once.
+    static let probeConnections = 64
+
     /// The probes' paths and methods.
     static let probeRoutes: [String: HTTPRequest.Method] = ["/health": .get, "/metrics": .get]
 
@@ -78,7 +83,7 @@ public struct VerifyReceiptServer: Sendable {
         let router = Router(context: VerifyReceiptRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
         let routes = self.servesProbes ? Self.routes.merging(Self.probeRoutes) { $1 } : Self.routes
-        router.add(middleware: CanonicalRouteMiddleware(routes: routes))
+        router.add(middleware: CanonicalRouteMiddleware(routes: routes, metrics: self.verifier.metrics))
         let verifier = self.verifier
         let server = self
         let production = AnsweringRoute.verifyReceipt(.production, verifier)
@@ -112,18 +117,26 @@ public struct VerifyReceiptServer: Sendable {
         return router
     }
 
-    /// `GET /health` and `GET /metrics` alone, behind the same middleware: the router of a listener of their own.
+    /// `GET /health` and `GET /metrics` alone, behind the same middleware: the router of a listener of their own,
+    /// whose `/health` is 503 `starting` until the main listener is bound.
     public func probeRouter() -> Router<VerifyReceiptRequestContext> {
         let router = Router(context: VerifyReceiptRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: CanonicalRouteMiddleware(routes: Self.probeRoutes))
-        Self.addProbes(to: router, self.verifier)
+        router.add(middleware: CanonicalRouteMiddleware(routes: Self.probeRoutes, metrics: self.verifier.metrics))
+        Self.addProbes(to: router, self.verifier, readiness: self.readiness)
         return router
     }
 
-    private static func addProbes(to router: Router<VerifyReceiptRequestContext>, _ verifier: ReceiptVerifier) {
+    private static func addProbes(
+        to router: Router<VerifyReceiptRequestContext>, _ verifier: ReceiptVerifier, readiness: ServerReadiness? = nil
+    ) {
         router.get("health") { _, _ in
-            await Self.health(verifier)
+            if let readiness, !readiness.isReady {
+                return Response(
+                    status: .serviceUnavailable, headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"status":"starting"}"#)))
+            }
+            return await Self.health(verifier)
         }
         router.get("metrics") { _, _ in
             verifier.metrics.observe(cache: verifier.ledger.cacheStatistics)
@@ -141,9 +154,12 @@ public struct VerifyReceiptServer: Sendable {
         _ listener: ProbeListener,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol & Service {
+        // Connections of their own: at the main listener's cap the probes still answer (and count in no gauge).
+        let connections = OpenConnections(
+            limit: Self.probeConnections, addressLimit: Self.probeConnections, metrics: nil)
         return Application(
             router: self.probeRouter(),
-            server: self.guardedHTTP1(),
+            server: self.guardedHTTP1(connections: connections),
             configuration: ApplicationConfiguration(
                 address: .hostname(listener.host, port: listener.port), serverName: "receiptkit"),
             onServerRunning: onServerRunning,
@@ -162,22 +178,24 @@ public struct VerifyReceiptServer: Sendable {
     ) -> Application<RouterResponder<VerifyReceiptRequestContext>> {
         return Application(
             router: self.router(),
-            server: self.guardedHTTP1(),
+            server: self.guardedHTTP1(connections: self.connections),
             configuration: ApplicationConfiguration(
                 address: .hostname(self.host, port: self.port),
                 serverName: "receiptkit"
             ),
             services: self.componentServices + services,
-            onServerRunning: onServerRunning,
+            onServerRunning: { [readiness] channel in
+                readiness.markReady()
+                await onServerRunning(channel)
+            },
             logger: self.logger
         )
     }
 
     /// HTTP/1.1 behind the service's connection limits (the cap, the per-address share, the header-read and idle
     /// timeouts), shared by the main listener and the probes' own.
-    private func guardedHTTP1() -> HTTPServerBuilder {
+    private func guardedHTTP1(connections: OpenConnections) -> HTTPServerBuilder {
         let configuration = self.verifier.configuration
-        let connections = self.connections
         let metrics = self.verifier.metrics
         let headerReadTimeout = TimeAmount(configuration.headerReadTimeout)
         let idleTimeout = TimeAmount(configuration.idleTimeout)

@@ -73,10 +73,15 @@ public func buildApplication(
         let version = try await ledger.schemaVersion()
         guard version == LedgerSchemaVersion.latest else {
             // Only without the migration: a newer schema stops migrate() itself.
+            let latest = LedgerSchemaVersion.latest
             throw ServiceStartupError(
                 .schemaNotCurrent,
-                "database \(description): schema version \(version), this build's is \(LedgerSchemaVersion.latest); "
-                    + "migrate_on_start is false: run receiptkit serve --migrate (as a role that may change the schema)")
+                version > latest
+                    ? "database \(description): schema version \(version) is newer than this build's \(latest): run a "
+                        + "newer build (or restore the database this one wrote)"
+                    : "database \(description): schema version \(version), this build's is \(latest); "
+                        + "migrate_on_start is false: run receiptkit serve --migrate (as a role that may change the "
+                        + "schema; a role that cannot see the schema reads version 0)")
         }
         // What is about to serve, in one line: the same summary `serve --check-config` prints.
         let summary = ServiceCheck(

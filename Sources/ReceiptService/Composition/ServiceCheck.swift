@@ -38,6 +38,13 @@ public struct ServiceCheck: Sendable {
         "POST /notifications/v2 (Apple must reach it); POST /verifyReceipt, POST /sandbox/verifyReceipt, "
         + "POST /jws/verify, GET /health, GET /metrics (your network only)"
 
+    /// The routes of the main listener and who must reach them, and where the probes are when they have their own.
+    public var servedRoutes: String {
+        guard let probes = self.probeListener else { return Self.routes }
+        return "POST /notifications/v2 (Apple must reach it); POST /verifyReceipt, POST /sandbox/verifyReceipt, "
+            + "POST /jws/verify (your network only); GET /health, GET /metrics on http://\(probes) only"
+    }
+
     /// The summary of what `settings` and the files they name made, and the database at `schemaVersion`.
     init(
         settings: ServiceSettings,
@@ -107,7 +114,7 @@ public struct ServiceCheck: Sendable {
             "extra_anchors": .stringConvertible(self.extraAnchors),
             "revocation_check": .string(self.checksRevocation ? "on" : "off"),
             "xcode_receipts": .string(self.allowsXcodeReceipts ? "accepted" : "refused"),
-            "routes": .string(self.probeListener.map { Self.routes + "; /health and /metrics on http://\($0) only" } ?? Self.routes),
+            "routes": .string(self.servedRoutes),
         ]
     }
 

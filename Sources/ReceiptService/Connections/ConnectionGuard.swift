@@ -46,11 +46,25 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard self.admitted else { return }  // refused: nothing of it reaches the decoder
+        self.clock.reads &+= 1
         if self.clock.isIdle {
             self.clock.isIdle = false
             self.connections.becameBusy(context.channel)
         }
         self.clock.bytesMayStartHead(on: context.eventLoop)
         context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ReclaimIdleConnection else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        // Its place was given to a new connection: close now if it still idles, else after the request it began.
+        if self.clock.isIdle {
+            context.close(promise: nil)
+        } else {
+            self.clock.reclaimRequested = true
+        }
     }
 }

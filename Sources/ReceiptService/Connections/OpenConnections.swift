@@ -32,17 +32,20 @@ final class OpenConnections: Sendable {
     /// The share of one peer address.
     let addressLimit: Int
     private let state = NIOLockedValueBox(State())
-    private let metrics: ServiceMetrics
+    /// Where the open connections and the reclaims are counted (`nil`: not counted, for the probes' listener).
+    private let metrics: ServiceMetrics?
 
-    init(limit: Int, addressLimit: Int, metrics: ServiceMetrics) {
+    init(limit: Int, addressLimit: Int, metrics: ServiceMetrics?) {
         self.limit = max(1, limit)
         self.addressLimit = max(1, addressLimit)
         self.metrics = metrics
     }
 
     /// Takes a place for `channel`, a connection from `address` (its peer's IP; `nil` is counted as one unknown
-    /// address). At the cap, the connection idle the longest is closed to make room (then counted as
-    /// `idle_reclaimed`); without one idle, or past the address's share, the connection is refused.
+    /// address). At the cap, the place of the connection idle the longest is given to it (counted as
+    /// `idle_reclaimed`), and that connection told to close (``ReclaimIdleConnection``: on its own event loop, at
+    /// once if it still idles, else after the request it has begun since); without one idle, or past the address's
+    /// share, the connection is refused.
     func admit(_ channel: any Channel, address: String?) -> Result<Void, Refusal> {
         let address = address ?? "unknown"
         let outcome: Result<(count: Int, reclaimed: (any Channel)?), Refusal> = self.state.withLockedValue { state in
@@ -66,10 +69,10 @@ final class OpenConnections: Sendable {
             return .failure(refusal)
         case .success(let (count, reclaimed)):
             if let reclaimed {
-                self.metrics.countClosedConnection(reason: .idleReclaimed)
-                reclaimed.close(promise: nil)
+                self.metrics?.countClosedConnection(reason: .idleReclaimed)
+                reclaimed.pipeline.fireUserInboundEventTriggered(ReclaimIdleConnection())
             }
-            self.metrics.setOpenConnections(count)
+            self.metrics?.setOpenConnections(count)
             return .success(())
         }
     }
@@ -98,7 +101,7 @@ final class OpenConnections: Sendable {
             }
             return state.entries.count
         }
-        self.metrics.setOpenConnections(remaining)
+        self.metrics?.setOpenConnections(remaining)
     }
 
     /// One connection fewer from `address`.

@@ -25,6 +25,13 @@ final class RequestHeadClock {
     var isBetweenRequests: Bool { self.headsReceived == self.responsesEnded }
     /// Whether the connection was last told to ``OpenConnections`` as idle (no byte since its last answer).
     var isIdle = false
+    /// Reads of raw bytes so far, and their number when the last request's end was decoded: equal when nothing
+    /// has arrived since (no next request begun).
+    var reads: UInt64 = 0
+    var readsAtRequestEnd: UInt64 = 0
+    /// Whether ``OpenConnections`` gave this connection's place away while a request was under way: it closes once
+    /// that request is answered.
+    var reclaimRequested = false
 
     /// A connection opened, or bytes arrived: starts the deadline when they may begin a head and none runs yet.
     func bytesMayStartHead(on eventLoop: any EventLoop) {

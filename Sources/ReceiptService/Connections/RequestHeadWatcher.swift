@@ -25,23 +25,46 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(let head) = self.unwrapInboundIn(data) {
+        switch self.unwrapInboundIn(data) {
+        case .head(let head):
             self.clock.headReceived()
-            if !TransferCodings.areSupported(head.headerFields[.transferEncoding]) { self.bodyRefused = true }
+            // Each request on its own: a body in a coding the service refuses (501) is no second answer's cause.
+            self.bodyRefused = !TransferCodings.areSupported(head.headerFields[.transferEncoding])
+        case .end:
+            self.clock.readsAtRequestEnd = self.clock.reads
+        case .body:
+            break
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = self.unwrapOutboundIn(data) {
-            self.clock.responseEnded()
-            // Every request answered: the connection idles until its next bytes, and may be reclaimed at the cap.
-            if self.clock.isBetweenRequests, !self.clock.isIdle {
-                self.clock.isIdle = true
-                self.connections.becameIdle(context.channel)
-            }
+        guard case .end = self.unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
         }
-        context.write(data, promise: promise)
+        self.clock.responseEnded()
+        guard self.clock.isBetweenRequests else {
+            context.write(data, promise: promise)
+            return
+        }
+        // Every request answered: once the answer's last bytes are written, the connection idles until its next
+        // bytes (none arrived since the request's end) and may be reclaimed at the cap — or, if its place was
+        // given away meanwhile, it closes.
+        let written = promise ?? context.eventLoop.makePromise()
+        context.write(data, promise: written)
+        let clock = self.clock
+        let connections = self.connections
+        let channel = context.channel
+        written.futureResult.assumeIsolated().whenSuccess { _ in
+            guard clock.isBetweenRequests, clock.reads == clock.readsAtRequestEnd, !clock.isIdle else { return }
+            if clock.reclaimRequested {
+                channel.close(promise: nil)
+                return
+            }
+            clock.isIdle = true
+            connections.becameIdle(channel)
+        }
     }
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
