@@ -41,7 +41,7 @@ public struct VerifyReceiptServer: Sendable {
     /// Where request logs go.
     public var logger: Logger
     /// Whether `GET /health` and `GET /metrics` are among the routes (the default); `false` when they have a
-    /// listener of their own (``probeApplication(_:)``): the main listener then answers 404 for them.
+    /// listener of their own (``probeApplication(_:onServerRunning:)``): the main listener then answers 404 for them.
     public var servesProbes = true
     /// The bytes of bodies held at once, shared by every request.
     let bodyBudget: BodyBudget
