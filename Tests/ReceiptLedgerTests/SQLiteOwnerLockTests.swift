@@ -21,7 +21,10 @@ struct SQLiteOwnerLockTests {
         #expect(refused?.reason == "sqlite:\(path) is in use by another process (pid \(ProcessInfo.processInfo.processIdentifier)): one process owns an SQLite ledger; run several instances on PostgreSQL")
         await owner.shutdown()
 
-        let next = try await SQLiteLedger(path: path)
+        // The owner let go. A child process another test spawns at this moment holds a copy of every descriptor
+        // between its fork and its exec (close-on-exec closes them only then), and the lock with it: on a loaded
+        // machine that can take a while, so the next open may have to wait for it — never longer than the bound.
+        let next = try await Self.openWhenFree(path, within: .seconds(30))
         #expect(try await next.schemaVersion() == LedgerMigration.latestVersion)
         await next.shutdown()
     }
@@ -43,5 +46,25 @@ struct SQLiteOwnerLockTests {
         }
         #expect(error?.code == .unavailable)
         #expect(error?.reason.contains("cannot open the owner lock") == true)
+    }
+
+    /// A ledger on `path`, retried while the file is in use, for at most `bound`.
+    static func openWhenFree(_ path: String, within bound: Duration) async throws -> SQLiteLedger {
+        let deadline = ContinuousClock.now + bound
+        while true {
+            let attempt: Result<SQLiteLedger, LedgerError>
+            do {
+                attempt = .success(try await SQLiteLedger(path: path))
+            } catch {
+                attempt = .failure(error)
+            }
+            switch attempt {
+            case .success(let ledger):
+                return ledger
+            case .failure(let error):
+                guard error.code == .inUse, ContinuousClock.now < deadline else { throw error }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
     }
 }
