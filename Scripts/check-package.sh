@@ -56,7 +56,7 @@ bin/receiptkit serve --check-config --config Examples/Deploy/serve.json > check.
 [ "$status" -eq 66 ] || { cat check.out check.err; echo "serve --check-config exited $status, not 66"; exit 1; }
 grep -q 'AuthKey_ABCDE12345.p8' check.err || { cat check.err; echo "the missing key file is not named"; exit 1; }
 echo "   serve --check-config Examples/Deploy/serve.json: exit 66, names the missing key file"
-bin/receiptkit serve --port 0 --database sqlite:ledger.sqlite --anchor Examples/TestRoot.cer 2> serve.err &
+bin/receiptkit serve --host 127.0.0.1 --port 0 --database sqlite:ledger.sqlite --anchor Examples/TestRoot.cer 2> serve.err &
 pid=$!
 python3 - "$pid" <<'PY'
 import base64, json, re, sys, time, urllib.request

@@ -19,7 +19,7 @@ struct ServeCLITests {
 
         init(_ arguments: [String], in directory: URL = CLIRunner.packageRoot) throws {
             self.process.executableURL = CLIRunner.executable
-            self.process.arguments = ["serve", "--port", "0", "--log-level", "warning"] + arguments
+            self.process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"] + arguments
             self.process.currentDirectoryURL = directory
             self.process.standardError = self.stderr
             self.process.standardOutput = FileHandle.nullDevice

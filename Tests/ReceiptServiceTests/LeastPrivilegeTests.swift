@@ -30,6 +30,7 @@ struct LeastPrivilegeTests {
     static func configuration(role: String, settings: [String: String] = [:]) throws -> ServiceConfiguration {
         var configuration = ServiceConfiguration(logger: LedgerBackend.quiet)
         configuration.database = try Self.url(role: role)
+        configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.commandLineSettings = settings
         configuration.verifyReceipt.anchors = AppStoreTrustAnchors([try ServiceTestPKI.ca.root.certificate])
@@ -90,7 +91,9 @@ struct LeastPrivilegeTests {
         #expect(!earlyCheck.isServable)
         // The service's role cannot migrate it itself: it may not create anything.
         let selfMigrating = try Self.configuration(role: service)
-        await #expect(throws: ServiceStartupError.self) { _ = try await selfMigrating.migrateLedger() }
+        let denied = await #expect(throws: ServiceStartupError.self) { _ = try await selfMigrating.migrateLedger() }
+        #expect(denied?.code == .databaseUnavailable)
+        #expect(denied?.reason.contains("permission denied") == true, "\(denied?.reason ?? "")")
 
         // The owner migrates; the service's role is granted rows only.
         let migrated = try await Self.configuration(role: owner).migrateLedger()

@@ -34,15 +34,17 @@ public struct ServiceCheck: Sendable {
     public let listensOnLoopbackOnly: Bool
 
     /// The routes served, and who must reach them.
-    public static let routes =
-        "POST /notifications/v2 (Apple must reach it); POST /verifyReceipt, POST /sandbox/verifyReceipt, "
-        + "POST /jws/verify, GET /health, GET /metrics (your network only)"
+    public static let routes = Self.routes(probes: nil)
 
     /// The routes of the main listener and who must reach them, and where the probes are when they have their own.
-    public var servedRoutes: String {
-        guard let probes = self.probeListener else { return Self.routes }
-        return "POST /notifications/v2 (Apple must reach it); POST /verifyReceipt, POST /sandbox/verifyReceipt, "
-            + "POST /jws/verify (your network only); GET /health, GET /metrics on http://\(probes) only"
+    public var servedRoutes: String { Self.routes(probes: self.probeListener) }
+
+    private static func routes(probes: String?) -> String {
+        let inside = "POST /verifyReceipt, POST /sandbox/verifyReceipt, POST /jws/verify"
+        let probeRoutes = "GET /health, GET /metrics"
+        return "POST /notifications/v2 (Apple must reach it); "
+            + (probes.map { "\(inside) (your network only); \(probeRoutes) on http://\($0) only" }
+                ?? "\(inside), \(probeRoutes) (your network only)")
     }
 
     /// The summary of what `settings` and the files they name made, and the database at `schemaVersion`.
