@@ -45,7 +45,7 @@ struct RouteShapeTests {
         }
     }
 
-    @Test("a body refused before it is read (413, or 503 when the budget is spent) gets one answer, then the close")
+    @Test("a body refused before it is read whole (413, or 503 when the budget is spent) gets one answer, then the close")
     func oneAnswerPerRefusal() async throws {
         let configuration = try H.configuration {
             $0.maximumBodySize = 64 * 1024
@@ -60,9 +60,12 @@ struct RouteShapeTests {
                     body: Array(repeating: UInt8(ascii: "{"), count: 4096))
                 #expect(large.hasPrefix("HTTP/1.1 413"))
                 #expect(large.components(separatedBy: "HTTP/1.1 ").count == 2, "\(large)")
-                // A stalled upload holds the whole budget; the next body is refused with 503 before it is read.
+                // A stalled upload holds all but a byte of the budget; the next body is refused with 503 at its
+                // first chunk.
                 let stalled = try RawConnection(port: port)
-                _ = stalled.send(Array("POST /verifyReceipt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(64 * 1024)\r\n\r\n{".utf8))
+                _ = stalled.send(
+                    Array("POST /verifyReceipt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(64 * 1024)\r\n\r\n".utf8)
+                        + Array(repeating: UInt8(ascii: "{"), count: 64 * 1024 - 1))
                 try await Task.sleep(for: .milliseconds(300))
                 let busy = try await Self.exchange(
                     port, "POST /notifications/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 8192\r\n\r\n",

@@ -4,12 +4,14 @@ import NIOCore
 import NIOHTTPTypes
 
 extension VerifyReceiptServer {
-    /// Runs `handle` on the request's body, read within the request timeout, the size limit and the in-flight
-    /// budget: 413 from `Content-Length` or while reading (the rest never buffered), 503 with `Retry-After` when
-    /// the budget cannot cover the body (before any of it is read; a client that sent `Expect: 100-continue` gets
-    /// `100 Continue` once it is admitted), 408 when it does not arrive in time (a transfer coding other than
-    /// `chunked` was refused with 501 by ``CanonicalRouteMiddleware``); each refusal
-    /// logged as `ROUTE refused`. The reservation is held until `handle` has answered.
+    /// Runs `handle` on the request's body, read as it arrives (``BodyIntake``) within the size limit, the
+    /// in-flight budget and its clocks: 413 from `Content-Length` or while reading (the rest never buffered); 503
+    /// with `Retry-After` when the budget, or the share of the client's address, is full — before any of the body
+    /// is read when it already is (a client that sent `Expect: 100-continue` gets `100 Continue` only once there is
+    /// room), else at the chunk that did not fit; 408 when the body pauses longer than the stall timeout or is not
+    /// in within the request timeout (a transfer coding other than `chunked` was refused with 501 by
+    /// ``CanonicalRouteMiddleware``); each refusal logged as `ROUTE refused`. What the body holds of the budget is
+    /// given back once `handle` has answered.
     func withBody(
         _ request: Request,
         context: VerifyReceiptRequestContext,
@@ -23,40 +25,50 @@ extension VerifyReceiptServer {
         if let declared, declared > limit {
             return self.refuse(.contentTooLarge, context: context, route: route)
         }
-        let reservation = declared ?? limit
-        guard self.bodyBudget.reserve(reservation) else {
-            return self.refuse(.serviceUnavailable, context: context, route: route, body: busyBody)
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        guard self.bodyBudget.hasRoom(for: address, bytes: min(declared ?? limit, BodyIntake.firstChunk)) else {
+            return self.refuse(.serviceUnavailable, context: context, route: route, body: busyBody, budget: .full)
         }
-        defer { self.bodyBudget.release(reservation) }
         // The body is wanted: a client that asked first (`Expect: 100-continue`, as curl does past 1 MiB) is told
         // so now, rather than waiting a second for an answer that would never come. Refusals above came before it.
         if request.headers[.expect]?.lowercased() == "100-continue" {
             context.channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)), promise: nil)
         }
-        let body: ByteBuffer?
-        do {
-            let stream = request.body
-            body = try await withDeadline(configuration.requestTimeout) { try await stream.collect(upTo: limit) }
-        } catch is NIOTooManyBytesError {
+        let hold = BodyIntake.Hold(address: address)
+        defer { hold.release(to: self.bodyBudget) }
+        let intake = BodyIntake(
+            budget: self.bodyBudget, sizeLimit: limit, declaredLength: declared,
+            stallTimeout: configuration.bodyStallTimeout, requestTimeout: configuration.requestTimeout)
+        switch try await intake.read(request.body, into: hold) {
+        case .complete(let body):
+            return try await handle(Array(body.readableBytesView))
+        case .tooLarge:
             return self.refuse(.contentTooLarge, context: context, route: route)
-        }
-        guard let body else {
+        case .refused(let refusal):
+            return self.refuse(.serviceUnavailable, context: context, route: route, body: busyBody, budget: refusal)
+        case .stalled:
+            self.verifier.metrics.countClosedConnection(reason: .bodyStalled)
+            return self.refuse(.requestTimeout, context: context, route: route)
+        case .timedOut:
             self.verifier.metrics.countClosedConnection(reason: .bodyTimeout)
             return self.refuse(.requestTimeout, context: context, route: route)
         }
-        return try await handle(Array(body.readableBytesView))
     }
 
     /// A refusal before any verdict: the status (503 with `Retry-After`), `body` (empty unless given, then JSON),
-    /// and the connection closed so the rest of the body is never read.
+    /// and the connection closed so the rest of the body is never read. A budget refusal logs which budget
+    /// (`body_budget`: `full` or `address_share`).
     private func refuse(
         _ status: HTTPResponse.Status,
         context: VerifyReceiptRequestContext,
         route: String,
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        budget: BodyBudget.Refusal? = nil
     ) -> Response {
         self.verifier.metrics.countHTTPRejection(status.code)
-        context.log.record(.notice, "\(route) refused", ["http_status": .stringConvertible(status.code)])
+        var metadata: Logger.Metadata = ["http_status": .stringConvertible(status.code)]
+        if let budget { metadata["body_budget"] = .string(budget.rawValue) }
+        context.log.record(.notice, "\(route) refused", metadata)
         // The rest of the body is never read; the decoder's error about it must not answer a second time.
         context.channel.triggerUserOutboundEvent(ServerClosesInput(), promise: nil)
         context.channel.close(mode: .input, promise: nil)

@@ -114,7 +114,9 @@ public struct ServiceComponents: Sendable {
             now: now
         )
         self.services = bridge.map { [$0 as any Service] } ?? []
-        self.bodyBudget = BodyBudget(limit: configuration.maximumInFlightBodyBytes)
+        self.bodyBudget = BodyBudget(
+            limit: configuration.maximumInFlightBodyBytes, reservePercent: configuration.bodyReservePercent,
+            addressShare: configuration.maximumInFlightBodyBytesPerAddress, largestBody: configuration.maximumBodySize)
         self.connections = OpenConnections(
             limit: configuration.maximumConnections, addressLimit: configuration.maximumConnectionsPerAddress,
             metrics: metrics)

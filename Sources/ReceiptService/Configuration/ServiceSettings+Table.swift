@@ -58,7 +58,17 @@ extension ServiceSettings {
             "How long a keep-alive connection may idle between requests; at the cap the longest idle one is closed."),
         .integer(
             "max_in_flight_body_bytes", \.verifyReceipt.maximumInFlightBodyBytes, in: 1024...1_099_511_627_776,
-            "Bytes of request bodies held at once, across connections (past it, HTTP 503 before a body is read)."),
+            "Bytes of request bodies held at once, across connections, counted as they arrive (past it, HTTP 503)."),
+        .integer(
+            "max_in_flight_body_bytes_per_address", \.verifyReceipt.maximumInFlightBodyBytesPerAddress,
+            in: 1024...1_099_511_627_776,
+            "Of those, what one peer address's bodies may hold (at least max_body_bytes; behind a proxy: the total)."),
+        .integer(
+            "body_reserve_percent", \.verifyReceipt.bodyReservePercent, in: 0...90,
+            "Of max_in_flight_body_bytes, the share bodies still arriving may not take: kept for bodies that arrive whole."),
+        .seconds(
+            "body_stall_timeout_seconds", \.verifyReceipt.bodyStallTimeout, in: 0.001...3600,
+            "The longest a body may pause between chunks (then HTTP 408, the connection closed)."),
         .integer(
             "max_concurrent_validations", \.verifyReceipt.maximumConcurrentValidations, in: 1...4096,
             "Validations run at once; more requests wait their turn."),

@@ -40,10 +40,23 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// header-read timeout's default). And at the cap, the connection idle the longest is closed to admit a new one
     /// (`reason="idle_reclaimed"`): idle sockets never lock clients out.
     public var idleTimeout: Duration = .seconds(10)
-    /// How many bytes of request bodies may be held at once, across all connections (default 64 MiB). A request
-    /// reserves its declared `Content-Length` (or ``maximumBodySize`` when chunked) *before* its body is read;
-    /// when the budget cannot cover it, the answer is HTTP 503 with `Retry-After` and none of the body is read.
+    /// How many bytes of request bodies may be held at once, across all connections (default 64 MiB). A body takes
+    /// budget as its bytes arrive, never by the `Content-Length` it announces; a chunk that does not fit is answered
+    /// HTTP 503 with `Retry-After` and the rest is not read (and when the budget is already full, before any of it).
     public var maximumInFlightBodyBytes = 64 * 1024 * 1024
+    /// How many of those bytes the bodies from one peer address may hold (default 16 MiB; never less than
+    /// ``maximumBodySize``), so filling the budget takes many addresses. Behind a reverse proxy every body is the
+    /// proxy's: set it to ``maximumInFlightBodyBytes`` there.
+    public var maximumInFlightBodyBytesPerAddress = 16 * 1024 * 1024
+    /// The share of ``maximumInFlightBodyBytes``, in percent (default 25), that bodies still arriving may not take:
+    /// kept for bodies with a declared `Content-Length` that arrive whole: the chunk that completes one, or one that
+    /// finishes within 250 ms of its first borrowed byte (else HTTP 408). Partial uploads fill the rest; ordinary
+    /// requests still find room. Never so large that the rest cannot hold one body of ``maximumBodySize``.
+    public var bodyReservePercent = 25
+    /// The longest a body may pause between two of its chunks (default 3 s, well before ``requestTimeout``); past
+    /// it the answer is HTTP 408 and the connection is closed
+    /// (`receiptkit_connections_closed_total{reason="body_stalled"}`).
+    public var bodyStallTimeout: Duration = .seconds(3)
     /// How long `GET /health` waits for the ledger's database to answer before it reports 503 (default 3 s): a
     /// database that slow is, for a load balancer, one that does not answer.
     public var healthTimeout: Duration = .seconds(3)

@@ -9,6 +9,9 @@ enum ConnectionCloseReason: String, CaseIterable, Sendable {
     case bodyTimeout = "body_timeout"
     /// It was accepted over ``VerifyReceiptConfiguration/maximumConnectionsPerAddress`` from its peer's address.
     case addressLimit = "address_limit"
+    /// Its body paused longer than ``VerifyReceiptConfiguration/bodyStallTimeout``, or borrowed from the body
+    /// reserve and did not finish within it.
+    case bodyStalled = "body_stalled"
     /// It idled the longest when a new connection arrived at ``VerifyReceiptConfiguration/maximumConnections``.
     case idleReclaimed = "idle_reclaimed"
 }

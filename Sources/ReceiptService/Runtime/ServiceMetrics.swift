@@ -192,12 +192,12 @@ public struct ServiceMetrics: Sendable {
     private static var rejections: MetricNameDescriptor {
         Self.descriptor(
         "http_rejections", "total",
-        "Requests refused before a verdict (413 body too large, 408 body too slow, 503 body budget spent, 501 transfer coding).")
+        "Requests refused before a verdict (413 body too large, 408 body too slow or stalled, 503 body budget spent, 501 transfer coding).")
     }
     private static var closedConnections: MetricNameDescriptor {
         Self.descriptor(
         "connections_closed", "total",
-        "Connections the server closed: header_timeout, body_timeout, connection_limit.")
+        "Connections the server closed: header_timeout, body_timeout, body_stalled, connection_limit, address_limit, idle_reclaimed.")
     }
     private static var openConnections: MetricNameDescriptor {
         Self.descriptor("connections_open", "", "Connections open now.")

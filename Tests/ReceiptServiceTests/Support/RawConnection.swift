@@ -21,14 +21,25 @@ final class RawConnection: @unchecked Sendable {
     struct Failure: Error {}
     private let fd: Int32
 
-    /// Connects (a refused or reset connection throws).
-    init(port: Int) throws {
+    /// Connects from `source` (another loopback address, `127.0.0.2`, is another peer to the server; a refused or
+    /// reset connection throws).
+    init(port: Int, from source: String = "127.0.0.1") throws {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw Failure() }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            throw Failure()
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -59,6 +70,17 @@ final class RawConnection: @unchecked Sendable {
 
     @discardableResult
     func send(_ text: String) -> Bool { self.send(Array(text.utf8)) }
+
+    /// ``send(_:)-([UInt8])`` on a thread of its own: a send the server stops reading blocks until it closes, and
+    /// must not hold one of the few threads the service in the same process needs to read it.
+    @discardableResult
+    func sendAside(_ bytes: [UInt8]) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: self.send(bytes))
+            }
+        }
+    }
 
     /// What the server sends within `timeout`, up to its closing the connection: `closed` is true when it did.
     func read(timeout: TimeInterval) async -> (text: String, closed: Bool) {

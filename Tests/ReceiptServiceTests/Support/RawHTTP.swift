@@ -4,8 +4,10 @@ import Foundation
 /// Content-Length far beyond what is sent. Built on ``RawConnection``.
 enum RawHTTP {
     /// Sends `head` and `body` to 127.0.0.1:`port`, then reads until the server closes or `timeout` passes.
-    static func exchange(port: Int, head: String, body: [UInt8], timeout: TimeInterval) async throws -> String {
-        let connection = try RawConnection(port: port)
+    static func exchange(
+        port: Int, head: String, body: [UInt8], timeout: TimeInterval, from source: String = "127.0.0.1"
+    ) async throws -> String {
+        let connection = try RawConnection(port: port, from: source)
         connection.send(Array(head.utf8) + body)
         return await connection.read(timeout: timeout).text
     }

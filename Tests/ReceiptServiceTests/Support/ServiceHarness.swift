@@ -25,6 +25,7 @@ enum ServiceHarness {
         // The test client opens its connection when the service starts and may first use it much later.
         configuration.headerReadTimeout = .seconds(120)
         configuration.idleTimeout = .seconds(120)
+        configuration.bodyStallTimeout = .seconds(120)
         adjust(&configuration)
         return configuration
     }
