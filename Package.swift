@@ -366,6 +366,7 @@ let package = Package(
                 "AppStoreJWS",
                 "ReceiptKit",
                 "ReceiptKitTesting",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -37,6 +37,45 @@ package final class AsyncSemaphore: Sendable {
         return try await body()
     }
 
+    /// Runs `body` holding a permit it may set aside while it waits (``Permit/setAside(_:)``); `nil` when the task
+    /// was cancelled before one was free.
+    package func withReleasablePermit<T: Sendable>(_ body: (Permit) async throws -> T) async rethrows -> T? {
+        guard await self.acquire() else { return nil }
+        let permit = Permit(self)
+        defer { if permit.giveUp() { self.release() } }
+        return try await body(permit)
+    }
+
+    /// A permit ``withReleasablePermit(_:)`` holds for its body.
+    package final class Permit: Sendable {
+        private let semaphore: AsyncSemaphore
+        private let held = NIOLockedValueBox(true)
+
+        fileprivate init(_ semaphore: AsyncSemaphore) {
+            self.semaphore = semaphore
+        }
+
+        /// Gives the permit back while `wait` runs (for the network, say: others use the slot meanwhile), then
+        /// takes one again, queueing behind the waiters. A task cancelled while it queues goes on without one, and
+        /// gives none back at the end. When the permit is set aside already (a concurrent wait of the same body),
+        /// `wait` just runs.
+        package func setAside<T: Sendable>(_ wait: @Sendable () async -> T) async -> T {
+            guard self.giveUp() else { return await wait() }
+            self.semaphore.release()
+            let result = await wait()
+            if await self.semaphore.acquire() { self.held.withLockedValue { $0 = true } }
+            return result
+        }
+
+        /// Marks the permit not held; whether it was.
+        fileprivate func giveUp() -> Bool {
+            self.held.withLockedValue { held in
+                defer { held = false }
+                return held
+            }
+        }
+    }
+
     private func acquire() async -> Bool {
         let id = self.state.withLockedValue { state -> UInt64 in
             state.nextID &+= 1

@@ -2,6 +2,7 @@ import AppStorePKI
 import AppStoreJWS
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 import ReceiptKit
 import ReceiptKitTesting
 import SwiftASN1
@@ -30,12 +31,21 @@ struct RevocationTests {
     func verify(with transport: any OCSPTransport, now: Date = Date(), edit: (inout JWSVerificationPolicy) -> Void = { _ in })
         async throws -> JWSVerificationResult<JWSTransactionPayload>
     {
+        try await self.verify(checking: JWSRevocationCheck(transport: transport), now: now, edit: edit)
+    }
+
+    /// Verifies a transaction signed at `now`, checked with `check` (a check's copies share its verdicts).
+    func verify(
+        checking check: JWSRevocationCheck, now: Date = Date(), signed: Date? = nil,
+        edit: (inout JWSVerificationPolicy) -> Void = { _ in }
+    ) async throws -> JWSVerificationResult<JWSTransactionPayload> {
+        let signed = signed ?? now
         let payload = JWSSamplePayload.transaction(
-            bundleIdentifier: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: now, signedDate: now)
+            bundleIdentifier: "com.example.app", productID: "pro", transactionID: "1", purchaseDate: signed, signedDate: signed)
         let jws = try JWSMinter.sign(payload, signer: self.authority.leaf, chain: self.authority.chain)
         var policy = JWSVerificationPolicy(
             anchors: AppStoreTrustAnchors([self.authority.root.certificate]),
-            revocationCheck: JWSRevocationCheck(transport: transport)
+            revocationCheck: check
         )
         edit(&policy)
         return try await JWSVerifier(policy: policy).verify(jws, as: JWSTransactionPayload.self, now: now)
@@ -116,10 +126,57 @@ struct RevocationTests {
         #expect(result.failures == [.bundleIDMismatch])
         #expect(responder.requests.isEmpty)
     }
+
+    @Test("a verdict is kept until the answer's nextUpdate, then asked for again")
+    func aVerdictIsKeptUntilNextUpdate() async throws {
+        // OpenSSL's answers hold for 10 minutes from the system clock.
+        let responder = try responder(.good)
+        let check = JWSRevocationCheck(transport: responder)
+        let now = Date()
+        #expect(try await verify(checking: check, now: now).failures == [])
+        #expect(try await verify(checking: check, now: now.addingTimeInterval(300), signed: now).failures == [])
+        #expect(responder.requests.count == 1)
+        #expect(check.cache.count == 1 && check.cache.fetches == 1)
+        // Past nextUpdate the kept verdict is not used: the responder is asked again.
+        _ = try await verify(checking: check, now: now.addingTimeInterval(660), signed: now)
+        #expect(responder.requests.count == 2)
+    }
+
+    @Test("a revoked verdict is kept too; an unreachable responder is asked again every time")
+    func onlyAnswersAreKept() async throws {
+        let revoked = JWSRevocationCheck(transport: try responder(.revoked))
+        let now = Date()
+        for _ in 0..<3 { #expect(try await verify(checking: revoked, now: now).failures == [.certificateRevoked]) }
+        #expect(revoked.cache.fetches == 1)
+        let unreachable = Unreachable()
+        let down = JWSRevocationCheck(transport: unreachable)
+        for _ in 0..<3 { #expect(try await verify(checking: down, now: now).failures == [.revocationCheckUnavailable]) }
+        #expect(unreachable.calls == 3 && down.cache.count == 0)
+    }
+
+    @Test("verifications of one path while its fetch runs share it: one request")
+    func concurrentVerificationsShareOneFetch() async throws {
+        let gate = HeldOCSPTransport(passingTo: try responder(.good))
+        let check = JWSRevocationCheck(transport: gate)
+        let now = Date()
+        try await withThrowingTaskGroup(of: [JWSVerificationFailure].self) { group in
+            for _ in 0..<8 { group.addTask { try await self.verify(checking: check, now: now).failures } }
+            await gate.waitForFirstRequest()
+            try await Task.sleep(for: .milliseconds(200))  // the other seven have had time to ask
+            gate.release()
+            for try await failures in group { #expect(failures == []) }
+        }
+        #expect(gate.requests == 1)
+    }
 }
 
-/// A responder that cannot be reached.
-struct Unreachable: OCSPTransport {
+/// A responder that cannot be reached; counts the attempts.
+final class Unreachable: OCSPTransport, Sendable {
     struct ConnectionRefused: Error {}
-    func response(to request: [UInt8], from uri: String) async throws -> [UInt8] { throw ConnectionRefused() }
+    private let attempts = NIOLockedValueBox(0)
+    var calls: Int { self.attempts.withLockedValue { $0 } }
+    func response(to request: [UInt8], from uri: String) async throws -> [UInt8] {
+        self.attempts.withLockedValue { $0 += 1 }
+        throw ConnectionRefused()
+    }
 }

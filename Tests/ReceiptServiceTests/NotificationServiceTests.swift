@@ -311,7 +311,7 @@ struct NotificationServiceTests {
             #expect(empty.httpStatus == 200)
             #expect(empty.reasons.map(\.code) == ["algorithm_not_allowed", "certificate_chain_missing"])
             #expect(try self.object(empty)["kind"] as? String == "unknown")
-            try await ServiceHarness.withLiveService(try Self.configuration(), ledger: ledger) { client, _ in
+            try await ServiceHarness.withLiveService(try Self.configuration { $0.servesJWSVerify = true }, ledger: ledger) { client, _ in
                 try await client.execute(uri: "/jws/verify", method: .post, body: ByteBuffer(string: jws)) { response in
                     #expect(response.status == .ok)
                     let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
@@ -352,10 +352,22 @@ struct NotificationServiceTests {
         }
     }
 
+    @Test("POST /jws/verify is off unless jws_verify_endpoint turns it on: 404, like any unknown path")
+    func theJWSRouteIsOffByDefault() async throws {
+        #expect(VerifyReceiptConfiguration().servesJWSVerify == false)
+        try await ServiceHarness.withMemoryLedger { ledger in
+            try await ServiceHarness.withLiveService(try Self.configuration(), ledger: ledger) { client, _ in
+                try await client.execute(uri: "/jws/verify", method: .post, body: ByteBuffer(bytes: try Self.body())) { response in
+                    #expect(response.status == .notFound)
+                }
+            }
+        }
+    }
+
     @Test func theRoutesAnswerOverHTTP() async throws {
         let body = try Self.body()
         try await ServiceHarness.withMemoryLedger { ledger in
-            try await ServiceHarness.withLiveService(try Self.configuration(), ledger: ledger) { client, _ in
+            try await ServiceHarness.withLiveService(try Self.configuration { $0.servesJWSVerify = true }, ledger: ledger) { client, _ in
                 try await client.execute(uri: "/notifications/v2", method: .post, headers: [.contentType: "application/json"],
                                          body: ByteBuffer(bytes: body)) { response in
                     #expect(response.status == .ok)

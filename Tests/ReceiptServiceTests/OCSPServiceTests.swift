@@ -26,6 +26,8 @@ struct OCSPServiceTests {
     /// The responder behind `POST /ocsp`, set once the authority (which names the port) exists.
     final class Slot: Sendable {
         let responder = Mutex<OpenSSLOCSPResponder?>(nil)
+        /// Requests `POST /ocsp` answered.
+        let answered = Mutex(0)
     }
 
     /// Runs `body` with a responder on a free loopback port: `POST /ocsp` answers from the slot, `/down` with HTTP
@@ -37,6 +39,7 @@ struct OCSPServiceTests {
             let der = try await request.body.collect(upTo: 64 * 1024)
             guard let responder = slot.responder.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             let answer = try await responder.answer(Array(buffer: der))
+            slot.answered.withLock { $0 += 1 }
             return Response(
                 status: .ok, headers: [.contentType: "application/ocsp-response"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
         }
@@ -134,7 +137,7 @@ struct OCSPServiceTests {
         #expect(wrong?.reason.hasSuffix("check_revocation must be true or false") == true)
     }
 
-    @Test("a notification is deferred (503) while the responder is down, then recorded", arguments: LedgerBackend.available)
+    @Test("a notification is deferred (503) while the responder is down, then recorded; a kept verdict until nextUpdate", arguments: LedgerBackend.available)
     func aNotificationWaitsForTheResponder(backend: LedgerBackend) async throws {
         try await backend.withLedger { ledger in
             try await withResponder { port, slot in
@@ -169,18 +172,72 @@ struct OCSPServiceTests {
                 #expect(recorded.outcome == "recorded")
                 #expect(try await ledger.snapshot(matching: query).transactions.map(\.transactionIdentifier) == ["2000000000000042"])
 
-                slot.responder.withLock {
-                    $0 = try? OpenSSLOCSPResponder(for: authority.leaf.certificate, status: .revoked, issuer: authority.intermediate)
+                let revoked = try OpenSSLOCSPResponder(for: authority.leaf.certificate, status: .revoked, issuer: authority.intermediate)
+                slot.responder.withLock { $0 = revoked }
+                func another() throws -> [UInt8] {
+                    JSONValue.object(["signedPayload": .string(try JWSMinter.sign(
+                        JWSSamplePayload.notification(
+                            type: .subscribed, notificationUUID: UUID().uuidString.lowercased(), bundleIdentifier: "com.example.app",
+                            appAppleID: 1, environment: .production, signedDate: now, signedTransactionInfo: nil, signedRenewalInfo: nil),
+                        signer: authority.leaf, chain: authority.chain))]).serialized
                 }
-                let other = JSONValue.object(["signedPayload": .string(try JWSMinter.sign(
-                    JWSSamplePayload.notification(
-                        type: .subscribed, notificationUUID: UUID().uuidString.lowercased(), bundleIdentifier: "com.example.app",
-                        appAppleID: 1, environment: .production, signedDate: now, signedTransactionInfo: nil, signedRenewalInfo: nil),
-                    signer: authority.leaf, chain: authority.chain))]).serialized
-                let refused = await verifier.answerNotification(body: other)
+                // While the good answer holds (10 minutes), its verdict is kept: the responder is not asked.
+                let asked = slot.answered.withLock { $0 }
+                #expect(await verifier.answerNotification(body: try another()).httpStatus == 200)
+                #expect(slot.answered.withLock { $0 } == asked)
+                // A service started anew asks, and refuses.
+                configuration.jwsRevocationCheck = JWSRevocationCheck(transport: HTTPOCSPTransport())
+                let restarted = try ServiceComponents(configuration: configuration, ledger: ledger, now: { Date() }).verifier
+                let refused = await restarted.answerNotification(body: try another())
                 #expect(refused.httpStatus == 422)
                 #expect(refused.reasons.map(\.code) == ["certificate_revoked"])
+                #expect(slot.answered.withLock { $0 } == asked + 1)
             }
+        }
+    }
+    @Test("a notification waiting for its OCSP responder gives its validation slot back: receipts are answered meanwhile")
+    func revocationWaitsLeaveTheValidationLimiter() async throws {
+        try await LedgerBackend.sqliteMemory.withLedger { ledger in
+            let authority = try JWSTestAuthority(leafOCSPURI: "http://ocsp.receiptkit.test/ocsp")
+            let responder = HeldOCSPTransport()
+            var configuration = VerifyReceiptConfiguration()
+            configuration.anchors = AppStoreTrustAnchors([authority.root.certificate, try ServiceTestPKI.ca.root.certificate])
+            configuration.maximumConcurrentValidations = 1
+            configuration.jwsRevocationCheck = JWSRevocationCheck(transport: responder)
+            let verifier = try ServiceComponents(configuration: configuration, ledger: ledger, now: { Date() }).verifier
+            let now = Date()
+            let payload = JWSSamplePayload.notification(
+                type: .subscribed, notificationUUID: UUID().uuidString.lowercased(), bundleIdentifier: "com.example.app",
+                appAppleID: 1, environment: .production, signedDate: now.addingTimeInterval(-1),
+                signedTransactionInfo: nil, signedRenewalInfo: nil)
+            let body = JSONValue.object(["signedPayload": .string(try JWSMinter.sign(payload, signer: authority.leaf, chain: authority.chain))])
+                .serialized
+            let pending = Task { await verifier.answerNotification(body: body) }
+            await responder.waitForFirstRequest()
+            // The only validation slot: the notification holds none while it waits, so a receipt is validated now
+            // (with the slot held across the wait, it would queue until the responder answers).
+            #expect(verifier.limiter.running == 0)
+            let receiptBody = JSONValue.object(["receipt-data": .string(Data(try ServiceTestPKI.mint(ServiceTestPKI.receipt())).base64EncodedString())])
+                .serialized
+            let receipt = Task { await verifier.answer(body: receiptBody, endpoint: .production) }
+            let answered = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { _ = await receipt.value; return true }
+                group.addTask {
+                    // Not answered within a minute: let the notification fail, so the receipt (and the test) ends.
+                    try? await Task.sleep(for: .seconds(60))
+                    responder.release()
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            #expect(answered, "the receipt waited for the notification's OCSP responder")
+            responder.release()
+            let deferred = await pending.value
+            #expect(deferred.httpStatus == 503)
+            #expect(deferred.reasons.map(\.code) == ["revocation_check_unavailable"])
+            #expect(await receipt.value.status == .valid)
         }
     }
 }

@@ -49,7 +49,10 @@ struct RequestLogTests {
 
     @Test("a refusal before a verdict is named by its route: verifyReceipt, notification, jws")
     func refusalsNameTheirRoute() async throws {
-        let lines = try await Self.requestLines({ $0.maximumBodySize = 1024 }) { client in
+        let lines = try await Self.requestLines({
+            $0.maximumBodySize = 1024
+            $0.servesJWSVerify = true
+        }) { client in
             let port = try #require(client.port)
             // One connection each: the service closes a connection whose body it refuses.
             for path in ["/verifyReceipt", "/sandbox/verifyReceipt", "/notifications/v2", "/jws/verify"] {

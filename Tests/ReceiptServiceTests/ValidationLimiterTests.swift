@@ -48,6 +48,55 @@ struct ValidationLimiterTests {
         for holder in holders { _ = await holder.value }
         #expect(limiter.running == 0)
     }
+
+    @Test("a network wait gives the slot back and takes it again; cancelled while queueing for it, none is given back twice")
+    func networkWaitsSetTheSlotAside() async throws {
+        let limiter = ValidationLimiter(permits: 1)
+        let scope = NetworkWaitScope()
+        let gate = AsyncStream<Void>.makeStream()
+        let entered = AsyncStream<Void>.makeStream()
+        let waiting = Task {
+            await limiter.run {
+                await scope.waiting {
+                    entered.continuation.finish()
+                    for await _ in gate.stream {}
+                }
+                return limiter.running
+            }
+        }
+        for await _ in entered.stream {}  // it waits, outside its slot
+        // The slot is free while it waits: another validation runs.
+        #expect(await limiter.run { limiter.running } == 1)
+        gate.continuation.finish()
+        #expect(await waiting.value == 1)  // held again after the wait
+        #expect(limiter.running == 0)
+
+        // Cancelled while queueing to take the slot back: it ends without one, and the count stays right.
+        let holder = AsyncStream<Void>.makeStream()
+        let back = AsyncStream<Void>.makeStream()
+        let away = AsyncStream<Void>.makeStream()
+        let cancelled = Task {
+            await limiter.run {
+                await scope.waiting {
+                    away.continuation.finish()
+                    for await _ in back.stream {}
+                }
+                return 0
+            }
+        }
+        for await _ in away.stream {}
+        let blocker = Task { await limiter.run { for await _ in holder.stream {} } }
+        while limiter.running < 1 { await Task.yield() }
+        back.continuation.finish()  // its wait ends, and it queues behind the blocker
+        try await Task.sleep(for: .milliseconds(50))
+        cancelled.cancel()
+        #expect(await cancelled.value == 0)
+        #expect(limiter.running == 1)  // the blocker's
+        holder.continuation.finish()
+        _ = await blocker.value
+        #expect(limiter.running == 0)
+    }
+
 }
 
 actor Peak {

@@ -189,7 +189,7 @@ public struct JWSVerifier: Sendable {
         let anchor = verdict.anchor.map { trustsItself ? .selfSignedLocal : $0 }
         failures += verdict.failures.map { JWSVerificationFailure($0) }
 
-        // 7. Revocation, online and never cached, for data that passed everything else.
+        // 7. Revocation, online (a verdict kept while its answers hold), for data that passed everything else.
         if let check = policy.revocationCheck, failures.isEmpty, !path.isEmpty {
             switch await RevocationChecker(check: check).evaluate(path: path, now: now) {
             case .good: break

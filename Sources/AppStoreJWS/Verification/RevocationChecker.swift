@@ -16,10 +16,25 @@ struct RevocationChecker {
 
     let check: JWSRevocationCheck
 
-    /// Checks `path` (leaf first, ending at its anchor) at `now`.
+    /// Checks `path` (leaf first, ending at its anchor) at `now`: a verdict the check's ``RevocationCache`` keeps,
+    /// or one fetched — once for every verification of the path that asks meanwhile.
     func evaluate(path: [Certificate], now: Date) async -> Outcome {
-        guard let root = path.last, path.count > 1 else { return .good }
+        guard path.count > 1 else { return .good }
+        let check = self.check
+        return await check.cache.outcome(for: path, now: now, scope: check.waitScope) {
+            await Self(check: check).fetch(path: path, now: now)
+        }
+    }
+
+    /// Asks the responders, and says how long their answers hold.
+    private func fetch(path: [Certificate], now: Date) async -> RevocationCache.Fetched {
         let requester = ReportingRequester(transport: self.check.transport)
+        let outcome = await self.ask(path: path, now: now, through: requester)
+        return RevocationCache.Fetched(outcome: outcome, lifetime: requester.lifetime)
+    }
+
+    private func ask(path: [Certificate], now: Date, through requester: ReportingRequester) async -> Outcome {
+        guard let root = path.last else { return .good }
         // The path was validated already (at its own trust time); here only revocation is asked about, so the
         // critical extensions the first evaluation checked are declared handled.
         let critical = path.flatMap { certificate in certificate.extensions.filter(\.critical).map(\.oid) }
@@ -55,20 +70,43 @@ struct ValidatedPathPolicy: VerifierPolicy {
 /// error (swift-certificates lets a "non-terminal" one pass silently, even in hard-fail mode) and is remembered, so
 /// the outcome is reported as unavailable rather than as an answer.
 final class ReportingRequester: OCSPRequester, Sendable {
+    private struct State {
+        var failed = false
+        /// The span every response so far holds; `nil` before the first, or for good once one had none.
+        var lifetime: OCSPResponseLifetime?
+        var responses = 0
+        var withoutLifetime = false
+    }
+
     private let transport: any OCSPTransport
-    private let failed = NIOLockedValueBox(false)
+    private let state = NIOLockedValueBox(State())
 
     init(transport: any OCSPTransport) {
         self.transport = transport
     }
 
     var reachedEveryResponder: Bool {
-        !self.failed.withLockedValue { $0 }
+        !self.state.withLockedValue { $0.failed }
+    }
+
+    /// How long all the answers received hold together; `nil` when there were none, or one had no `nextUpdate`.
+    var lifetime: OCSPResponseLifetime? {
+        self.state.withLockedValue { $0.withoutLifetime ? nil : $0.lifetime }
     }
 
     func query(request: [UInt8], uri: String) async -> OCSPRequesterQueryResult {
         do {
-            return .response(try await self.transport.response(to: request, from: uri))
+            let response = try await self.transport.response(to: request, from: uri)
+            let lifetime = OCSPResponseLifetime(derEncoded: response)
+            self.state.withLockedValue { state in
+                state.responses += 1
+                guard let lifetime else {
+                    state.withoutLifetime = true
+                    return
+                }
+                state.lifetime = state.lifetime.map { $0.intersection(lifetime) } ?? lifetime
+            }
+            return .response(response)
         } catch {
             self.markFailed()
             return .terminalError(error)
@@ -76,6 +114,6 @@ final class ReportingRequester: OCSPRequester, Sendable {
     }
 
     private func markFailed() {
-        self.failed.withLockedValue { $0 = true }
+        self.state.withLockedValue { $0.failed = true }
     }
 }

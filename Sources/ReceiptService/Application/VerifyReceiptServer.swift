@@ -15,7 +15,7 @@ public import ServiceLifecycle
 /// | `POST /verifyReceipt` | verifyReceipt as Apple's production host |
 /// | `POST /sandbox/verifyReceipt` | as its sandbox host |
 /// | `POST /notifications/v2` | App Store Server Notifications V2: verified, recorded once per `notificationUUID` |
-/// | `POST /jws/verify` | any App Store JWS (`?kind=` optional): the verdict and the decoded payload |
+/// | `POST /jws/verify` | any App Store JWS (`?kind=` optional): the verdict and the decoded payload; only with ``VerifyReceiptConfiguration/servesJWSVerify`` |
 /// | `GET /health` | 200 when the ledger answers within the health timeout, 503 when it fails or is late |
 /// | `GET /metrics` | Prometheus text |
 ///
@@ -69,8 +69,10 @@ public struct VerifyReceiptServer: Sendable {
 
     /// The answering routes' paths and methods: only these exact paths answer (``CanonicalRouteMiddleware``).
     static let routes: [String: HTTPRequest.Method] = [
-        "/verifyReceipt": .post, "/sandbox/verifyReceipt": .post, "/notifications/v2": .post, "/jws/verify": .post,
+        "/verifyReceipt": .post, "/sandbox/verifyReceipt": .post, "/notifications/v2": .post,
     ]
+    /// The operator's route, when ``VerifyReceiptConfiguration/servesJWSVerify`` is on.
+    static let jwsRoute: [String: HTTPRequest.Method] = ["/jws/verify": .post]
     /// The connections the probes' own listener holds at once.
     static let probeConnections = 64
 
@@ -82,7 +84,9 @@ public struct VerifyReceiptServer: Sendable {
     public func router() -> Router<VerifyReceiptRequestContext> {
         let router = Router(context: VerifyReceiptRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
-        let routes = self.servesProbes ? Self.routes.merging(Self.probeRoutes) { $1 } : Self.routes
+        let servesJWS = self.verifier.configuration.servesJWSVerify
+        var routes = servesJWS ? Self.routes.merging(Self.jwsRoute) { $1 } : Self.routes
+        if self.servesProbes { routes.merge(Self.probeRoutes) { $1 } }
         router.add(middleware: CanonicalRouteMiddleware(routes: routes, metrics: self.verifier.metrics))
         let verifier = self.verifier
         let server = self
@@ -100,6 +104,14 @@ public struct VerifyReceiptServer: Sendable {
         router.post("notifications/v2") { request, context in
             try await server.respond(request, context: context, route: notification)
         }
+        if servesJWS { Self.addJWSVerify(to: router, server) }
+        if self.servesProbes { Self.addProbes(to: router, verifier) }
+        return router
+    }
+
+    /// `POST /jws/verify[?kind=…]`.
+    private static func addJWSVerify(to router: Router<VerifyReceiptRequestContext>, _ server: VerifyReceiptServer) {
+        let verifier = server.verifier
         router.post("jws/verify") { request, context in
             let name = request.uri.queryParameters.get("kind")
             let kind = name.flatMap { AppStoreSignedDataKind($0) }
@@ -113,8 +125,6 @@ public struct VerifyReceiptServer: Sendable {
                 request, context: context,
                 route: .signedData(.jws) { body in await verifier.answerJWS(body: body, kind: kind) })
         }
-        if self.servesProbes { Self.addProbes(to: router, verifier) }
-        return router
     }
 
     /// `GET /health` and `GET /metrics` alone, behind the same middleware: the router of a listener of their own,

@@ -33,14 +33,17 @@ public struct ServiceCheck: Sendable {
     /// Whether the address is this machine's loopback only (`127.0.0.1`, `::1`, `localhost`).
     public let listensOnLoopbackOnly: Bool
 
-    /// The routes served, and who must reach them.
-    public static let routes = Self.routes(probes: nil)
+    /// Whether `POST /jws/verify` is served (`jws_verify_endpoint`).
+    public let servesJWSVerify: Bool
+
+    /// The routes served by default, and who must reach them.
+    public static let routes = Self.routes(probes: nil, jws: false)
 
     /// The routes of the main listener and who must reach them, and where the probes are when they have their own.
-    public var servedRoutes: String { Self.routes(probes: self.probeListener) }
+    public var servedRoutes: String { Self.routes(probes: self.probeListener, jws: self.servesJWSVerify) }
 
-    private static func routes(probes: String?) -> String {
-        let inside = "POST /verifyReceipt, POST /sandbox/verifyReceipt, POST /jws/verify"
+    private static func routes(probes: String?, jws: Bool) -> String {
+        let inside = "POST /verifyReceipt, POST /sandbox/verifyReceipt" + (jws ? ", POST /jws/verify" : "")
         let probeRoutes = "GET /health, GET /metrics"
         return "POST /notifications/v2 (Apple must reach it); "
             + (probes.map { "\(inside) (your network only); \(probeRoutes) on http://\($0) only" }
@@ -65,6 +68,7 @@ public struct ServiceCheck: Sendable {
             .sorted()
         self.extraAnchors = accepted.anchors.certificates.count
         self.checksRevocation = accepted.jwsRevocationCheck != nil
+        self.servesJWSVerify = accepted.servesJWSVerify
         self.unknownVariables = unknownVariables
         self.allowsXcodeReceipts = accepted.allowsXcodeReceipts
         self.migratesOnStart = settings.migratesOnStart

@@ -82,6 +82,7 @@ public struct ServiceComponents: Sendable {
         self.configuration = configuration
         self.ledger = ledger
         self.metrics = metrics
+        let revocationCheck = Self.revocationCheck(of: configuration)
         let bridge =
             apiClients.isEmpty
             ? nil
@@ -103,7 +104,7 @@ public struct ServiceComponents: Sendable {
                 policy: JWSVerificationPolicy(
                     anchors: configuration.anchors,
                     allowsLocalEnvironments: configuration.allowsXcodeReceipts,
-                    revocationCheck: configuration.jwsRevocationCheck
+                    revocationCheck: revocationCheck
                 ),
                 cache: AppStoreTrustCache()
             ),
@@ -116,10 +117,19 @@ public struct ServiceComponents: Sendable {
         self.services = bridge.map { [$0 as any Service] } ?? []
         self.bodyBudget = BodyBudget(
             limit: configuration.maximumInFlightBodyBytes, reservePercent: configuration.bodyReservePercent,
-            addressShare: configuration.maximumInFlightBodyBytesPerAddress, largestBody: configuration.maximumBodySize)
+            addressShare: configuration.maximumInFlightBodyBytesPerAddress, largestBody: configuration.maximumBodySize,
+            metrics: metrics)
         self.connections = OpenConnections(
             limit: configuration.maximumConnections, addressLimit: configuration.maximumConnectionsPerAddress,
             metrics: metrics)
+    }
+
+    /// The configuration's revocation check, its network waits outside the validation limiter
+    /// (``NetworkWaitScope``). Copies share its verdicts: every verifier of the service, and its API clients.
+    static func revocationCheck(of configuration: VerifyReceiptConfiguration) -> JWSRevocationCheck? {
+        guard var check = configuration.jwsRevocationCheck else { return nil }
+        check.waitScope = NetworkWaitScope()
+        return check
     }
 
     /// A client per environment and bundle id of `configuration`'s App Store Server API apps (the first entry wins
@@ -137,13 +147,14 @@ public struct ServiceComponents: Sendable {
             random: { Double.random(in: 0..<1) }
         )
         var clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]] = [:]
+        let revocationCheck = Self.revocationCheck(of: configuration)
         for app in settings.apps {
             for environment in [AppStoreEnvironment.production, .sandbox] {
                 guard var client = app.client(for: environment) else { continue }
                 // Signed data from the API passes what any other signed data must: the service's anchors and
                 // revocation check.
                 client.verificationPolicy.anchors = configuration.anchors
-                client.verificationPolicy.revocationCheck = configuration.jwsRevocationCheck
+                client.verificationPolicy.revocationCheck = revocationCheck
                 client.retryPolicy = settings.retryPolicy
                 client.timeout = settings.requestTimeout
                 do throws(AppStoreServerAPIError) {

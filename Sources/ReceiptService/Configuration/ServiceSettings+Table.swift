@@ -34,6 +34,9 @@ extension ServiceSettings {
         .flag(
             "allow_xcode_receipts", \.verifyReceipt.allowsXcodeReceipts,
             "Accept Xcode StoreKit-testing receipts (sandbox endpoint) and locally signed JWS. Never in production."),
+        .flag(
+            "jws_verify_endpoint", \.verifyReceipt.servesJWSVerify,
+            "Serve POST /jws/verify, an operator's tool verifying any app's JWS (off: 404); your network only."),
         .optionalFlag(
             "check_revocation", \.checksRevocation,
             "Check App Store JWS certificates online (OCSP); an unreachable responder answers a notification 503."),

@@ -66,6 +66,11 @@ public struct VerifyReceiptConfiguration: Sendable {
     public var decodingConfiguration: ReceiptDecodingConfiguration = .default
     /// How server notifications are accepted (`POST /notifications/v2`).
     public var notifications = NotificationConfiguration()
+    /// Whether `POST /jws/verify` answers (default `false`: 404, like any unknown path). It is an operator's tool
+    /// that verifies any app's signed data for whoever asks — a signature check each, and with
+    /// ``jwsRevocationCheck`` a question to Apple's OCSP responder for each path not yet known — so turn it on only
+    /// where your network alone reaches it.
+    public var servesJWSVerify = false
     /// Online revocation checking (OCSP) of App Store JWS certificates — notifications and `POST /jws/verify` —
     /// or `nil` (the default) for none. A responder that cannot be reached makes a notification answer 503, so
     /// Apple sends it again later; see `HTTPOCSPTransport` (AppStoreJWSOCSP).

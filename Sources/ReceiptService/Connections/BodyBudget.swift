@@ -60,6 +60,8 @@ final class BodyBudget: Sendable {
     /// The most one peer address may hold.
     let addressShare: Int
     private let state = NIOLockedValueBox(State())
+    /// Where the bytes held are shown (`receiptkit_request_body_bytes`).
+    private let metrics: ServiceMetrics?
 
     /// - Parameters:
     ///   - limit: The budget.
@@ -67,7 +69,9 @@ final class BodyBudget: Sendable {
     ///     hold one body of `largestBody`.
     ///   - addressShare: What one address may hold; never less than `largestBody`.
     ///   - largestBody: The body size limit.
-    init(limit: Int, reservePercent: Int, addressShare: Int, largestBody: Int) {
+    ///   - metrics: Where the bytes held are shown.
+    init(limit: Int, reservePercent: Int, addressShare: Int, largestBody: Int, metrics: ServiceMetrics? = nil) {
+        self.metrics = metrics
         let limit = max(1, limit)
         let largestBody = min(max(1, largestBody), limit)
         let percent = min(90, max(0, reservePercent))
@@ -99,6 +103,7 @@ final class BodyBudget: Sendable {
             case .reserve: state.reserve += bytes
             }
             state.byAddress[holding.address] = held + bytes
+            self.metrics?.setBodyBytesHeld(state.general + state.reserve)
             return .success(pool)
         }
         switch granted {
@@ -129,6 +134,7 @@ final class BodyBudget: Sendable {
             state.reserve = max(0, state.reserve - holding.reserve)
             let left = state.byAddress[holding.address, default: 0] - holding.general - holding.reserve
             state.byAddress[holding.address] = left > 0 ? left : nil
+            self.metrics?.setBodyBytesHeld(state.general + state.reserve)
         }
     }
 

@@ -18,6 +18,7 @@ public struct ServiceMetrics: Sendable {
     private let ledgerTransactionsWritten: Counter
     private let ledgerFailures: Counter
     private let openConnectionsGauge: Gauge
+    private let bodyBytesGauge: Gauge
     /// Request counters by endpoint and status, made once (a registry lookup per request would take its lock).
     private let requestCounters: [VerifyReceiptEndpoint: [Int: Counter]]
     /// App Store Server API refresh counters by result, made once: `fresh` is counted on every request of a
@@ -67,6 +68,9 @@ public struct ServiceMetrics: Sendable {
         self.ledgerFailures = registry.makeCounter(
             descriptor: Self.descriptor("ledger_failures", "total", "Ledger operations that failed."))
         self.openConnectionsGauge = registry.makeGauge(descriptor: Self.openConnections)
+        self.bodyBytesGauge = registry.makeGauge(
+            descriptor: Self.descriptor(
+                "request_body", "bytes", "Bytes of request bodies held now, of max_in_flight_body_bytes."))
         var refreshCounters: [APIRefreshResult: Counter] = [:]
         for result in APIRefreshResult.allCases {
             refreshCounters[result] = registry.makeCounter(
@@ -136,6 +140,11 @@ public struct ServiceMetrics: Sendable {
     /// Sets the number of open connections.
     func setOpenConnections(_ count: Int) {
         self.openConnectionsGauge.set(Int64(count))
+    }
+
+    /// Sets the bytes of request bodies held.
+    func setBodyBytesHeld(_ bytes: Int) {
+        self.bodyBytesGauge.set(Int64(bytes))
     }
 
     func countLedgerFailure() {

@@ -22,8 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
             Answers like Apple's verifyReceipt: HTTP 200 with a status (0, 21002, 21003, 21004, 21007, 21008, \
             21009, 21010) and, for a valid receipt, the receipt, latest_receipt_info and latest_receipt from the \
             ledger. POST /notifications/v2 takes App Store Server Notifications V2 (verified, recorded once per \
-            notificationUUID, refused when older than --notification-max-age); POST /jws/verify verifies any App \
-            Store JWS and returns its payload. GET /health and GET /metrics (Prometheus) too. Stops gracefully on \
+            notificationUUID, refused when older than --notification-max-age); POST /jws/verify (with --set \
+            jws_verify_endpoint=true) verifies any App Store JWS and returns its payload. GET /health and GET /metrics (Prometheus) too. Stops gracefully on \
             SIGTERM or SIGINT.
 
             Database: sqlite:PATH (default sqlite:receiptkit.sqlite, created and migrated on start), \

@@ -1,0 +1,94 @@
+import Foundation
+import NIOConcurrencyHelpers
+import X509
+import _ReceiptKitShared
+
+/// The revocation verdicts of certificate paths, kept while the OCSP answers behind them hold, and the fetches
+/// under way, shared.
+///
+/// - A path's verdict (`good` or `revoked`) is kept until the earliest `nextUpdate` of the responses it rests on
+///   (and used only from their latest `thisUpdate`): a responder signs an answer for that long, so asking again
+///   sooner learns nothing (RFC 6960 §2.4; RFC 5019 §6 lets clients cache to `nextUpdate`). A response without
+///   `nextUpdate` is not kept, nor is any other outcome — an unreachable responder is asked again next time.
+/// - One fetch per path at a time: verifications of the same path while it runs wait for its verdict.
+/// - At most ``maximumConcurrentFetches`` fetches of different paths run at once; the rest queue.
+/// - At most ``capacity`` verdicts are kept; past it, the oldest go first.
+///
+/// A ``JWSRevocationCheck`` makes one, shared by its copies: give a server's verifiers the same check.
+public final class RevocationCache: Sendable {
+    struct Fetched: Sendable {
+        let outcome: RevocationChecker.Outcome
+        let lifetime: OCSPResponseLifetime?
+    }
+
+    private struct Kept: Sendable {
+        let outcome: RevocationChecker.Outcome
+        let lifetime: OCSPResponseLifetime
+    }
+
+    private struct State {
+        var kept: CostBoundedTable<[Certificate], Kept>
+        var inFlight: [[Certificate]: Task<Fetched, Never>] = [:]
+        var fetches = 0
+    }
+
+    /// The most verdicts kept.
+    public let capacity: Int
+    /// The most fetches of different paths under way at once.
+    public let maximumConcurrentFetches: Int
+    private let state: NIOLockedValueBox<State>
+    private let fetchPermits: AsyncSemaphore
+
+    /// - Parameters:
+    ///   - capacity: The most verdicts kept (default 4,096; 0 keeps none, fetches are still shared).
+    ///   - maximumConcurrentFetches: The most fetches of different paths under way at once (default 8).
+    public init(capacity: Int = 4096, maximumConcurrentFetches: Int = 8) {
+        self.capacity = max(0, capacity)
+        self.maximumConcurrentFetches = max(1, maximumConcurrentFetches)
+        self.state = NIOLockedValueBox(State(kept: CostBoundedTable(limit: self.capacity)))
+        self.fetchPermits = AsyncSemaphore(permits: self.maximumConcurrentFetches)
+    }
+
+    /// Verdicts kept now.
+    public var count: Int { self.state.withLockedValue { $0.kept.count } }
+
+    /// Fetches made so far (each one verification's questions to the responders of one path).
+    public var fetches: Int { self.state.withLockedValue { $0.fetches } }
+
+    /// The verdict on `path` at `now`: kept, or joined from a fetch under way, or fetched (`fetch`) — each wait
+    /// inside `scope`.
+    func outcome(
+        for path: [Certificate],
+        now: Date,
+        scope: (any RevocationWaitScope)?,
+        fetch: @escaping @Sendable () async -> Fetched
+    ) async -> RevocationChecker.Outcome {
+        let kept = self.state.withLockedValue { state -> RevocationChecker.Outcome? in
+            guard let kept = state.kept[path], kept.lifetime.covers(now) else { return nil }
+            return kept.outcome
+        }
+        if let kept { return kept }
+        let task = self.state.withLockedValue { state -> Task<Fetched, Never> in
+            if let running = state.inFlight[path] { return running }
+            state.fetches += 1
+            let task = Task {
+                let fetched = await self.fetchPermits.withPermit { await fetch() } ?? Fetched(outcome: .unavailable, lifetime: nil)
+                self.finish(path, fetched)
+                return fetched
+            }
+            state.inFlight[path] = task
+            return task
+        }
+        let wait: @Sendable () async -> Fetched = { await task.value }
+        guard let scope else { return await wait().outcome }
+        return await scope.waiting(wait).outcome
+    }
+
+    private func finish(_ path: [Certificate], _ fetched: Fetched) {
+        self.state.withLockedValue { state in
+            state.inFlight[path] = nil
+            guard let lifetime = fetched.lifetime, fetched.outcome == .good || fetched.outcome == .revoked else { return }
+            state.kept.insert(Kept(outcome: fetched.outcome, lifetime: lifetime), cost: 1, for: path)
+        }
+    }
+}
