@@ -30,8 +30,10 @@ struct BridgeUnitTests {
         let clock: NIOLockedValueBox<Date>
         let logs: CapturedLogs
 
-        func key(_ id: String) -> RefreshKey {
-            RefreshKey(environment: .sandbox, bundleIdentifier: BridgeUnitTests.bundle, originalTransactionIdentifier: id)
+        func key(
+            _ id: String, bundle: String = BridgeUnitTests.bundle, environment: AppStoreEnvironment = .sandbox
+        ) -> RefreshKey {
+            RefreshKey(environment: environment, bundleIdentifier: bundle, originalTransactionIdentifier: id)
         }
 
         /// The value of the refresh counter for `result`, 0 when it was never counted.
@@ -57,30 +59,35 @@ struct BridgeUnitTests {
         _ steps: [ScriptedTransport.Step],
         _ adjust: (inout AppStoreServerAPIBridgeConfiguration) -> Void = { _ in },
         running: Bool = true,
+        apps: [String] = [Self.bundle],
         _ body: @Sendable (Fixture) async throws -> Void
     ) async throws {
         let authority = try Self.authority.get()
         let transport = ScriptedTransport(steps)
-        var client = try AppStoreServerAPIConfiguration(
-            key: try AppStoreServerAPIKey(
-                issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "UNIT\(UInt32.random(in: 0...UInt32.max))",
-                privateKey: .init()),
-            bundleIdentifier: Self.bundle, environment: .sandbox, baseURL: "http://127.0.0.1:1")
-        client.verificationPolicy.anchors = AppStoreTrustAnchors([authority.root.certificate])
-        client.retryPolicy = RetryPolicy(
-            maximumAttempts: 1, maximumTotalDelay: .zero, baseDelay: .zero, maximumDelay: .zero)
         let runtime = PinnedRuntime(now: Self.now)
         var settings = AppStoreServerAPIBridgeConfiguration()
         adjust(&settings)
         let configuration = settings
-        let apiClient = try AppStoreServerAPIClient(configuration: client, transport: transport, runtime: runtime.runtime)
+        var clients: [String: AppStoreServerAPIClient] = [:]
+        for bundle in apps {
+            var client = try AppStoreServerAPIConfiguration(
+                key: try AppStoreServerAPIKey(
+                    issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "UNIT\(UInt32.random(in: 0...UInt32.max))",
+                    privateKey: .init()),
+                bundleIdentifier: bundle, environment: .sandbox, baseURL: "http://127.0.0.1:1")
+            client.verificationPolicy.anchors = AppStoreTrustAnchors([authority.root.certificate])
+            client.retryPolicy = RetryPolicy(
+                maximumAttempts: 1, maximumTotalDelay: .zero, baseDelay: .zero, maximumDelay: .zero)
+            clients[bundle] = try AppStoreServerAPIClient(configuration: client, transport: transport, runtime: runtime.runtime)
+        }
+        let appClients = clients
         let clock = NIOLockedValueBox(Self.now)
         let metrics = ServiceMetrics()
         let logs = CapturedLogs()
         try await ServiceHarness.withMemoryLedger { ledger in
             let bridge = AppStoreServerAPIBridge(
                 configuration: configuration,
-                clients: [.sandbox: [Self.bundle: apiClient]],
+                clients: [.sandbox: appClients],
                 ledger: ledger, metrics: metrics, logger: logs.logger, now: { clock.withLockedValue { $0 } })
             let fixture = Fixture(
                 bridge: bridge, transport: transport, metrics: metrics, ledger: ledger, clock: clock, logs: logs)
@@ -285,6 +292,69 @@ struct BridgeUnitTests {
             #expect(fixture.refreshes(.inBackground) == 1)
             #expect(await fixture.bridge.refresh([fixture.key("2")], wait: .seconds(60)) == false)
             #expect(fixture.refreshes(.busy) == 1)
+            fixture.transport.release()
+        }
+    }
+
+    @Test("a receipt of 300 ids is one refresh: other customers are admitted while it runs and after it fails")
+    func aReceiptOfManyIdsCountsOnce() async throws {
+        let held = ScriptedTransport.Step.hold(HTTPTransportResponse(status: 500, body: Array("{}".utf8)))
+        try await Self.withBridge([held, Self.history([]), Self.history([])], { $0.maximumRefreshes = 2 }) { fixture in
+            let receipt = (0..<300).map { fixture.key("9\($0)") }
+            #expect(await fixture.bridge.refresh(receipt, wait: .milliseconds(1)) == false)
+            let started = ContinuousClock.now
+            while fixture.transport.inFlight == 0, ContinuousClock.now - started < .seconds(120) { await Task.yield() }
+            // 300 ids under one flight: a budget of 2 still has room for another customer.
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .seconds(60)) == true)
+            #expect(fixture.refreshes(.busy) == 0)
+            // The receipt's fetch fails (Apple's 500): its 300 ids back off, and no one else's.
+            fixture.transport.release()
+            let released = ContinuousClock.now
+            while fixture.refreshes(.failed) == 0, ContinuousClock.now - released < .seconds(120) { await Task.yield() }
+            guard case .skip(.backoff) = fixture.bridge.admit(fixture.key("9150")) else {
+                Issue.record("the failed receipt's ids do not back off")
+                return
+            }
+            #expect(await fixture.bridge.refresh([fixture.key("2")], wait: .seconds(60)) == true)
+            #expect(fixture.refreshes(.busy) == 0)
+        }
+    }
+
+    @Test("production and sandbox have a budget each: a full sandbox does not keep production out")
+    func eachEnvironmentHasItsBudget() async throws {
+        let held = ScriptedTransport.Step.hold(
+            HTTPTransportResponse(status: 200, body: Array(#"{"hasMore":false,"signedTransactions":[]}"#.utf8)))
+        try await Self.withBridge([held], { $0.maximumRefreshes = 1 }) { fixture in
+            #expect(await fixture.bridge.refresh([fixture.key("1")], wait: .milliseconds(1)) == false)
+            guard case .skip(.busy) = fixture.bridge.admit(fixture.key("2")) else {
+                Issue.record("the sandbox budget of one is not full")
+                return
+            }
+            guard case .wait = fixture.bridge.admit(fixture.key("3", environment: .production)) else {
+                Issue.record("production waits for the sandbox's budget")
+                return
+            }
+            fixture.transport.release()
+        }
+    }
+
+    @Test("apps in an environment share its budget equally: one app's flood leaves the other its share")
+    func appsShareTheBudget() async throws {
+        let held = ScriptedTransport.Step.hold(
+            HTTPTransportResponse(status: 200, body: Array(#"{"hasMore":false,"signedTransactions":[]}"#.utf8)))
+        let other = "com.example.other"
+        try await Self.withBridge([held, held], { $0.maximumRefreshes = 4 }, apps: [Self.bundle, other]) { fixture in
+            #expect(fixture.bridge.share(of: .sandbox) == 2)
+            for id in ["1", "2"] { #expect(await fixture.bridge.refresh([fixture.key(id)], wait: .milliseconds(1)) == false) }
+            // The first app has used its share of two; the other app has its own.
+            guard case .skip(.busy) = fixture.bridge.admit(fixture.key("3")) else {
+                Issue.record("one app took more than its share")
+                return
+            }
+            guard case .wait = fixture.bridge.admit(fixture.key("4", bundle: other)) else {
+                Issue.record("the other app found no room")
+                return
+            }
             fixture.transport.release()
         }
     }

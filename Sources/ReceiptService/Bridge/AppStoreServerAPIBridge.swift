@@ -16,9 +16,10 @@ import _ReceiptKitShared
 /// It runs as a lifecycle service beside the server (``ServiceComponents/services``, which the composition root
 /// runs): every fetch is a child task of its ``run()``, so a refresh a request stopped waiting for finishes in the
 /// background, and all of them are cancelled when the service stops. It runs in one application at a time. Refreshes are bounded in number
-/// (``AppStoreServerAPIBridgeConfiguration/maximumRefreshes``), and an original transaction id whose refresh
-/// failed is not asked for again before ``AppStoreServerAPIBridgeConfiguration/failureBackoff``. While it does not
-/// run, nothing is fetched and answers come from the ledger.
+/// (``AppStoreServerAPIBridgeConfiguration/maximumRefreshes`` in each environment, each receipt's refresh counted
+/// once however many ids it covers, and each app held to an equal share of it), and an original transaction id
+/// whose refresh failed is not asked for again before ``AppStoreServerAPIBridgeConfiguration/failureBackoff`` —
+/// that customer's ids alone. While it does not run, nothing is fetched and answers come from the ledger.
 final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     typealias Job = @Sendable () async -> Void
 
@@ -26,9 +27,12 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         /// Where refreshes are submitted while ``run()`` runs; `nil` otherwise (a stopped bridge runs again when an
         /// application using it starts again).
         var submit: AsyncStream<Job>.Continuation?
-        /// Refreshes in flight, by key.
+        /// Refreshes in flight, by key (a receipt's refresh under each of its due ids).
         var flights: [RefreshKey: RefreshFlight] = [:]
-        /// When a key's last refresh failed, in milliseconds of the service's clock.
+        /// Refreshes in flight, each counted once however many ids it covers, by app: what the budgets count.
+        var running: [AppKey: Int] = [:]
+        /// When a key's last refresh failed, in milliseconds of the service's clock. Not counted in the budgets:
+        /// one customer's failure backs off that customer's ids, and no one else's refresh.
         var failures: [RefreshKey: Int64] = [:]
         /// Until when an app (bundle id and environment) asks Apple nothing: its key was refused, or it was rate
         /// limited. One entry per configured app and environment at most.
@@ -175,12 +179,11 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
                 if Self.elapsed(from: failed, to: nowMilliseconds) < backoff { return .skip(.backoff) }
                 state.failures.removeValue(forKey: key)
             }
-            if state.flights.count + state.failures.count >= self.configuration.maximumRefreshes {
-                state.failures = state.failures.filter { Self.elapsed(from: $0.value, to: nowMilliseconds) < backoff }
-                guard state.flights.count + state.failures.count < self.configuration.maximumRefreshes else {
-                    return .skip(.busy)
-                }
-            }
+            let app = AppKey(key)
+            let inEnvironment = state.running.reduce(0) { $0 + ($1.key.environment == key.environment ? $1.value : 0) }
+            guard inEnvironment < self.configuration.maximumRefreshes,
+                state.running[app, default: 0] < self.share(of: key.environment)
+            else { return .skip(.busy) }
             let flight = RefreshFlight()
             let job: Job = { [self] in
                 self.complete(key, flight: flight, end: await self.fetch(key))
@@ -188,9 +191,20 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
             guard case .enqueued = submit.yield(job) else { return .skip(.notRunning) }
             state.flights[key] = flight
             for companion in companions where state.flights[companion] == nil { state.flights[companion] = flight }
+            state.running[app, default: 0] += 1
             return .wait(flight)
         }
     }
+
+    /// The refreshes one app may run at once in `environment`: an equal share of the environment's budget between
+    /// the apps refreshed there (all of it for one app), at least one.
+    func share(of environment: AppStoreEnvironment) -> Int {
+        max(1, self.configuration.maximumRefreshes / max(1, self.clients[environment]?.count ?? 1))
+    }
+
+    /// The most ids backing off at once (about 10 MB): past it, a failure is remembered only as far as it fits (an
+    /// id not remembered is merely due again, and asked within the budgets).
+    static let maximumBackoffEntries = 100_000
 
     /// The longest an app is paused for one 429, whatever its `Retry-After` asks.
     static let longestRateLimitPause: Duration = .seconds(3600)
@@ -229,13 +243,22 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         // A fetch its task's cancellation cut short (the service stopping, however it stops) is no failure of
         // Apple's: nothing to back off from when the bridge runs again.
         let failedAt = end == .complete || Task.isCancelled ? nil : self.now().epochMilliseconds
+        let backoff = DurationConversion.milliseconds(self.configuration.failureBackoff)
+        let bound = Self.maximumBackoffEntries
         self.state.withLockedValue { state in
             // Every key the refresh was registered under: the lead's and its companions'.
             let covered = state.flights.filter { $0.value === flight }.map(\.key)
             for covered in covered { state.flights.removeValue(forKey: covered) }
-            if let failedAt, state.submit != nil {
-                for covered in covered { state.failures[covered] = failedAt }
+            if !covered.isEmpty {
+                let app = AppKey(key)
+                let left = state.running[app, default: 1] - 1
+                state.running[app] = left > 0 ? left : nil
             }
+            guard let failedAt, state.submit != nil else { return }
+            if state.failures.count + covered.count > bound {
+                state.failures = state.failures.filter { Self.elapsed(from: $0.value, to: failedAt) < backoff }
+            }
+            for covered in covered.prefix(max(0, bound - state.failures.count)) { state.failures[covered] = failedAt }
         }
         self.metrics.countAPIRefresh(end == .complete ? .fetched : .failed)
         flight.finish(end.wroteLedger)
@@ -297,7 +320,7 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     /// Refuses new refreshes (until the next ``run()``) and ends those that never ran.
     private func stop() {
         let (submit, pending) = self.state.withLockedValue { state -> (AsyncStream<Job>.Continuation?, [RefreshFlight]) in
-            defer { (state.submit, state.flights) = (nil, [:]) }
+            defer { (state.submit, state.flights, state.running) = (nil, [:], [:]) }
             return (state.submit, Array(state.flights.values))
         }
         submit?.finish()

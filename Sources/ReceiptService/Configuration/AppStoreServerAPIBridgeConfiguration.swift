@@ -31,8 +31,11 @@ public struct AppStoreServerAPIBridgeConfiguration: Sendable {
     /// environment asks Apple before it has passed. A 429 pauses the app likewise, for its `Retry-After` (at least
     /// ``failureBackoff``).
     public var refusedKeyPause: Duration = .seconds(300)
-    /// The most original transaction ids refreshing at once or backing off after a failure, per service (default
-    /// 256); past it a due refresh is skipped and the answer comes from the ledger.
+    /// The most refreshes running at once in each environment (default 256; production and sandbox each have their
+    /// own), a receipt's counted once however many original transaction ids it covers, and each of the apps
+    /// refreshed there held to an equal share (all of it for one app). Past it a due refresh is skipped (`busy`) and
+    /// the answer comes from the ledger. Ids backing off after a failure do not count: they are that customer's
+    /// (at most 100,000 are remembered).
     public var maximumRefreshes = 256
     /// How one API request is retried (429, 5xx, connection failures); `RetryPolicy.default` by default. Retries
     /// that outlast ``refreshWait`` go on in the background.

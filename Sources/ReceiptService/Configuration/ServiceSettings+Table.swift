@@ -113,7 +113,7 @@ extension ServiceSettings {
             "After Apple refuses an app's key (401, 403), how long the app asks Apple nothing."),
         .integer(
             "api_max_refreshes", \.verifyReceipt.appStoreServerAPI.maximumRefreshes, in: 1...1_000_000,
-            "Original transaction ids refreshing or backing off at once; past it the answer comes from the ledger."),
+            "Refreshes running at once per environment (a receipt's counted once; each app an equal share); past it, the ledger answers."),
         .seconds(
             "api_request_timeout_seconds", \.verifyReceipt.appStoreServerAPI.requestTimeout, in: 0.001...3600,
             "How long one API request may take."),
