@@ -203,4 +203,23 @@ struct ConnectionLimitTests {
             withExtendedLifetime(third) {}
         }
     }
+
+    @Test("a client that pipelines requests and never reads its answers is closed at response_write_timeout_seconds")
+    func aClientThatNeverReadsIsClosed() async throws {
+        try await Self.withService({ $0.responseWriteTimeout = .milliseconds(500) }) { port in
+            // /metrics answers some 10 KiB each: 2,000 of them fill every buffer between the two, and the client
+            // (a 4 KiB receive buffer) reads none.
+            let connection = try RawConnection(port: port, receiveBuffer: 4096)
+            let request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            await connection.sendAside(Array(String(repeating: request, count: 2000).utf8))
+            var stalled = 0.0
+            for _ in 0..<300 where stalled == 0 {
+                try await Task.sleep(for: .milliseconds(100))
+                stalled = Self.value(try await Self.metrics(port: port), #"receiptkit_connections_closed_total{reason="write_stalled"}"#)
+            }
+            #expect(stalled == 1)
+            #expect(try await Self.stillAnswers(port: port))
+            withExtendedLifetime(connection) {}
+        }
+    }
 }

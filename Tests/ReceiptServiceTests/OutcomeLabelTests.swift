@@ -54,7 +54,7 @@ struct OutcomeLabelTests {
             "fresh", "fetched", "failed", "background", "in_background", "backoff", "busy", "paused", "not_running",
         ])
         #expect(ConnectionCloseReason.allCases.map(\.rawValue) == [
-            "header_timeout", "connection_limit", "body_timeout", "address_limit", "body_stalled", "idle_reclaimed",
+            "header_timeout", "connection_limit", "body_timeout", "address_limit", "body_stalled", "write_stalled", "idle_reclaimed",
         ])
         #expect(SignedDataEndpoint.allCases.map(\.rawValue) == ["notifications", "jws"])
         #expect(SignedDataEndpoint.allCases.map(\.logName) == ["notification", "jws"])

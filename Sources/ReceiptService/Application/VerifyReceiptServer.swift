@@ -202,18 +202,20 @@ public struct VerifyReceiptServer: Sendable {
         )
     }
 
-    /// HTTP/1.1 behind the service's connection limits (the cap, the per-address share, the header-read and idle
-    /// timeouts), shared by the main listener and the probes' own.
+    /// HTTP/1.1 behind the service's connection limits (the cap, the per-address share, the header-read, idle and
+    /// response-write timeouts), shared by the main listener and the probes' own.
     private func guardedHTTP1(connections: OpenConnections) -> HTTPServerBuilder {
         let configuration = self.verifier.configuration
         let metrics = self.verifier.metrics
         let headerReadTimeout = TimeAmount(configuration.headerReadTimeout)
         let idleTimeout = TimeAmount(configuration.idleTimeout)
+        let writeTimeout = TimeAmount(configuration.responseWriteTimeout)
         return HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)),
                 connections: connections,
                 headerReadTimeout: headerReadTimeout,
+                responseWriteTimeout: writeTimeout,
                 metrics: metrics)
         }
     }

@@ -72,6 +72,9 @@ extension ServiceSettings {
         .seconds(
             "body_stall_timeout_seconds", \.verifyReceipt.bodyStallTimeout, in: 0.001...3600,
             "The longest a body may pause between chunks (then HTTP 408, the connection closed)."),
+        .seconds(
+            "response_write_timeout_seconds", \.verifyReceipt.responseWriteTimeout, in: 0.001...3600,
+            "How long a response may wait for a client that does not read it; then the connection is closed."),
         .integer(
             "max_concurrent_validations", \.verifyReceipt.maximumConcurrentValidations, in: 1...4096,
             "Validations run at once; more requests wait their turn."),

@@ -57,6 +57,9 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// it the answer is HTTP 408 and the connection is closed
     /// (`receiptkit_connections_closed_total{reason="body_stalled"}`).
     public var bodyStallTimeout: Duration = .seconds(3)
+    /// How long a response may wait for a client that does not read it — the connection's send buffers full —
+    /// before the connection is closed (default 10 s; `receiptkit_connections_closed_total{reason="write_stalled"}`).
+    public var responseWriteTimeout: Duration = .seconds(10)
     /// How long `GET /health` waits for the ledger's database to answer before it reports 503 (default 3 s): a
     /// database that slow is, for a load balancer, one that does not answer.
     public var healthTimeout: Duration = .seconds(3)

@@ -12,6 +12,8 @@ enum ConnectionCloseReason: String, CaseIterable, Sendable {
     /// Its body paused longer than ``VerifyReceiptConfiguration/bodyStallTimeout``, or borrowed from the body
     /// reserve and did not finish within it.
     case bodyStalled = "body_stalled"
+    /// Its client did not read a response for ``VerifyReceiptConfiguration/responseWriteTimeout``.
+    case writeStalled = "write_stalled"
     /// It idled the longest when a new connection arrived at ``VerifyReceiptConfiguration/maximumConnections``.
     case idleReclaimed = "idle_reclaimed"
 }

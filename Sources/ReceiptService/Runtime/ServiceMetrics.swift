@@ -206,7 +206,7 @@ public struct ServiceMetrics: Sendable {
     private static var closedConnections: MetricNameDescriptor {
         Self.descriptor(
         "connections_closed", "total",
-        "Connections the server closed: header_timeout, body_timeout, body_stalled, connection_limit, address_limit, idle_reclaimed.")
+        "Connections the server closed: header_timeout, body_timeout, body_stalled, write_stalled, connection_limit, address_limit, idle_reclaimed.")
     }
     private static var openConnections: MetricNameDescriptor {
         Self.descriptor("connections_open", "", "Connections open now.")

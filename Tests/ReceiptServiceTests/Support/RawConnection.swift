@@ -22,14 +22,18 @@ final class RawConnection: @unchecked Sendable {
     private let fd: Int32
 
     /// Connects from `source` (another loopback address, `127.0.0.2`, is another peer to the server; a refused or
-    /// reset connection throws).
-    init(port: Int, from source: String = "127.0.0.1") throws {
+    /// reset connection throws), with a receive buffer of `receiveBuffer` bytes when given (a client slow to read).
+    init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int? = nil) throws {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw Failure() }
+        if let receiveBuffer {
+            var size = Int32(receiveBuffer)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr(source)
