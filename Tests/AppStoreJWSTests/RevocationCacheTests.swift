@@ -53,8 +53,11 @@ struct RevocationCacheTests {
             #expect(await cache.outcome(for: paths[0], now: at, scope: nil, fetch: fetch) == .revoked)
         }
         #expect(cache.fetches == 1)
-        // Before thisUpdate and at nextUpdate the verdict is not used.
-        _ = await cache.outcome(for: paths[0], now: Self.now.addingTimeInterval(-61), scope: nil, fetch: fetch)
+        // Before thisUpdate (by more than the policy's leeway) and at nextUpdate the verdict is not used.
+        _ = await cache.outcome(for: paths[0], now: Self.now.addingTimeInterval(-61 - 4500), scope: nil, fetch: fetch)
+        #expect(cache.fetches == 2)
+        _ = await cache.outcome(for: paths[0], now: Self.now.addingTimeInterval(-60 - 4500), scope: nil, fetch: fetch)
+        #expect(cache.fetches == 2)
         _ = await cache.outcome(for: paths[0], now: Self.now.addingTimeInterval(600), scope: nil, fetch: fetch)
         #expect(cache.fetches == 3)
         for path in paths.dropFirst() { _ = await cache.outcome(for: path, now: Self.now, scope: nil, fetch: fetch) }

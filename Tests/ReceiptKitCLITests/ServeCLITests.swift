@@ -117,6 +117,16 @@ struct ServeCLITests {
         let taken = try await CLIRunner.run(["serve", "--port", String(second.port), "--database", "sqlite::memory:"])
         #expect(taken.status == 69, "\(taken.stderr)")
         #expect(taken.stderr.contains("receiptkit: cannot listen on 127.0.0.1:\(second.port): the address is already in use"), "\(taken.stderr)")
+        // The probes' own listener on that port: its address and setting are named, not the main listener's.
+        let probes = try await CLIRunner.run([
+            "serve", "--port", "0", "--database", "sqlite::memory:", "--set", "metrics_listen=127.0.0.1:\(second.port)",
+        ])
+        #expect(probes.status == 69, "\(probes.stderr)")
+        #expect(
+            probes.stderr.contains(
+                "receiptkit: cannot listen on 127.0.0.1:\(second.port) (metrics_listen): the address is already in use "
+                    + "(another process listens there: stop it, or choose another port in the metrics_listen setting)"),
+            "\(probes.stderr)")
         #expect(second.stop() == 0)
         // Stopped, the owner let go: the file opens again.
         let third = try Server(["--database", database, "--anchor", "Examples/TestRoot.cer"])
@@ -125,7 +135,7 @@ struct ServeCLITests {
         let check = try await CLIRunner.run(["serve", "--check-config", "--database", database, "--port", "9"])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.contains("listen: http://127.0.0.1:9\n"))
-        #expect(check.stdout.contains("database: \(database) (schema version 4, this build's)\n"), "\(check.stdout)")
+        #expect(check.stdout.contains("database: \(database) (schema version \(LedgerSchemaVersion.latest), this build's)\n"), "\(check.stdout)")
         #expect(check.stdout.hasSuffix("ready to serve\n"))
     }
 
@@ -267,7 +277,7 @@ struct ServeCLITests {
         #expect(
             lines.filter { !$0.hasPrefix(ignored) }.joined(separator: "\n") == """
                 listen: http://127.0.0.1:8080
-                database: sqlite::memory: (empty: serve creates schema version 4)
+                database: sqlite::memory: (empty: serve creates schema version \(LedgerSchemaVersion.latest))
                 apps answered: com.example.app
                 App Store Server API: no app refreshed
                 anchors: Apple's roots and 1 more

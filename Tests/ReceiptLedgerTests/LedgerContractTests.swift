@@ -28,10 +28,10 @@ struct LedgerContractTests {
     @Test("migrations are versioned and idempotent", arguments: LedgerBackend.available)
     func migrations(backend: LedgerBackend) async throws {
         try await backend.withLedger { ledger in
-            #expect(try await ledger.schemaVersion() == 4)
+            #expect(try await ledger.schemaVersion() == LedgerSchemaVersion.latest)
             try await ledger.migrate()
             try await ledger.migrate()
-            #expect(try await ledger.schemaVersion() == 4)
+            #expect(try await ledger.schemaVersion() == LedgerSchemaVersion.latest)
         }
     }
 

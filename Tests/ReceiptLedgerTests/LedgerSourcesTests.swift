@@ -137,7 +137,7 @@ struct LedgerSourcesTests {
                 """,
             ])
             try await ledger.migrate()
-            #expect(try await ledger.schemaVersion() == 4)
+            #expect(try await ledger.schemaVersion() == LedgerSchemaVersion.latest)
             let query = LedgerQuery(
                 environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000", "3000", "4000"])
             let snapshot = try await ledger.snapshot(matching: query)

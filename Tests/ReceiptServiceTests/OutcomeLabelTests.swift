@@ -52,6 +52,7 @@ struct OutcomeLabelTests {
     @Test func theMetricLabelsComeFromTheirTypes() {
         #expect(APIRefreshResult.allCases.map(\.rawValue) == [
             "fresh", "fetched", "failed", "background", "in_background", "backoff", "busy", "paused", "not_running",
+            "elsewhere",
         ])
         #expect(ConnectionCloseReason.allCases.map(\.rawValue) == [
             "header_timeout", "connection_limit", "body_timeout", "address_limit", "body_stalled", "write_stalled", "idle_reclaimed",

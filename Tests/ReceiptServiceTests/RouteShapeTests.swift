@@ -66,7 +66,7 @@ struct RouteShapeTests {
                 _ = stalled.send(
                     Array("POST /verifyReceipt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(64 * 1024)\r\n\r\n".utf8)
                         + Array(repeating: UInt8(ascii: "{"), count: 64 * 1024 - 1))
-                try await Task.sleep(for: .milliseconds(300))
+                try await BodyBudgetTests.waitForBodyBytes(port: port, atLeast: 64 * 1024 - 1)
                 let busy = try await Self.exchange(
                     port, "POST /notifications/v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 8192\r\n\r\n",
                     body: Array(repeating: UInt8(ascii: "{"), count: 4096))

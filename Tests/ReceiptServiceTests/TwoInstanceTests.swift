@@ -32,7 +32,7 @@ struct TwoInstanceTests {
                     async let migrateA: Void = a.migrate()
                     async let migrateB: Void = b.migrate()
                     _ = try await (migrateA, migrateB)
-                    #expect(try await a.schemaVersion() == 4)
+                    #expect(try await a.schemaVersion() == LedgerSchemaVersion.latest)
 
                     try await H.withLiveService(configuration, ledger: a) { clientA, _ in
                         try await H.withLiveService(configuration, ledger: b) { clientB, _ in

@@ -22,9 +22,14 @@ struct OCSPResponseLifetime: Sendable, Hashable {
         self = lifetime
     }
 
-    /// Whether the answers hold at `now`.
+    /// How far before `thisUpdate` swift-certificates' OCSP policy still takes an answer (its trust-time leeway,
+    /// 75 minutes: clocks differ, and a responder may sign an answer a moment after the verification's `now`).
+    static let leadingLeeway: TimeInterval = 4500
+
+    /// Whether the answers hold at `now`: from ``leadingLeeway`` before `thisUpdate` (the policy would take the same
+    /// answer then), and strictly before `nextUpdate`.
     func covers(_ now: Date) -> Bool {
-        self.thisUpdate <= now && now < self.nextUpdate
+        self.thisUpdate.addingTimeInterval(-Self.leadingLeeway) <= now && now < self.nextUpdate
     }
 
     /// The span both hold: the later start, the earlier end.

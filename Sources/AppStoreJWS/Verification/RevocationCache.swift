@@ -7,7 +7,7 @@ import _ReceiptKitShared
 /// under way, shared.
 ///
 /// - A path's verdict (`good` or `revoked`) is kept until the earliest `nextUpdate` of the responses it rests on
-///   (and used only from their latest `thisUpdate`): a responder signs an answer for that long, so asking again
+///   (and used only from their latest `thisUpdate`, less the 75 minutes swift-certificates' policy allows): a responder signs an answer for that long, so asking again
 ///   sooner learns nothing (RFC 6960 §2.4; RFC 5019 §6 lets clients cache to `nextUpdate`). A response without
 ///   `nextUpdate` is not kept, nor is any other outcome — an unreachable responder is asked again next time.
 /// - One fetch per path at a time: verifications of the same path while it runs wait for its verdict.

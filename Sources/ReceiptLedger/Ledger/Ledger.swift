@@ -57,11 +57,44 @@ public protocol Ledger: Sendable {
 
     /// How the ledger's snapshot cache stands, or `nil` for a ledger without one (the default).
     var cacheStatistics: LedgerCacheStatistics? { get }
+
+    /// Whether several instances share this ledger, and coordinate their App Store Server API refreshes through it
+    /// (``claimAPIRefresh(_:)``): `true` for PostgreSQL; `false` (the default) for a ledger one process owns, whose
+    /// claims are always granted.
+    var coordinatesAPIRefreshes: Bool { get }
+
+    /// Claims the refresh of a customer for `claim.holder`, unless another instance holds it, the customer backs
+    /// off after a failed refresh, or the app is paused (``pauseAPIApp(environment:bundleIdentifier:untilMilliseconds:)``)
+    /// — atomically, among every instance sharing the ledger.
+    func claimAPIRefresh(_ claim: LedgerAPIClaim) async throws(LedgerError) -> LedgerAPIClaim.Answer
+
+    /// Ends a granted claim: the customer is free again, or, with `failedUntilMilliseconds`, backs off until then
+    /// for every instance.
+    func endAPIRefresh(_ claim: LedgerAPIClaim, failedUntilMilliseconds: Int64?) async throws(LedgerError)
+
+    /// Pauses an app's refreshes for every instance until `untilMilliseconds` (a later pause already set stands).
+    func pauseAPIApp(
+        environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
+    ) async throws(LedgerError)
 }
 
 extension Ledger {
     /// No snapshot cache.
     public var cacheStatistics: LedgerCacheStatistics? { nil }
+
+    /// One process: nothing to coordinate.
+    public var coordinatesAPIRefreshes: Bool { false }
+
+    /// One process: every claim is granted (the bridge keeps its own in memory).
+    public func claimAPIRefresh(_ claim: LedgerAPIClaim) async throws(LedgerError) -> LedgerAPIClaim.Answer { .granted }
+
+    /// One process: nothing to end.
+    public func endAPIRefresh(_ claim: LedgerAPIClaim, failedUntilMilliseconds: Int64?) async throws(LedgerError) {}
+
+    /// One process: the bridge pauses the app in memory.
+    public func pauseAPIApp(
+        environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
+    ) async throws(LedgerError) {}
 
     /// The snapshot's transactions, newest first.
     public func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {

@@ -186,7 +186,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     }
 
     /// Runs `body`, turning whatever the driver throws into a ``LedgerError``.
-    private func guarded<T>(_ body: () async throws -> T) async throws(LedgerError) -> T {
+    func guarded<T>(_ body: () async throws -> T) async throws(LedgerError) -> T {
         do {
             return try await body()
         } catch let error as LedgerError {

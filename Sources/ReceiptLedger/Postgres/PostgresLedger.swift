@@ -102,3 +102,24 @@ public struct PostgresLedger: BackendLedger, Service {
         listening.cancel()
     }
 }
+
+extension PostgresLedger {
+    /// Instances share the database: their App Store Server API refreshes, backoffs and pauses are coordinated in
+    /// it (`receiptkit_api_claims`).
+    public var coordinatesAPIRefreshes: Bool { true }
+
+    public func claimAPIRefresh(_ claim: LedgerAPIClaim) async throws(LedgerError) -> LedgerAPIClaim.Answer {
+        try await self.operations.claimAPIRefresh(claim)
+    }
+
+    public func endAPIRefresh(_ claim: LedgerAPIClaim, failedUntilMilliseconds: Int64?) async throws(LedgerError) {
+        try await self.operations.endAPIRefresh(claim, failedUntilMilliseconds: failedUntilMilliseconds)
+    }
+
+    public func pauseAPIApp(
+        environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
+    ) async throws(LedgerError) {
+        try await self.operations.pauseAPIApp(
+            environment: environment, bundleIdentifier: bundleIdentifier, untilMilliseconds: untilMilliseconds)
+    }
+}

@@ -150,6 +150,27 @@ struct LedgerMigration: Sendable {
                 ]
             }
         },
+        LedgerMigration(
+            version: 5, description: "PostgreSQL: App Store Server API claims, backoffs and pauses shared by instances"
+        ) { dialect in
+            guard dialect == .postgres else { return [] }  // one process owns a SQLite file: it keeps them in memory
+            // One row per customer (`scope`: the original transaction id the refresh leads with) or per app (scope
+            // ''): who refreshes it and until when, or until when it backs off or is paused.
+            return [
+                """
+                CREATE TABLE receiptkit_api_claims (
+                    environment TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    holder TEXT NOT NULL,
+                    until_ms BIGINT NOT NULL,
+                    PRIMARY KEY (environment, bundle_id, scope)
+                )
+                """,
+                "CREATE INDEX receiptkit_api_claims_by_end ON receiptkit_api_claims (until_ms)",
+            ]
+        },
     ]
 
     /// The version from which PostgreSQL announces changes on ``changeChannel``.

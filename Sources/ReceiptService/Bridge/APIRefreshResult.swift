@@ -19,4 +19,6 @@ enum APIRefreshResult: String, CaseIterable, Sendable {
     case paused
     /// The bridge is not running (its service stopped, or not started).
     case notRunning = "not_running"
+    /// Another instance sharing the PostgreSQL ledger refreshes the customer: answered from the ledger.
+    case elsewhere
 }

@@ -1,6 +1,8 @@
 import AppStoreJWS
 import AppStoreServerAPI
+import ReceiptKit
 import ReceiptLedger
+import _ReceiptKitShared
 
 extension AppStoreServerAPIBridge {
     /// One refresh of a customer: the transaction history named by `key`'s original transaction id (every page)
@@ -22,7 +24,7 @@ extension AppStoreServerAPIBridge {
                 try await client.transactionHistory(transactionID: id)
             }.transactions
         } catch {
-            self.pause(key, after: error)
+            await self.pause(key, after: error)
             guard Self.findsNothing(error) else { return .nothingWritten }
             let written = await self.write(key, covering: [id], transactions: [], renewalInfo: [], complete: true)
             return RefreshEnd(written: written, complete: true)
@@ -55,13 +57,58 @@ extension AppStoreServerAPIBridge {
                     }
                 }
             } catch {
-                self.pause(key, after: error)
+                await self.pause(key, after: error)
                 complete = false
             }
         }
         let written = await self.write(
             key, covering: covered, transactions: transactions, renewalInfo: renewalInfo, complete: complete)
         return RefreshEnd(written: written, complete: complete)
+    }
+
+    /// How a refresh admitted here went, once the instances sharing the ledger had their say.
+    enum Coordinated: Sendable {
+        /// This instance asked Apple: how the fetch ended.
+        case fetched(RefreshEnd)
+        /// It asked nothing, for this reason.
+        case skipped(APIRefreshResult)
+    }
+
+    /// How long another instance waits for a claim whose instance stopped half-way: longer than a fetch may take
+    /// (the client's paging limit, two minutes, and its retries).
+    static let claimLease: Duration = .seconds(180)
+
+    /// ``fetch(_:)``, claimed first through a ledger several instances share (PostgreSQL): only one of them asks
+    /// Apple for a customer at a time, a failure backs the customer off for all, and an app one of them paused is
+    /// paused for all. A claim the database cannot take is no reason to keep customers from Apple: the fetch goes
+    /// ahead (its writes will fail, and say so, if the database is down).
+    func coordinatedFetch(_ key: RefreshKey) async -> Coordinated {
+        guard self.ledger.coordinatesAPIRefreshes else { return .fetched(await self.fetch(key)) }
+        let claim = LedgerAPIClaim(
+            environment: key.environment, bundleIdentifier: key.bundleIdentifier,
+            originalTransactionIdentifier: key.originalTransactionIdentifier, holder: self.holder,
+            atMilliseconds: self.now().epochMilliseconds,
+            leaseMilliseconds: DurationConversion.milliseconds(Self.claimLease))
+        let answer = (try? await self.ledger.claimAPIRefresh(claim)) ?? .granted
+        switch answer {
+        case .granted:
+            let end = await self.fetch(key)
+            var failedUntil: Int64?
+            if end != .complete, !Task.isCancelled {
+                let (until, overflow) = self.now().epochMilliseconds.addingReportingOverflow(
+                    DurationConversion.milliseconds(self.configuration.failureBackoff))
+                failedUntil = overflow ? .max : until
+            }
+            try? await self.ledger.endAPIRefresh(claim, failedUntilMilliseconds: failedUntil)
+            return .fetched(end)
+        case .heldElsewhere:
+            return .skipped(.elsewhere)
+        case .backingOff:
+            return .skipped(.backoff)
+        case .paused(let until):
+            self.pauseHere(AppKey(key), until: until)
+            return .skipped(.paused)
+        }
     }
 
     /// Whether `error` is Apple saying it has no transaction by that id: asking again cannot change the answer.

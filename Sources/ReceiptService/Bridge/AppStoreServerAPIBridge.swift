@@ -67,6 +67,8 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     let logger: Logger
     /// A client per environment and bundle id.
     let clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]]
+    /// Who this bridge is in claims made through a shared ledger (``coordinatedFetch(_:)``).
+    let holder = String(UInt64.random(in: 1...UInt64.max), radix: 16) + String(UInt64.random(in: 1...UInt64.max), radix: 16)
     private let state = NIOLockedValueBox(State())
 
     /// A bridge asking `clients`; the composition root (``ServiceComponents``) makes them.
@@ -186,7 +188,10 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
             else { return .skip(.busy) }
             let flight = RefreshFlight()
             let job: Job = { [self] in
-                self.complete(key, flight: flight, end: await self.fetch(key))
+                switch await self.coordinatedFetch(key) {
+                case .fetched(let end): self.complete(key, flight: flight, end: end)
+                case .skipped(let result): self.complete(key, flight: flight, skipped: result)
+                }
             }
             guard case .enqueued = submit.yield(job) else { return .skip(.notRunning) }
             state.flights[key] = flight
@@ -210,8 +215,9 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     static let longestRateLimitPause: Duration = .seconds(3600)
 
     /// Pauses `key`'s app after Apple refused its key (401, 403) or rate-limited it (429, for its `Retry-After`
-    /// within ``longestRateLimitPause``): its other ids would only meet the same answer.
-    func pause(_ key: RefreshKey, after error: AppStoreServerAPIError) {
+    /// within ``longestRateLimitPause``): its other ids would only meet the same answer — nor those of the other
+    /// instances sharing a PostgreSQL ledger, which are told.
+    func pause(_ key: RefreshKey, after error: AppStoreServerAPIError) async {
         let pause: Duration
         switch error.code {
         case .unauthorized, .forbidden: pause = self.configuration.refusedKeyPause
@@ -231,9 +237,19 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         default: return
         }
         let (until, overflow) = self.now().epochMilliseconds.addingReportingOverflow(DurationConversion.milliseconds(pause))
+        let end = overflow ? Int64.max : until
+        self.pauseHere(AppKey(key), until: end)
+        if self.ledger.coordinatesAPIRefreshes {
+            try? await self.ledger.pauseAPIApp(
+                environment: key.environment, bundleIdentifier: key.bundleIdentifier, untilMilliseconds: end)
+        }
+    }
+
+    /// Pauses `app` in this process until `until` (milliseconds of the service's clock).
+    func pauseHere(_ app: AppKey, until: Int64) {
         self.state.withLockedValue { state in
             guard state.submit != nil else { return }
-            state.paused[AppKey(key)] = overflow ? .max : until
+            state.paused[app] = max(state.paused[app] ?? .min, until)
         }
     }
 
@@ -242,11 +258,25 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     private func complete(_ key: RefreshKey, flight: RefreshFlight, end: RefreshEnd) {
         // A fetch its task's cancellation cut short (the service stopping, however it stops) is no failure of
         // Apple's: nothing to back off from when the bridge runs again.
-        let failedAt = end == .complete || Task.isCancelled ? nil : self.now().epochMilliseconds
+        let failed = end != .complete && !Task.isCancelled
+        self.end(key, flight: flight, backsOff: failed, counted: end == .complete ? .fetched : .failed)
+        flight.finish(end.wroteLedger)
+    }
+
+    /// Ends a refresh that asked Apple nothing, for `result` (another instance's claim, backoff or pause): out of
+    /// the table, its waiters told nothing was written. A backoff the ledger reported is remembered here too.
+    private func complete(_ key: RefreshKey, flight: RefreshFlight, skipped result: APIRefreshResult) {
+        self.end(key, flight: flight, backsOff: result == .backoff, counted: result)
+        flight.finish(false)
+    }
+
+    /// Takes `flight` out of the table (every key it was registered under: the lead's and its companions') and
+    /// out of its app's count; with `backsOff`, its keys back off from now, as far as the bound allows.
+    private func end(_ key: RefreshKey, flight: RefreshFlight, backsOff: Bool, counted result: APIRefreshResult) {
+        let failedAt = backsOff ? self.now().epochMilliseconds : nil
         let backoff = DurationConversion.milliseconds(self.configuration.failureBackoff)
         let bound = Self.maximumBackoffEntries
         self.state.withLockedValue { state in
-            // Every key the refresh was registered under: the lead's and its companions'.
             let covered = state.flights.filter { $0.value === flight }.map(\.key)
             for covered in covered { state.flights.removeValue(forKey: covered) }
             if !covered.isEmpty {
@@ -260,8 +290,7 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
             }
             for covered in covered.prefix(max(0, bound - state.failures.count)) { state.failures[covered] = failedAt }
         }
-        self.metrics.countAPIRefresh(end == .complete ? .fetched : .failed)
-        flight.finish(end.wroteLedger)
+        self.metrics.countAPIRefresh(result)
     }
 
     /// Records how Apple answered a call for `key`'s app, and logs a change: a warning when the app enters a

@@ -56,11 +56,12 @@ public func buildApplication(
     if let probes = ProbeListener(settings.metricsListen) {
         server.servesProbes = false
         let onProbesRunning = configuration.onProbesRunning
-        services.append(server.probeApplication(probes) { channel in
+        let probeApplication = server.probeApplication(probes) { channel in
             let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
             logger.info("serving /health and /metrics", metadata: ["listen": .string("http://\(address)")])
             await onProbesRunning(address)
-        })
+        }
+        services.append(ProbeListenerService(application: probeApplication, listener: probes))
     }
     let description = opened.location.description
     let onServerRunning = configuration.onServerRunning

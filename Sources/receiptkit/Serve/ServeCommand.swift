@@ -175,6 +175,16 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as ServiceStartupError {
             Self.say(error.reason, format: logFormat, level: .critical)
             throw ExitCode(error)
+        } catch let failure as ProbeListenerFailure {
+            // The probes' own listener: name its address and its setting.
+            let errno = (failure.underlying as? IOError)?.errnoCode
+            let why = errno.flatMap { Self.listenFailures[$0] }?
+                .replacingOccurrences(of: "with --port or the port setting", with: "in the metrics_listen setting")
+                .replacingOccurrences(of: "check --host or the host setting", with: "check the metrics_listen setting")
+            Self.say(
+                "cannot listen on \(failure.listener.description) (metrics_listen): \(why ?? "\(failure.underlying)")",
+                format: logFormat, level: .critical)
+            throw ExitCode(69)
         } catch let error as IOError where Self.listenFailures[error.errnoCode] != nil {
             // The socket could not be bound: say where, and what to do, not only the system call.
             let address = configuration.listeningAddress ?? "the configured address"
