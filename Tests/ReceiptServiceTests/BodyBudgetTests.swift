@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ReceiptKit
 import Testing
 
@@ -24,9 +25,9 @@ struct BodyBudgetTests {
         var first = BodyBudget.Holding(address: "192.0.2.1")
         for _ in 0..<4 { #expect(budget.take(100, for: &first, mayBorrow: false) == .success(.general)) }
         #expect(budget.take(1, for: &first, mayBorrow: true) == .failure(.addressShare))
-        #expect(!budget.hasRoom(for: "192.0.2.1", bytes: 1))
+        #expect(budget.refusal(for: "192.0.2.1", bytes: 1, mayBorrow: true) == .addressShare)
         var second = BodyBudget.Holding(address: "192.0.2.2")
-        #expect(budget.hasRoom(for: "192.0.2.2", bytes: 100))
+        #expect(budget.refusal(for: "192.0.2.2", bytes: 100, mayBorrow: false) == nil)
         #expect(budget.take(300, for: &second, mayBorrow: false) == .success(.general))
         #expect(first.general == 400 && second.general == 300 && budget.held == 700)
     }
@@ -41,12 +42,13 @@ struct BodyBudgetTests {
         // 750 held: the general part is full.
         #expect(budget.take(1, for: &holdings[2], mayBorrow: false) == .failure(.full))
         var whole = BodyBudget.Holding(address: "192.0.2.9")
-        #expect(budget.hasRoom(for: "192.0.2.9", bytes: 250))
-        #expect(!budget.hasRoom(for: "192.0.2.9", bytes: 251))
+        #expect(budget.refusal(for: "192.0.2.9", bytes: 250, mayBorrow: true) == nil)
+        #expect(budget.refusal(for: "192.0.2.9", bytes: 251, mayBorrow: true) == .full)
+        #expect(budget.refusal(for: "192.0.2.9", bytes: 1, mayBorrow: false) == .full)  // chunked: no reserve
         #expect(budget.take(250, for: &whole, mayBorrow: true) == .success(.reserve))
         #expect(whole.borrows && whole.reserve == 250)
         var next = BodyBudget.Holding(address: "192.0.2.10")
-        #expect(!budget.hasRoom(for: "192.0.2.10", bytes: 1))
+        #expect(budget.refusal(for: "192.0.2.10", bytes: 1, mayBorrow: true) == .full)
         #expect(budget.take(1, for: &next, mayBorrow: true) == .failure(.full))
         // Given back, the reserve serves the next.
         budget.give(back: whole)
@@ -70,6 +72,33 @@ struct BodyBudgetTests {
         #expect(small.take(100, for: &alone, mayBorrow: false) == .success(.general))
         var other = BodyBudget.Holding(address: "192.0.2.2")
         #expect(small.take(1, for: &other, mayBorrow: true) == .failure(.full))
+    }
+
+    @Test("a peer's share is counted by its IPv4 address, or its IPv6 /64; an IPv4-mapped address is its IPv4 one")
+    func sharesAreKeyedByHostNotSocket() throws {
+        #expect(PeerAddress.shareKey(try SocketAddress(ipAddress: "192.0.2.7", port: 1)) == "192.0.2.7")
+        let one = PeerAddress.shareKey(try SocketAddress(ipAddress: "2001:db8:1:2::1", port: 1))
+        let other = PeerAddress.shareKey(try SocketAddress(ipAddress: "2001:db8:1:2:ffff::9", port: 2))
+        #expect(one == "2001:db8:1:2::/64" && one == other)
+        #expect(PeerAddress.shareKey(try SocketAddress(ipAddress: "2001:db8:1:3::1", port: 1)) != one)
+        #expect(PeerAddress.shareKey(try SocketAddress(ipAddress: "::ffff:192.0.2.7", port: 1)) == "192.0.2.7")
+        #expect(PeerAddress.shareKey(nil) == "unknown")
+    }
+
+    @Test("a body stalls at its last chunk plus the stall timeout, or its first borrowed byte plus the borrow window")
+    func stallDeadlines() {
+        let start = ContinuousClock.now
+        let deadline = { (borrowed: Duration?) in
+            StallWatch.deadline(
+                lastChunk: start + .seconds(2), borrowedSince: borrowed.map { start + $0 }, stallTimeout: .seconds(3),
+                borrowWindow: .milliseconds(250))
+        }
+        #expect(deadline(nil) == start + .seconds(5))
+        #expect(deadline(.seconds(1)) == start + .milliseconds(1250))
+        #expect(
+            StallWatch.deadline(
+                lastChunk: start, borrowedSince: start, stallTimeout: .milliseconds(100), borrowWindow: .milliseconds(250))
+                == start + .milliseconds(100))
     }
 
     // MARK: - Attacks on a live service
@@ -148,7 +177,10 @@ struct BodyBudgetTests {
 
     @Test("stalled uploads from one address fill its share only, are cut at the stall timeout, and others are answered")
     func oneAddressFillingTheBudget() async throws {
-        try await C.withService(Self.scaled) { port in
+        try await C.withService({
+            Self.scaled(&$0)
+            $0.bodyStallTimeout = .seconds(30)  // none of the five cut before the last upload is set up, however busy
+        }) { port in
             // 16 × 128 KiB announced: exactly the budget. Each sends 96 KiB and stalls: five fit the share.
             // The first five one by one, each read before the next is sent (two uploads whose chunks met at the
             // share's edge would both be refused, and fewer held); the other eleven at once.

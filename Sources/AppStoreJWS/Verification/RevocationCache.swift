@@ -28,7 +28,7 @@ public final class RevocationCache: Sendable {
 
     private struct State {
         var kept: CostBoundedTable<[Certificate], Kept>
-        var inFlight: [[Certificate]: Task<Fetched, Never>] = [:]
+        var inFlight: [[Certificate]: RevocationFlight] = [:]
         var fetches = 0
     }
 
@@ -55,40 +55,47 @@ public final class RevocationCache: Sendable {
     /// Fetches made so far (each one verification's questions to the responders of one path).
     public var fetches: Int { self.state.withLockedValue { $0.fetches } }
 
-    /// The verdict on `path` at `now`: kept, or joined from a fetch under way, or fetched (`fetch`) — each wait
-    /// inside `scope`.
+    /// How far apart two verifications' times may be for one to take the other's fetch (a library caller may verify
+    /// at a time long past; the service's are all its clock's now).
+    static let joinableSpan: TimeInterval = 60
+
+    /// The verdict on `path` at `now`: kept, or joined from a fetch under way (at a time near `now`), or fetched
+    /// (`fetch`) — each wait inside `scope`. A verification whose task is cancelled gets `unavailable` at once.
     func outcome(
         for path: [Certificate],
         now: Date,
         scope: (any RevocationWaitScope)?,
         fetch: @escaping @Sendable () async -> Fetched
     ) async -> RevocationChecker.Outcome {
-        let kept = self.state.withLockedValue { state -> RevocationChecker.Outcome? in
-            guard let kept = state.kept[path], kept.lifetime.covers(now) else { return nil }
-            return kept.outcome
+        if Task.isCancelled { return .unavailable }
+        let (kept, flight) = self.state.withLockedValue { state -> (RevocationChecker.Outcome?, RevocationFlight?) in
+            if let kept = state.kept[path], kept.lifetime.covers(now) { return (kept.outcome, nil) }
+            if let running = state.inFlight[path], abs(running.now.timeIntervalSince(now)) <= Self.joinableSpan {
+                return (nil, running)
+            }
+            state.fetches += 1
+            let flight = RevocationFlight(now: now)
+            // A fetch for a time far from the one under way is not shared (and not registered: that one stays).
+            if state.inFlight[path] == nil { state.inFlight[path] = flight }
+            Task {
+                let fetched = await self.fetchPermits.withPermit { await fetch() } ?? Fetched(outcome: .unavailable, lifetime: nil)
+                self.finish(path, flight, fetched)
+            }
+            return (nil, flight)
         }
         if let kept { return kept }
-        let task = self.state.withLockedValue { state -> Task<Fetched, Never> in
-            if let running = state.inFlight[path] { return running }
-            state.fetches += 1
-            let task = Task {
-                let fetched = await self.fetchPermits.withPermit { await fetch() } ?? Fetched(outcome: .unavailable, lifetime: nil)
-                self.finish(path, fetched)
-                return fetched
-            }
-            state.inFlight[path] = task
-            return task
-        }
-        let wait: @Sendable () async -> Fetched = { await task.value }
+        guard let flight else { return .unavailable }
+        let wait: @Sendable () async -> Fetched = { await flight.wait() }
         guard let scope else { return await wait().outcome }
         return await scope.waiting(wait).outcome
     }
 
-    private func finish(_ path: [Certificate], _ fetched: Fetched) {
+    private func finish(_ path: [Certificate], _ flight: RevocationFlight, _ fetched: Fetched) {
         self.state.withLockedValue { state in
-            state.inFlight[path] = nil
+            if state.inFlight[path] === flight { state.inFlight[path] = nil }
             guard let lifetime = fetched.lifetime, fetched.outcome == .good || fetched.outcome == .revoked else { return }
             state.kept.insert(Kept(outcome: fetched.outcome, lifetime: lifetime), cost: 1, for: path)
         }
+        flight.finish(fetched)
     }
 }

@@ -25,9 +25,10 @@ extension VerifyReceiptServer {
         if let declared, declared > limit {
             return self.refuse(.contentTooLarge, context: context, route: route)
         }
-        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
-        guard self.bodyBudget.hasRoom(for: address, bytes: min(declared ?? limit, BodyIntake.firstChunk)) else {
-            return self.refuse(.serviceUnavailable, context: context, route: route, body: busyBody, budget: .full)
+        let address = PeerAddress.shareKey(context.channel.remoteAddress)
+        let first = min(declared ?? limit, BodyIntake.firstChunk)
+        if let refusal = self.bodyBudget.refusal(for: address, bytes: first, mayBorrow: declared != nil) {
+            return self.refuse(.serviceUnavailable, context: context, route: route, body: busyBody, budget: refusal)
         }
         // The body is wanted: a client that asked first (`Expect: 100-continue`, as curl does past 1 MiB) is told
         // so now, rather than waiting a second for an answer that would never come. Refusals above came before it.

@@ -70,8 +70,8 @@ extension AppStoreServerAPIBridge {
     enum Coordinated: Sendable {
         /// This instance asked Apple: how the fetch ended.
         case fetched(RefreshEnd)
-        /// It asked nothing, for this reason.
-        case skipped(APIRefreshResult)
+        /// It asked nothing, for this reason (and, for a backoff, until when).
+        case skipped(APIRefreshResult, until: Int64?)
     }
 
     /// How long another instance waits for a claim whose instance stopped half-way: longer than a fetch may take
@@ -99,15 +99,19 @@ extension AppStoreServerAPIBridge {
                     DurationConversion.milliseconds(self.configuration.failureBackoff))
                 failedUntil = overflow ? .max : until
             }
-            try? await self.ledger.endAPIRefresh(claim, failedUntilMilliseconds: failedUntil)
+            // Ended on a task of its own: the waiters need not wait for one more round trip, and a fetch that the
+            // service's stop cancelled still frees the customer for the other instances (else its lease would keep
+            // them answering `elsewhere` for three minutes).
+            let ledger = self.ledger
+            Task.detached { try? await ledger.endAPIRefresh(claim, failedUntilMilliseconds: failedUntil) }
             return .fetched(end)
         case .heldElsewhere:
-            return .skipped(.elsewhere)
-        case .backingOff:
-            return .skipped(.backoff)
+            return .skipped(.elsewhere, until: nil)
+        case .backingOff(let until):
+            return .skipped(.backoff, until: until)
         case .paused(let until):
             self.pauseHere(AppKey(key), until: until)
-            return .skipped(.paused)
+            return .skipped(.paused, until: nil)
         }
     }
 

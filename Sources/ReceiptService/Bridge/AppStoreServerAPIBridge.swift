@@ -110,7 +110,10 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         defer { self.stop() }
         // A plain task group (a discarding one needs macOS 14): a finished child is reaped before the group holds
         // more than the most refreshes that can be in flight, so it never grows past that bound.
-        let bound = max(1, self.configuration.maximumRefreshes)
+        // Each environment with clients has its own budget: room for both, or one's jobs would queue behind the
+        // other's.
+        let environments = max(1, self.clients.values.filter { !$0.isEmpty }.count)
+        let bound = max(1, self.configuration.maximumRefreshes) * environments
         await withTaskGroup(of: Void.self) { group in
             var children = 0
             for await job in jobs.cancelOnGracefulShutdown() {
@@ -141,7 +144,11 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
     /// keys, or starts one for the first that also stamps the others.
     /// - Returns: Whether the ledger was refreshed in time (the caller reads it again).
     func refresh(_ keys: [RefreshKey], wait: Duration) async -> Bool {
-        guard let first = keys.first else { return false }
+        // A new fetch leads with the receipt's smallest due id: other instances, given the same receipt, claim the
+        // same customer in a shared ledger.
+        guard let first = keys.min(by: { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }) else {
+            return false
+        }
         let running = self.state.withLockedValue { state in keys.first { state.flights[$0] != nil } }
         let lead = running ?? first
         let companions = keys.filter { $0 != lead }
@@ -190,7 +197,7 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
             let job: Job = { [self] in
                 switch await self.coordinatedFetch(key) {
                 case .fetched(let end): self.complete(key, flight: flight, end: end)
-                case .skipped(let result): self.complete(key, flight: flight, skipped: result)
+                case .skipped(let result, let until): self.complete(key, flight: flight, skipped: result, until: until)
                 }
             }
             guard case .enqueued = submit.yield(job) else { return .skip(.notRunning) }
@@ -259,21 +266,30 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         // A fetch its task's cancellation cut short (the service stopping, however it stops) is no failure of
         // Apple's: nothing to back off from when the bridge runs again.
         let failed = end != .complete && !Task.isCancelled
-        self.end(key, flight: flight, backsOff: failed, counted: end == .complete ? .fetched : .failed)
+        self.end(
+            key, flight: flight, failedAt: failed ? self.now().epochMilliseconds : nil,
+            counted: end == .complete ? .fetched : .failed)
         flight.finish(end.wroteLedger)
     }
 
     /// Ends a refresh that asked Apple nothing, for `result` (another instance's claim, backoff or pause): out of
-    /// the table, its waiters told nothing was written. A backoff the ledger reported is remembered here too.
-    private func complete(_ key: RefreshKey, flight: RefreshFlight, skipped result: APIRefreshResult) {
-        self.end(key, flight: flight, backsOff: result == .backoff, counted: result)
+    /// the table, its waiters told nothing was written. A backoff the ledger reported is remembered here too, to
+    /// end when the ledger's does (`until`).
+    private func complete(_ key: RefreshKey, flight: RefreshFlight, skipped result: APIRefreshResult, until: Int64?) {
+        var failedAt: Int64?
+        if result == .backoff {
+            let now = self.now().epochMilliseconds
+            let backoff = DurationConversion.milliseconds(self.configuration.failureBackoff)
+            // Local backoff runs `failureBackoff` from the failure: a failure that ends at `until` failed then.
+            failedAt = until.map { min(now, $0.subtractingReportingOverflow(backoff).partialValue) } ?? now
+        }
+        self.end(key, flight: flight, failedAt: failedAt, counted: result)
         flight.finish(false)
     }
 
     /// Takes `flight` out of the table (every key it was registered under: the lead's and its companions') and
-    /// out of its app's count; with `backsOff`, its keys back off from now, as far as the bound allows.
-    private func end(_ key: RefreshKey, flight: RefreshFlight, backsOff: Bool, counted result: APIRefreshResult) {
-        let failedAt = backsOff ? self.now().epochMilliseconds : nil
+    /// out of its app's count; with `failedAt`, its keys back off from then, as far as the bound allows.
+    private func end(_ key: RefreshKey, flight: RefreshFlight, failedAt: Int64?, counted result: APIRefreshResult) {
         let backoff = DurationConversion.milliseconds(self.configuration.failureBackoff)
         let bound = Self.maximumBackoffEntries
         self.state.withLockedValue { state in

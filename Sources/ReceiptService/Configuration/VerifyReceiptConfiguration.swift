@@ -32,7 +32,7 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// How many connections are open at once (default 1,024); past it, a new connection is closed as soon as it
     /// is accepted (`reason="connection_limit"`). Keep it under the process's file-descriptor limit.
     public var maximumConnections = 1024
-    /// How many of those may come from one peer address (default 256): past it, that address's new connection is
+    /// How many of those may come from one peer address (default 256; an IPv6 peer is its /64): past it, that address's new connection is
     /// closed as soon as it is accepted (`reason="address_limit"`), so one host cannot take every place. Behind a
     /// reverse proxy every connection is the proxy's: set it to ``maximumConnections`` there.
     public var maximumConnectionsPerAddress = 256
@@ -44,7 +44,7 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// budget as its bytes arrive, never by the `Content-Length` it announces; a chunk that does not fit is answered
     /// HTTP 503 with `Retry-After` and the rest is not read (and when the budget is already full, before any of it).
     public var maximumInFlightBodyBytes = 64 * 1024 * 1024
-    /// How many of those bytes the bodies from one peer address may hold (default 16 MiB; never less than
+    /// How many of those bytes the bodies from one peer address (an IPv6 peer: its /64) may hold (default 16 MiB; never less than
     /// ``maximumBodySize``), so filling the budget takes many addresses. Behind a reverse proxy every body is the
     /// proxy's: set it to ``maximumInFlightBodyBytes`` there.
     public var maximumInFlightBodyBytesPerAddress = 16 * 1024 * 1024

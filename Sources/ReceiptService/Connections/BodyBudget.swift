@@ -114,15 +114,16 @@ final class BodyBudget: Sendable {
         return granted
     }
 
-    /// Whether a new body from `address` could take its first `bytes` now (a read's worth, at most): its
-    /// address's share and the budget both have them left. Checked before any of the body is read, and before a
-    /// client is told `100 Continue`.
-    func hasRoom(for address: String, bytes: Int) -> Bool {
+    /// Why a new body from `address` could not take its first `bytes` now (a read's worth, at most), or `nil` when
+    /// it could: its address's share, and the budget — the reserve included only when `mayBorrow` — have them
+    /// left. Checked before any of the body is read, and before a client is told `100 Continue`.
+    func refusal(for address: String, bytes: Int, mayBorrow: Bool) -> Refusal? {
         let bytes = max(0, bytes)
         return self.state.withLockedValue { state in
             let held = state.byAddress[address, default: 0]
-            return (held == 0 || bytes <= self.addressShare - held)
-                && (state.general + state.reserve == 0 || bytes <= self.limit - state.general - state.reserve)
+            guard held == 0 || bytes <= self.addressShare - held else { return .addressShare }
+            if state.general + state.reserve == 0 || bytes <= self.limit - self.reserveSize - state.general { return nil }
+            return mayBorrow && bytes <= self.reserveSize - state.reserve ? nil : .full
         }
     }
 

@@ -4,7 +4,8 @@ import NIOCore
 import _ReceiptKitShared
 
 /// Reads one request's body as it arrives, against the size limit, the in-flight ``BodyBudget`` and two clocks:
-/// the request timeout for the whole body, and the stall timeout for each pause between its chunks.
+/// the request timeout for the whole body, and the stall timeout for each pause between its chunks (one
+/// ``StallWatch`` per body).
 ///
 /// Each chunk takes budget when it has been read (``BodyBudget/take(_:for:mayBorrow:)``), so a client pays for
 /// what it holds in bytes it actually sent. A body with a declared `Content-Length` may borrow from the reserve
@@ -67,22 +68,31 @@ struct BodyIntake: Sendable {
     /// Reads `body` into one buffer, or says why not.
     func read(_ body: RequestBody, into hold: Hold) async throws -> End {
         let chunks = ChunkReader(body.makeAsyncIterator())
-        let whole = try await withDeadline(self.requestTimeout) { try await self.collect(chunks, hold) }
+        let watch = StallWatch(stallTimeout: self.stallTimeout, borrowWindow: Self.borrowWindow, startingAt: .now)
+        let whole = try await withDeadline(self.requestTimeout) {
+            let reading = Task { try await self.collect(chunks, hold, watch) }
+            watch.watch(reading, now: .now)
+            defer { watch.finish() }
+            return try await withTaskCancellationHandler {
+                do {
+                    return try await reading.value
+                } catch {
+                    if watch.stalled { return .stalled }
+                    throw error
+                }
+            } onCancel: {
+                reading.cancel()
+            }
+        }
         return whole ?? .timedOut
     }
 
-    private func collect(_ chunks: ChunkReader, _ hold: Hold) async throws -> End {
+    private func collect(_ chunks: ChunkReader, _ hold: Hold, _ watch: StallWatch) async throws -> End {
         var collected = ByteBuffer()
-        var borrowedSince: ContinuousClock.Instant?
         while true {
-            // A pause longer than the stall timeout ends the body; a borrower has the borrow window in all.
-            var wait = self.stallTimeout
-            if let borrowedSince {
-                wait = min(self.stallTimeout, Self.borrowWindow) - (ContinuousClock.now - borrowedSince)
-            }
-            guard wait > .zero, let next = try await DeadlineTicker.shared.run(limit: wait, { try await chunks.next() })
-            else { return .stalled }
-            // A cancelled read ends as if the body had (the request timeout's doing): never take that as whole.
+            let next = try await chunks.next()
+            // A cancelled read (stalled, or the request timed out) ends as if the body had: never take that as
+            // whole.
             try Task.checkCancellation()
             guard var chunk = next else { return .complete(collected) }
             let size = chunk.readableBytes
@@ -90,18 +100,16 @@ struct BodyIntake: Sendable {
             switch hold.take(size, from: self.budget, mayBorrow: self.declaredLength != nil) {
             case .failure(let refusal):
                 return .refused(refusal)
-            case .success(.reserve):
+            case .success(let pool):
                 let completes = self.declaredLength.map { collected.readableBytes + size >= $0 } ?? false
-                if !completes, borrowedSince == nil { borrowedSince = ContinuousClock.now }
-            case .success(.general):
-                break
+                watch.chunkArrived(at: .now, borrowing: pool == .reserve && !completes)
             }
             collected.writeBuffer(&chunk)
         }
     }
 
-    /// A request body's iterator, handed to the task that reads each chunk under its stall deadline. Only one read
-    /// is ever under way: ``BodyIntake`` awaits each before it asks for the next.
+    /// A request body's iterator, handed to the task that reads the body. Only one read is ever under way: the
+    /// task awaits each before it asks for the next.
     fileprivate final class ChunkReader: @unchecked Sendable {
         private var iterator: RequestBody.AsyncIterator
 

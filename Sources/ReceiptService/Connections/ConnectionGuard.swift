@@ -25,7 +25,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if case .failure(let refusal) = self.connections.admit(context.channel, address: context.channel.remoteAddress?.ipAddress) {
+        if case .failure(let refusal) = self.connections.admit(context.channel, address: PeerAddress.shareKey(context.channel.remoteAddress)) {
             self.metrics.countClosedConnection(reason: refusal == .address ? .addressLimit : .connectionLimit)
             context.close(promise: nil)
             return
