@@ -28,7 +28,12 @@ struct MintReceipt: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipt",
         abstract: "Sign a receipt with a test CA created by `receiptkit mint ca`.",
-        discussion: "--from reads the verifyReceipt JSON that `receiptkit inspect --json` prints; flags override it."
+        discussion: """
+            --from reads the verifyReceipt JSON that `receiptkit inspect --json` prints; flags override it. \
+            --count N writes N receipts of as many customers into the folder --out (receipt-000001.der, …): \
+            receipt i's transaction and original transaction ids end in i, zero-padded to seven digits \
+            (1000 becomes 10000000001), each with its own opaque value — a population for load tests.
+            """
     )
 
     @Option(help: "The folder written by `receiptkit mint ca`.")
@@ -67,8 +72,11 @@ struct MintReceipt: ParsableCommand {
     @Option(help: "sha1 or sha256.")
     var digest: String = "sha256"
 
-    @Option(help: "The receipt file to write.")
+    @Option(help: "The receipt file to write (with --count, the folder).")
     var out: String
+
+    @Option(help: "Write this many receipts of distinct customers into the folder --out (at most 9,999,999).")
+    var count: Int?
 
     /// The `--environment` spellings.
     static let environments: [String: ReceiptEnvironment] = [
@@ -82,6 +90,10 @@ struct MintReceipt: ParsableCommand {
             throw ValidationError("--environment is production, sandbox or xcode, not \(environment)")
         }
         if let created, RFC3339.date(created) == nil { throw ValidationError("--created takes an RFC 3339 time") }
+        if let count, !(1...9_999_999).contains(count) { throw ValidationError("--count is 1 to 9,999,999, not \(count)") }
+        if self.count != nil, self.deviceID != nil {
+            throw ValidationError("--count and --device-id: a population is of many devices; mint one receipt per device")
+        }
         for spec in self.purchases {
             do { _ = try ReceiptMinter.purchase(spec: spec, date: nil) } catch { throw ValidationError(error.reason) }
         }
@@ -124,6 +136,10 @@ struct MintReceipt: ParsableCommand {
             style: self.style == "xcode" ? .xcode : .appStore,
             digest: self.digest == "sha1" ? .sha1 : .sha256
         )
+        if let count = self.count {
+            try self.writePopulation(of: receipt, count: count, signer: authority.receiptSigner, options: options)
+            return
+        }
         let bytes = try ReceiptMinter.mint(receipt, signer: authority.receiptSigner, options: options)
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: self.out))
@@ -132,6 +148,44 @@ struct MintReceipt: ParsableCommand {
             throw ExitStatus.cannotCreate.exitCode
         }
         print("wrote \(self.out) (\(bytes.count) bytes)")
+    }
+}
+
+extension MintReceipt {
+    /// `count` receipts like `receipt`, receipt i's ids suffixed with i (seven digits), each with its own opaque
+    /// value, into the folder ``out``; progress every 1,000 on standard error.
+    func writePopulation(
+        of receipt: AppReceipt, count: Int, signer: ReceiptSigner, options: ReceiptMinter.Options
+    ) throws {
+        let folder = URL(fileURLWithPath: self.out)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            StandardError.write("receiptkit: --out \(self.out): cannot be created: \(error)\n")
+            throw ExitStatus.cannotCreate.exitCode
+        }
+        for index in 1...count {
+            let suffix = String(index)
+            let padded = String(repeating: "0", count: max(0, 7 - suffix.count)) + suffix
+            var customer = receipt
+            customer.opaqueValue = ReceiptMinter.randomOpaqueValue()
+            customer.inAppPurchases = receipt.inAppPurchases.map { purchase in
+                var purchase = purchase
+                purchase.transactionIdentifier = purchase.transactionIdentifier.map { $0 + padded }
+                purchase.originalTransactionIdentifier = purchase.originalTransactionIdentifier.map { $0 + padded }
+                return purchase
+            }
+            let bytes = try ReceiptMinter.mint(customer, signer: signer, options: options)
+            let file = folder.appendingPathComponent("receipt-\(padded).der")
+            do {
+                try Data(bytes).write(to: file)
+            } catch {
+                StandardError.write("receiptkit: \(file.path): cannot be written: \(error)\n")
+                throw ExitStatus.cannotCreate.exitCode
+            }
+            if index.isMultiple(of: 1000), index < count { StandardError.write("receiptkit: \(index) of \(count) written\n") }
+        }
+        print("wrote \(count) receipts to \(self.out)")
     }
 }
 

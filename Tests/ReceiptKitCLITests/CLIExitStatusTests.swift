@@ -75,6 +75,35 @@ struct CLIExitStatusTests {
         #expect(try await CLIRunner.run(["bench", "--seconds", "0.01", "--anchor", "/nonexistent.cer", CLITests.sample]).status == 66)
     }
 
+    @Test("mint receipt --count writes a population: one customer per receipt, ids suffixed, valid under the CA")
+    func mintAPopulation() async throws {
+        let ca = Self.scratch.appendingPathComponent("population-ca").path
+        #expect(try await CLIRunner.run(["mint", "ca", "--out", ca]).status == 0)
+        let folder = Self.scratch.appendingPathComponent("population").path
+        let minted = try await CLIRunner.run([
+            "mint", "receipt", "--ca", ca, "--bundle-id", "com.example.app", "--app-version", "1",
+            "--purchase", "com.example.pro,1000", "--count", "3", "--out", folder,
+        ])
+        #expect(minted.status == 0, "\(minted.stderr)")
+        #expect(minted.stdout == "wrote 3 receipts to \(folder)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+            "receipt-0000001.der", "receipt-0000002.der", "receipt-0000003.der",
+        ])
+        let second = try await CLIRunner.run(["inspect", "--json", folder + "/receipt-0000002.der"])
+        let object = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any]
+        let purchase = (object?["in_app"] as? [[String: Any]])?.first
+        #expect(purchase?["transaction_id"] as? String == "10000000002")
+        #expect(purchase?["original_transaction_id"] as? String == "10000000002")
+        let valid = try await CLIRunner.run([
+            "validate", "--anchor", ca + "/root.cer", "--bundle-id", "com.example.app", folder + "/receipt-0000003.der",
+        ])
+        #expect(valid.status == 0, "\(valid.stdout)\(valid.stderr)")
+        #expect(try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--count", "0", "--out", folder]).status == 64)
+        #expect(
+            try await CLIRunner.run(["mint", "receipt", "--ca", ca, "--count", "2", "--device-id", "hex:00", "--out", folder]).status
+                == 64)
+    }
+
     @Test func mintErrorsMapToUsageMalformedUnreadableAndUnwritable() async throws {
         let ca = Self.scratch.appendingPathComponent("ca").path
         #expect(try await CLIRunner.run(["mint", "ca", "--out", ca]).status == 0)
