@@ -10,8 +10,9 @@ examples="${2:-200}"
 command -v schemathesis >/dev/null 2>&1 || pip install -q schemathesis >/dev/null
 port=$((20000 + RANDOM % 20000))
 log="$(mktemp)"
+# `/jws/verify` is off by default (404): turned on, so that the contract check reaches it.
 "$binary" serve --host 127.0.0.1 --port "$port" --database sqlite::memory: --anchor Examples/TestRoot.cer \
-  --log-level warning 2>"$log" &
+  --set jws_verify_endpoint=true --log-level warning 2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do
