@@ -28,14 +28,12 @@ connections="${3:-64}"
 rounds="${4:-3}"
 command -v wrk >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
-server=""
+# shellcheck source=serving.sh
+source "$(dirname "$0")/serving.sh"
 simulator=""
-started_pg=""
 cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null || true
   [ -n "$simulator" ] && kill "$simulator" 2>/dev/null || true
-  [ -n "$started_pg" ] && RECEIPTKIT_PG_DIR=/tmp/receiptkit-pg-ledger-path .ci/postgres.sh stop >/dev/null 2>&1 || true
-  rm -rf "$work"
+  serving_cleanup
 }
 trap cleanup EXIT
 
@@ -56,19 +54,6 @@ local f = io.open("$work/$name.json", "rb"); wrk.body = f:read("*a"); f:close()
 LUA
 done
 
-# start_server DATABASE [SERVE-OPTION]...
-start_server() {
-  port=$((20000 + RANDOM % 20000))
-  "$bin" serve --host 127.0.0.1 --port "$port" --database "$1" "${anchors[@]}" "${@:2}" --log-level warning 2>"$work/serve.log" &
-  server=$!
-  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return; sleep 0.1; done
-  echo "ledger-path.sh: the service did not start:"; cat "$work/serve.log"; exit 1
-}
-stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
-
-# The server's CPU time so far, in clock ticks (Linux; empty elsewhere).
-cpu_ticks() { [ -r "/proc/$server/stat" ] && awk '{print $14 + $15}' "/proc/$server/stat" || true; }
-
 # measure NAME BODY PATH EXPECTED-STATUS: checks one answer, warms up, then prints and records requests/s, and the
 # server's CPU time per request (what decides the rate once the cores are busy, and steadier than it).
 measure() {
@@ -79,15 +64,7 @@ measure() {
   local before; before=$(cpu_ticks)
   wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/$2.lua" "http://127.0.0.1:$port$3" >"$work/wrk.txt"
   local after; after=$(cpu_ticks)
-  local rps p50 p99 non2xx requests cpu=-
-  rps=$(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt")
-  p50=$(awk '$1=="50%" {print $2}' "$work/wrk.txt")
-  p99=$(awk '$1=="99%" {print $2}' "$work/wrk.txt")
-  non2xx=$(awk '/Non-2xx/ {print $5}' "$work/wrk.txt")
-  requests=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
-  if [ -n "$before" ] && [ -n "$after" ] && [ "${requests:-0}" -gt 0 ]; then
-    cpu=$(python3 -c "print(f'{($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests:.0f}')")
-  fi
+  wrk_figures "$work/wrk.txt" "$before" "$after"
   printf '%-16s %10s %9s %9s %8s %12s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu"
   echo "$rps" >>"$work/rate.$1"
 }
@@ -108,7 +85,7 @@ is_fresh() {
 # measure_fresh NAME DATABASE: the receipt on its own endpoint with the API configured. The first request
 # refreshes the ledger from the simulator; then no request may call the API.
 measure_fresh() {
-  start_server "$2" --config "$work/api.json"
+  start_server "$2" "${anchors[@]}" --config "$work/api.json"
   curl -fs -X POST --data-binary @"$work/receipt.json" "http://127.0.0.1:$port$own" >/dev/null
   for _ in $(seq 1 100); do is_fresh && break; sleep 0.1; done
   is_fresh || { echo "ledger-path.sh: $1: the first request did not refresh from the API"; cat "$work/serve.log"; exit 1; }
@@ -139,24 +116,21 @@ PY
 fi
 
 echo "== $(basename "$receipt") ($type), $connections connections, ${seconds}s per run, $rounds rounds"
-pg_url="${RECEIPTKIT_TEST_POSTGRES_URL:-}"
-if [ -z "$pg_url" ]; then
-  pg_url="$(RECEIPTKIT_PG_PORT=54331 RECEIPTKIT_PG_DIR=/tmp/receiptkit-pg-ledger-path .ci/postgres.sh start 2>/dev/null)" \
-    && started_pg=1 || pg_url=""
-fi
+pg_url="$(postgres_url ledger-path 54331)"
+[ -z "${RECEIPTKIT_TEST_POSTGRES_URL:-}" ] && [ -n "$pg_url" ] && started_pg=ledger-path
 [ -n "$pg_url" ] || echo "(PostgreSQL: not available, skipped)"
 
 # measure_path NAME: one path on a server of its own.
 measure_path() {
   case "$1" in
-    empty) start_server "sqlite:$work/ledger.sqlite"; measure empty empty /verifyReceipt 21002; stop_server ;;
+    empty) start_server "sqlite:$work/ledger.sqlite" "${anchors[@]}"; measure empty empty /verifyReceipt 21002; stop_server ;;
     no-ledger)
-      start_server "sqlite:$work/ledger.sqlite"
+      start_server "sqlite:$work/ledger.sqlite" "${anchors[@]}"
       measure no-ledger receipt "$other" "$([ "$type" = Production ] && echo 21008 || echo 21007)"
       stop_server ;;
-    sqlite) start_server "sqlite:$work/ledger.sqlite"; measure sqlite receipt "$own" 0; stop_server ;;
+    sqlite) start_server "sqlite:$work/ledger.sqlite" "${anchors[@]}"; measure sqlite receipt "$own" 0; stop_server ;;
     sqlite-api) measure_fresh sqlite-api "sqlite:$work/ledger-api.sqlite" ;;
-    postgres) start_server "$pg_url"; measure postgres receipt "$own" 0; stop_server ;;
+    postgres) start_server "$pg_url" "${anchors[@]}"; measure postgres receipt "$own" 0; stop_server ;;
     postgres-api) measure_fresh postgres-api "$pg_url" ;;
   esac
 }

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# The ledger at a real app's scale (issue 45 §1): many customers, each posting their own receipt. Mints POPULATION
+# distinct receipts (one customer each, two purchases: a non-consumable and a subscription) with a test CA, then
+# measures with wrk, each path on a fresh server and a fresh ledger, on SQLite and on PostgreSQL:
+#   no-ledger  the receipts posted to the other environment's endpoint: full validation, no ledger (21008);
+#   write      receipts never seen: every request records;
+#   read       receipts all recorded before the run (by a loader, not timed), shuffled, more than the cache holds;
+#   mixed      90 % known, 10 % never seen — a day in a real app's life.
+# Each path prints requests/s, p50, p99 and the server's CPU time per request; then the medians of the rounds,
+# their spread, and the ratios to no-ledger that the issue sets targets for.
+#
+#   Benchmarks/serve/population.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS] [POPULATION]
+#
+# Defaults: a release build made here, 5 s per run, 64 connections, 3 rounds, 40,000 receipts: a quarter known
+# before the read and mixed runs, a fortieth new in each mixed run, the rest shared out among the write runs, each
+# receipt posted once (a run that ran out of them says so, and repeats them: raise POPULATION).
+# PostgreSQL: RECEIPTKIT_TEST_POSTGRES_URL, else a server .ci/postgres.sh starts (and stops) on port 54332.
+set -euo pipefail
+# shellcheck source=../setup.sh
+source "$(dirname "$0")/../setup.sh"
+connections="${3:-64}"
+rounds="${4:-3}"
+population="${5:-40000}"
+[ -z "${2:-}" ] && seconds=5
+command -v wrk >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+
+# shellcheck source=serving.sh
+source "$(dirname "$0")/serving.sh"
+trap serving_cleanup EXIT
+
+# The population: one customer per receipt, minted in one process.
+echo "== minting $population receipts"
+"$bin" mint ca --out "$work/ca" >/dev/null
+"$bin" mint receipt --ca "$work/ca" --bundle-id com.example.app --app-version 1 \
+  --created 2026-01-01T00:00:00Z \
+  --purchase "com.example.lifetime,1000;purchased=2025-12-01T00:00:00Z" \
+  --purchase "com.example.monthly,2000;purchased=2025-12-15T00:00:00Z;expires=2026-01-15T00:00:00Z" \
+  --count "$population" --out "$work/receipts" >/dev/null 2>"$work/mint.log"
+
+# Bodies, one per line, shuffled with a fixed seed; each write and each mixed run reads a file of its own (one per
+# database and round).
+python3 - "$work" "$rounds" <<'PY'
+import base64, json, os, random, sys
+work, rounds = sys.argv[1], int(sys.argv[2])
+files = sorted(os.listdir(f"{work}/receipts"))
+random.Random(45).shuffle(files)
+bodies = [json.dumps({"receipt-data": base64.b64encode(open(f"{work}/receipts/{f}", "rb").read()).decode()}) for f in files]
+# A quarter is recorded before the read and mixed runs (the known: more than the default snapshot cache holds);
+# each mixed run takes a fortieth of the population as its never seen, each write run a slice of the rest.
+runs = rounds * 2
+known = bodies[: len(bodies) // 4]
+mixed_new = len(bodies) // 40
+fresh = bodies[len(bodies) // 4 :]
+mixed_slices = [fresh[i * mixed_new : (i + 1) * mixed_new] for i in range(runs)]
+writes = fresh[runs * mixed_new :]
+size = len(writes) // runs
+open(f"{work}/known.lines", "w").write("\n".join(known) + "\n")
+for run in range(runs):
+    open(f"{work}/fresh.{run}.lines", "w").write("\n".join(writes[run * size : (run + 1) * size]) + "\n")
+    # 9 known for 1 new, interleaved; the known reshuffled.
+    new, k, mixed = list(mixed_slices[run]), list(known), []
+    random.Random(run).shuffle(k)
+    for i, body in enumerate(k):
+        mixed.append(body)
+        if i % 9 == 8 and new:
+            mixed.append(new.pop())
+    open(f"{work}/mixed.{run}.lines", "w").write("\n".join(mixed) + "\n")
+print(f"   {len(known)} known; never seen: {size} per write run, {mixed_new} per mixed run")
+PY
+
+# A wrk script posting the lines of FILE in turn, each thread its own stride; `exhausted` counts the requests past
+# the end (then the lines start again: no longer never seen).
+cat >"$work/post.lua" <<'LUA'
+local lines, counter, index, stride = {}, 0, 0, 1
+local threads = {}
+wrapped = 0  -- a global: `done` reads each thread's
+function setup(thread)
+  counter = counter + 1
+  thread:set("offset", counter - 1)
+  table.insert(threads, thread)
+end
+function init(args)
+  for line in io.lines(args[1]) do table.insert(lines, line) end
+  stride = tonumber(args[2])
+  index = offset
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+end
+function request()
+  index = index + stride
+  if index > #lines then index = (index - 1) % #lines + 1; wrapped = wrapped + 1 end
+  return wrk.format(nil, nil, nil, lines[index])
+end
+function done(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do total = total + (thread:get("wrapped") or 0) end
+  if total > 0 then io.write(string.format("exhausted %d\n", total)) end
+end
+LUA
+
+# load FILE PATH: posts every line once, 16 at a time (the read and mixed runs' known receipts; not timed).
+load() {
+  python3 - "$1" "http://127.0.0.1:$port$2" <<'PY'
+import concurrent.futures, sys, urllib.request
+lines = open(sys.argv[1]).read().splitlines()
+def post(body):
+    request = urllib.request.Request(sys.argv[2], data=body.encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        answer.read()
+with concurrent.futures.ThreadPoolExecutor(16) as pool:
+    list(pool.map(post, lines))
+PY
+}
+
+# measure NAME FILE PATH: wrk over FILE's lines for `seconds`, with the server's CPU time per request.
+measure() {
+  local before after exhausted
+  before=$(cpu_ticks)
+  wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port$3" -- "$2" 2 >"$work/wrk.txt"
+  after=$(cpu_ticks)
+  wrk_figures "$work/wrk.txt" "$before" "$after"
+  # Read and no-ledger runs repeat their lines by design; a write or mixed run that did posted known receipts.
+  exhausted=""
+  case "$1" in *-write | *-mixed) exhausted=$(awk '/^exhausted/ {print " (population exhausted: " $2 " repeats)"}' "$work/wrk.txt") ;; esac
+  printf '%-18s %10s %9s %9s %8s %12s%s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$exhausted"
+  echo "$rps" >>"$work/rate.$1"
+  echo "$p99" >>"$work/p99.$1"
+}
+
+pg_url="$(postgres_url population 54332)"
+[ -z "${RECEIPTKIT_TEST_POSTGRES_URL:-}" ] && [ -n "$pg_url" ] && started_pg=population
+[ -n "$pg_url" ] || echo "(PostgreSQL: not available, skipped)"
+
+# fresh_database KIND: a new, empty ledger's URL.
+fresh_database() {
+  if [ "$1" = sqlite ]; then
+    rm -f "$work"/ledger.sqlite*
+    echo "sqlite:$work/ledger.sqlite"
+  else
+    python3 - "$pg_url" <<'PY'
+import subprocess, sys, urllib.parse
+url = urllib.parse.urlparse(sys.argv[1])
+subprocess.run(["psql", sys.argv[1], "-qAt", "-c", "DROP DATABASE IF EXISTS receiptkit_population"], check=True,
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+subprocess.run(["psql", sys.argv[1], "-qAt", "-c", "CREATE DATABASE receiptkit_population"], check=True,
+               stdout=subprocess.DEVNULL)
+print(urllib.parse.urlunparse(url._replace(path="/receiptkit_population")))
+PY
+  fi
+}
+
+write_run=0
+mixed_run=0
+measure_path() {  # KIND PATH
+  local database
+  database=$(fresh_database "$1")
+  start_server "$database" --anchor "$work/ca/root.cer"
+  case "$2" in
+    no-ledger) measure "$1-no-ledger" "$work/known.lines" /sandbox/verifyReceipt ;;
+    write) measure "$1-write" "$work/fresh.$write_run.lines" /verifyReceipt; write_run=$((write_run + 1)) ;;
+    read)
+      load "$work/known.lines" /verifyReceipt; stop_server; start_server "$database" --anchor "$work/ca/root.cer"
+      measure "$1-read" "$work/known.lines" /verifyReceipt ;;
+    mixed)
+      load "$work/known.lines" /verifyReceipt; stop_server; start_server "$database" --anchor "$work/ca/root.cer"
+      measure "$1-mixed" "$work/mixed.$mixed_run.lines" /verifyReceipt; mixed_run=$((mixed_run + 1)) ;;
+  esac
+  stop_server
+}
+
+kinds=(sqlite)
+[ -n "$pg_url" ] && kinds+=(postgres)
+paths=(no-ledger write read mixed)
+echo "== $population receipts, $connections connections, ${seconds}s per run, $rounds rounds"
+for round in $(seq 1 "$rounds"); do
+  echo "-- round $round"
+  printf '%-18s %10s %9s %9s %8s %12s\n' path "req/s" p50 p99 non-2xx "server µs/req"
+  for kind in "${kinds[@]}"; do
+    for index in $(seq 0 $((${#paths[@]} - 1))); do
+      measure_path "$kind" "${paths[$(((index + round - 1) % ${#paths[@]}))]}"
+    done
+  done
+done
+
+python3 - "$work" <<'PY'
+import os, statistics, sys
+work = sys.argv[1]
+def values(kind, name):
+    path = os.path.join(work, f"{kind}.{name}")
+    return [float(x) for x in open(path).read().split()] if os.path.exists(path) else []
+targets = {("sqlite", "read"): 0.8, ("sqlite", "write"): 0.5, ("sqlite", "mixed"): 0.75,
+           ("postgres", "read"): 0.5, ("postgres", "write"): 0.25, ("postgres", "mixed"): 0.45}
+print("-- medians (rounds' spread), and ratios to the same database's no-ledger path")
+for kind in ["sqlite", "postgres"]:
+    base = values("rate", f"{kind}-no-ledger")
+    if not base:
+        continue
+    print(f"{kind + '-no-ledger':<18} {statistics.median(base):8.0f} req/s ({min(base):.0f}-{max(base):.0f})")
+    for path in ["write", "read", "mixed"]:
+        rates = values("rate", f"{kind}-{path}")
+        if not rates:
+            continue
+        ratio = statistics.median(rates) / statistics.median(base)
+        p99 = open(os.path.join(work, f"p99.{kind}-{path}")).read().split()
+        print(f"{kind + '-' + path:<18} {statistics.median(rates):8.0f} req/s ({min(rates):.0f}-{max(rates):.0f}) "
+              f"{ratio:.2f}x (target >= {targets[(kind, path)]}), p99 of the rounds: {' '.join(map(str, p99))}")
+PY

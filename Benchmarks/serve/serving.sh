@@ -1,0 +1,50 @@
+# Sourced by the serve benchmarks (after ../setup.sh, which sets `bin` and `work`): one `receiptkit serve` at a
+# time on a random loopback port, its CPU time, wrk's figures, and a PostgreSQL server when none is given.
+
+server=""
+port=""
+started_pg=""
+
+# start_server DATABASE [SERVE-OPTION]...: a server on 127.0.0.1 (`port`, `server`), once /health answers.
+start_server() {
+  port=$((20000 + RANDOM % 20000))
+  "$bin" serve --host 127.0.0.1 --port "$port" --database "$1" "${@:2}" --log-level warning 2>"$work/serve.log" &
+  server=$!
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return; sleep 0.1; done
+  echo "$(basename "$0"): the service did not start:"; cat "$work/serve.log"; exit 1
+}
+stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
+
+# The server's CPU time so far, in clock ticks (Linux; empty elsewhere).
+cpu_ticks() { [ -r "/proc/$server/stat" ] && awk '{print $14 + $15}' "/proc/$server/stat" || true; }
+
+# wrk_figures FILE BEFORE AFTER: from wrk's --latency output, `rps`, `p50`, `p99`, `non2xx`, `requests`, and `cpu`,
+# the server's µs per request between the CPU ticks BEFORE and AFTER (`-` when unknown).
+wrk_figures() {
+  rps=$(awk '/Requests\/sec/ {print $2}' "$1")
+  p50=$(awk '$1=="50%" {print $2}' "$1")
+  p99=$(awk '$1=="99%" {print $2}' "$1")
+  non2xx=$(awk '/Non-2xx/ {print $5}' "$1")
+  requests=$(awk '/requests in/ {print $1}' "$1")
+  cpu=-
+  if [ -n "$2" ] && [ -n "$3" ] && [ "${requests:-0}" -gt 0 ]; then
+    cpu=$(python3 -c "print(f'{($3 - $2) * 1e6 / $(getconf CLK_TCK) / $requests:.0f}')")
+  fi
+}
+
+# postgres_url NAME PORT: RECEIPTKIT_TEST_POSTGRES_URL, else a server .ci/postgres.sh starts in /tmp/receiptkit-pg-NAME
+# on PORT (stopped by stop_postgres); empty when neither.
+postgres_url() {
+  if [ -n "${RECEIPTKIT_TEST_POSTGRES_URL:-}" ]; then
+    echo "$RECEIPTKIT_TEST_POSTGRES_URL"
+  else
+    RECEIPTKIT_PG_PORT="$2" RECEIPTKIT_PG_DIR="/tmp/receiptkit-pg-$1" .ci/postgres.sh start 2>/dev/null || true
+  fi
+}
+
+# The cleanup every serve benchmark traps: its server, the PostgreSQL it started, its work folder.
+serving_cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null || true
+  [ -n "$started_pg" ] && RECEIPTKIT_PG_DIR="/tmp/receiptkit-pg-$started_pg" .ci/postgres.sh stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
