@@ -5,12 +5,22 @@ server=""
 port=""
 started_pg=""
 
-# start_server DATABASE [SERVE-OPTION]...: a server on 127.0.0.1 (`port`, `server`), once /health answers.
+# start_server DATABASE [SERVE-OPTION]...: a server on 127.0.0.1 (`port`, `server`), once /health answers; on
+# another random port when the one drawn is taken.
 start_server() {
-  port=$((20000 + RANDOM % 20000))
-  "$bin" serve --host 127.0.0.1 --port "$port" --database "$1" "${@:2}" --log-level warning 2>"$work/serve.log" &
-  server=$!
-  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return; sleep 0.1; done
+  for _ in 1 2 3 4 5; do
+    port=$((20000 + RANDOM % 20000))
+    "$bin" serve --host 127.0.0.1 --port "$port" --database "$1" "${@:2}" --log-level warning 2>"$work/serve.log" &
+    server=$!
+    for _ in $(seq 1 100); do
+      curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return
+      kill -0 "$server" 2>/dev/null || break
+      sleep 0.1
+    done
+    wait "$server" 2>/dev/null || true
+    server=""
+    grep -q "already in use" "$work/serve.log" || break
+  done
   echo "$(basename "$0"): the service did not start:"; cat "$work/serve.log"; exit 1
 }
 stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
