@@ -53,41 +53,22 @@ struct ValidationLimiterTests {
     func networkWaitsSetTheSlotAside() async throws {
         let limiter = ValidationLimiter(permits: 1)
         let scope = NetworkWaitScope()
-        let gate = AsyncStream<Void>.makeStream()
-        let entered = AsyncStream<Void>.makeStream()
-        let waiting = Task {
-            await limiter.run {
-                await scope.waiting {
-                    entered.continuation.finish()
-                    for await _ in gate.stream {}
-                }
-                return limiter.running
-            }
-        }
-        for await _ in entered.stream {}  // it waits, outside its slot
+        let first = Self.validationWaitingOnTheNetwork(limiter, scope) { limiter.running }
+        await first.entered()  // it waits, outside its slot
         // The slot is free while it waits: another validation runs.
         #expect(await limiter.run { limiter.running } == 1)
-        gate.continuation.finish()
-        #expect(await waiting.value == 1)  // held again after the wait
+        first.release()
+        #expect(await first.task.value == 1)  // held again after the wait
         #expect(limiter.running == 0)
 
         // Cancelled while queueing to take the slot back: it ends without one, and the count stays right.
         let holder = AsyncStream<Void>.makeStream()
-        let back = AsyncStream<Void>.makeStream()
-        let away = AsyncStream<Void>.makeStream()
-        let cancelled = Task {
-            await limiter.run {
-                await scope.waiting {
-                    away.continuation.finish()
-                    for await _ in back.stream {}
-                }
-                return 0
-            }
-        }
-        for await _ in away.stream {}
+        let second = Self.validationWaitingOnTheNetwork(limiter, scope) { 0 }
+        let cancelled = second.task
+        await second.entered()
         let blocker = Task { await limiter.run { for await _ in holder.stream {} } }
         while limiter.running < 1 { await Task.yield() }
-        back.continuation.finish()  // its wait ends, and it queues behind the blocker
+        second.release()  // its wait ends, and it queues behind the blocker
         try await Task.sleep(for: .milliseconds(50))
         cancelled.cancel()
         #expect(await cancelled.value == 0)
@@ -96,7 +77,33 @@ struct ValidationLimiterTests {
         _ = await blocker.value
         #expect(limiter.running == 0)
     }
+}
 
+extension ValidationLimiterTests {
+    /// A validation on `limiter` that waits for the network inside `scope` until released, then returns `after()`.
+    struct NetworkWait {
+        let task: Task<Int?, Never>
+        let entered: @Sendable () async -> Void
+        let release: @Sendable () -> Void
+    }
+
+    static func validationWaitingOnTheNetwork(
+        _ limiter: ValidationLimiter, _ scope: NetworkWaitScope, after: @escaping @Sendable () -> Int
+    ) -> NetworkWait {
+        let gate = AsyncStream<Void>.makeStream()
+        let entered = AsyncStream<Void>.makeStream()
+        let task = Task {
+            await limiter.run {
+                await scope.waiting {
+                    entered.continuation.finish()
+                    for await _ in gate.stream {}
+                }
+                return after()
+            }
+        }
+        return NetworkWait(
+            task: task, entered: { for await _ in entered.stream {} }, release: { gate.continuation.finish() })
+    }
 }
 
 actor Peak {

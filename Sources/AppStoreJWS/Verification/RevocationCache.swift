@@ -68,10 +68,14 @@ public final class RevocationCache: Sendable {
         fetch: @escaping @Sendable () async -> Fetched
     ) async -> RevocationChecker.Outcome {
         if Task.isCancelled { return .unavailable }
-        let (kept, flight) = self.state.withLockedValue { state -> (RevocationChecker.Outcome?, RevocationFlight?) in
-            if let kept = state.kept[path], kept.lifetime.covers(now) { return (kept.outcome, nil) }
+        enum Step {
+            case kept(RevocationChecker.Outcome)
+            case wait(RevocationFlight)
+        }
+        let step = self.state.withLockedValue { state -> Step in
+            if let kept = state.kept[path], kept.lifetime.covers(now) { return .kept(kept.outcome) }
             if let running = state.inFlight[path], abs(running.now.timeIntervalSince(now)) <= Self.joinableSpan {
-                return (nil, running)
+                return .wait(running)
             }
             state.fetches += 1
             let flight = RevocationFlight(now: now)
@@ -81,13 +85,16 @@ public final class RevocationCache: Sendable {
                 let fetched = await self.fetchPermits.withPermit { await fetch() } ?? Fetched(outcome: .unavailable, lifetime: nil)
                 self.finish(path, flight, fetched)
             }
-            return (nil, flight)
+            return .wait(flight)
         }
-        if let kept { return kept }
-        guard let flight else { return .unavailable }
-        let wait: @Sendable () async -> Fetched = { await flight.wait() }
-        guard let scope else { return await wait().outcome }
-        return await scope.waiting(wait).outcome
+        switch step {
+        case .kept(let outcome):
+            return outcome
+        case .wait(let flight):
+            let wait: @Sendable () async -> Fetched = { await flight.wait() }
+            guard let scope else { return await wait().outcome }
+            return await scope.waiting(wait).outcome
+        }
     }
 
     private func finish(_ path: [Certificate], _ flight: RevocationFlight, _ fetched: Fetched) {

@@ -214,7 +214,7 @@ final class AppStoreServerAPIBridge: Service, LedgerRefreshing, Sendable {
         max(1, self.configuration.maximumRefreshes / max(1, self.clients[environment]?.count ?? 1))
     }
 
-    /// The most ids backing off at once (about 10 MB): past it, a failure is remembered only as far as it fits (an
+    /// The most ids backing off at once: past it, a failure is remembered only as far as it fits (an
     /// id not remembered is merely due again, and asked within the budgets).
     static let maximumBackoffEntries = 100_000
 
