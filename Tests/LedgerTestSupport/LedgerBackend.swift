@@ -85,6 +85,22 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
         }
     }
 
+    /// Runs `body` with two ledger handles — two instances — on one fresh PostgreSQL schema, migrated.
+    package static func withTwoPostgresLedgers(
+        _ body: @Sendable (PostgresLedger, PostgresLedger) async throws -> Void
+    ) async throws {
+        try await Self.withPostgresSchema { postgres in
+            let a = PostgresLedger(configuration: postgres, logger: Self.quiet)
+            let b = PostgresLedger(configuration: postgres, logger: Self.quiet)
+            try await Self.running(a) {
+                try await Self.running(b) {
+                    try await a.migrate()
+                    try await body(a, b)
+                }
+            }
+        }
+    }
+
     /// Errors only: a test's pool may be asked for a connection a moment before its `run()` task starts, which
     /// PostgresNIO notes with a warning and then serves.
     package static var quiet: Logger {

@@ -58,20 +58,6 @@ struct SharedBridgeTests {
         return Instance(bridge: bridge, transport: transport, metrics: metrics)
     }
 
-    /// Runs `body` with two ledger handles on one fresh PostgreSQL schema, migrated.
-    static func withTwoLedgers(_ body: @Sendable (PostgresLedger, PostgresLedger) async throws -> Void) async throws {
-        try await LedgerBackend.withPostgresSchema { postgres in
-            let a = PostgresLedger(configuration: postgres, logger: LedgerBackend.quiet)
-            let b = PostgresLedger(configuration: postgres, logger: LedgerBackend.quiet)
-            try await LedgerBackend.running(a) {
-                try await LedgerBackend.running(b) {
-                    try await a.migrate()
-                    try await body(a, b)
-                }
-            }
-        }
-    }
-
     /// Runs `body` while both bridges run.
     static func running(_ a: Instance, _ b: Instance, _ body: @Sendable () async throws -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -89,7 +75,7 @@ struct SharedBridgeTests {
 
     @Test("a claim is one instance's until it ends; a failure backs the customer off for all; a pause stops the app for all")
     func claimsThroughTheLedger() async throws {
-        try await Self.withTwoLedgers { a, b in
+        try await LedgerBackend.withTwoPostgresLedgers { a, b in
             let at: Int64 = 1_750_000_000_000
             func claim(_ holder: String, _ id: String = "1", at time: Int64 = at) -> LedgerAPIClaim {
                 LedgerAPIClaim(
@@ -128,7 +114,7 @@ struct SharedBridgeTests {
     func bridgesShareClaimsBackoffAndPause() async throws {
         let failing = ScriptedTransport.Step.hold(HTTPTransportResponse(status: 500, body: Array("{}".utf8)))
         let rateLimited = ScriptedTransport.json(429, #"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#, headers: [("Retry-After", "600")])
-        try await Self.withTwoLedgers { ledgerA, ledgerB in
+        try await LedgerBackend.withTwoPostgresLedgers { ledgerA, ledgerB in
             let a = try Self.instance(ledgerA, [failing, rateLimited])
             let b = try Self.instance(ledgerB, [])
             try await Self.running(a, b) {
@@ -140,6 +126,15 @@ struct SharedBridgeTests {
                 // A's fetch fails (Apple's 500): the customer backs off for B too.
                 a.transport.release()
                 await a.until { a.refreshes(.failed) == 1 }
+                // A ends its claim on a task of its own: B asks once the ledger holds the backoff (a probe's claim
+                // is granted neither while A holds it nor while it backs off, so asking changes nothing).
+                let probe = LedgerAPIClaim(
+                    environment: .sandbox, bundleIdentifier: U.bundle, originalTransactionIdentifier: "1",
+                    holder: "probe", atMilliseconds: U.now.epochMilliseconds, leaseMilliseconds: 1)
+                for _ in 0..<2_000 {
+                    guard case .heldElsewhere = try await ledgerB.claimAPIRefresh(probe) else { break }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
                 #expect(await b.bridge.refresh([Self.key("1")], wait: .seconds(60)) == false)
                 #expect(b.refreshes(.backoff) == 1)
                 // A meets a 429 for customer 2: the app is paused for B's customer 3 too.

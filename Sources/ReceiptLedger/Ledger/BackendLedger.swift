@@ -12,6 +12,11 @@ extension BackendLedger {
     public func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
         try await self.operations.record(receipt)
     }
+    public func recordAndSnapshot(_ receipt: LedgerReceipt) async throws(LedgerError)
+        -> (summary: LedgerWriteSummary, snapshot: LedgerSnapshot)
+    {
+        try await self.operations.recordAndSnapshot(receipt)
+    }
     public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
         try await self.operations.receipt(hash: hash)
     }
@@ -28,4 +33,5 @@ extension BackendLedger {
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
     public var cacheStatistics: LedgerCacheStatistics? { self.operations.snapshots.statistics }
+    public var writeStatistics: LedgerWriteStatistics? { self.operations.writes.statistics }
 }

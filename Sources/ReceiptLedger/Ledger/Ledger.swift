@@ -30,6 +30,12 @@ public protocol Ledger: Sendable {
     @discardableResult
     func record(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary
 
+    /// Records `receipt` as ``record(_:)`` does and reads the snapshot of its original transaction ids
+    /// (``snapshot(matching:)`` of `LedgerQuery(receipt:)`) — what `/verifyReceipt` does for every receipt. The
+    /// built-in ledgers recognise a receipt recorded before and read its snapshot in one statement, without a write.
+    func recordAndSnapshot(_ receipt: LedgerReceipt) async throws(LedgerError)
+        -> (summary: LedgerWriteSummary, snapshot: LedgerSnapshot)
+
     /// The bytes of a stored receipt, by its ``LedgerReceipt/hash``.
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]?
 
@@ -58,6 +64,10 @@ public protocol Ledger: Sendable {
     /// How the ledger's snapshot cache stands, or `nil` for a ledger without one (the default).
     var cacheStatistics: LedgerCacheStatistics? { get }
 
+    /// How writes shared their transactions (group commit), or `nil` for a ledger that does not batch them (the
+    /// default).
+    var writeStatistics: LedgerWriteStatistics? { get }
+
     /// Whether several instances share this ledger, and coordinate their App Store Server API refreshes through it
     /// (``claimAPIRefresh(_:)``): `true` for PostgreSQL; `false` (the default) for a ledger one process owns, whose
     /// claims are always granted.
@@ -82,6 +92,9 @@ extension Ledger {
     /// No snapshot cache.
     public var cacheStatistics: LedgerCacheStatistics? { nil }
 
+    /// No group commit.
+    public var writeStatistics: LedgerWriteStatistics? { nil }
+
     /// One process: nothing to coordinate.
     public var coordinatesAPIRefreshes: Bool { false }
 
@@ -95,6 +108,14 @@ extension Ledger {
     public func pauseAPIApp(
         environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
     ) async throws(LedgerError) {}
+
+    /// ``record(_:)``, then ``snapshot(matching:)``.
+    public func recordAndSnapshot(_ receipt: LedgerReceipt) async throws(LedgerError)
+        -> (summary: LedgerWriteSummary, snapshot: LedgerSnapshot)
+    {
+        let summary = try await self.record(receipt)
+        return (summary, try await self.snapshot(matching: LedgerQuery(receipt: receipt)))
+    }
 
     /// The snapshot's transactions, newest first.
     public func transactions(matching query: LedgerQuery) async throws(LedgerError) -> [LedgerTransaction] {

@@ -7,10 +7,13 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     /// Snapshots read before; kept from the start where every write goes through this process, else once the
     /// backend sees the others' writes (``PostgresLedger``'s change listener).
     let snapshots: LedgerSnapshotCache
+    /// Concurrent writes share a transaction and its commit.
+    let writes: LedgerWriteBatcher<Backend>
 
     init(backend: Backend, snapshotCacheBytes: Int = LedgerSnapshotCache.defaultBytes) {
         self.backend = backend
         self.statements = LedgerStatements(dialect: backend.dialect)
+        self.writes = LedgerWriteBatcher(backend: backend, statements: self.statements)
         self.snapshots = LedgerSnapshotCache(maximumBytes: snapshotCacheBytes, enabled: backend.seesEveryWrite)
     }
 
@@ -62,27 +65,54 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         if self.known.contains(receipt.hash) {
             return LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0)
         }
-        let insert = self.statements.insertReceipt(receipt)
-        let (upserts, originals) = self.statements.recordReceipt(receipt)
-        try Self.refuseNUL([insert] + upserts + originals)
+        try Self.refuseNUL(receipt)
+        return try await self.write(receipt)
+    }
+
+    /// Records `receipt` in the group commit (unless its row is there already, written by another instance).
+    private func write(_ receipt: LedgerReceipt) async throws(LedgerError) -> LedgerWriteSummary {
         defer { self.snapshots.written(receipt.originalTransactionIdentifiers + receipt.transactionIdentifiers) }
-        let summary = try await self.guarded {
-            try await self.backend.transaction(exclusive: false) { session in
-                let inserted = try await session.run(insert)
-                // A receipt already recorded had its transactions upserted in the same transaction: nothing to do.
-                guard !inserted.isEmpty else { return LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0) }
-                var written = 0
-                for upsert in upserts {
-                    written += try await session.run(upsert).count
-                }
-                for original in originals {
-                    _ = try await session.run(original)
-                }
-                return LedgerWriteSummary(receiptInserted: true, transactionsWritten: written)
-            }
-        }
+        let summary = try await self.guarded { try await self.writes.record(receipt) }
         self.known.insert(receipt.hash)  // committed (now or before): never written again by this process
         return summary
+    }
+
+    /// Records `receipt` unless it is recorded, and reads the snapshot of its original transaction ids. A receipt
+    /// this process knows is recorded costs a snapshot read (or none, kept); one it does not know is first looked
+    /// for with its snapshot in one statement on a reader, and written only when it is not there.
+    func recordAndSnapshot(_ receipt: LedgerReceipt) async throws(LedgerError)
+        -> (summary: LedgerWriteSummary, snapshot: LedgerSnapshot)
+    {
+        let query = LedgerQuery(receipt: receipt)
+        let unchanged = LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0)
+        if self.known.contains(receipt.hash) { return (unchanged, try await self.snapshot(matching: query)) }
+        // A receipt without purchases has no snapshot to read along.
+        // Refused before the database sees its strings (PostgreSQL fails a statement carrying U+0000).
+        try Self.refuseNUL(receipt)
+        if query.originalTransactionIdentifiers.isEmpty {
+            return (try await self.write(receipt), LedgerSnapshot(transactions: [], renewalInfo: []))
+        }
+        let ticket = self.snapshots.ticket()
+        let statements = self.statements
+        let rows = try await self.guarded {
+            try await self.backend.read { session in
+                var rows: [[SQLValue]] = []
+                for (index, ids) in LedgerStatements.chunks(query.originalTransactionIdentifiers).enumerated() {
+                    rows += try await session.run(
+                        index == 0
+                            ? statements.recogniseSnapshot(query, ids: ids, hash: receipt.hash)
+                            : statements.selectSnapshot(query, ids: ids))
+                }
+                return rows
+            }
+        }
+        let (snapshot, recorded) = try LedgerSnapshotRead.shared.recognition(rows, query: query)
+        guard recorded else {
+            return (try await self.write(receipt), try await self.snapshot(matching: query))
+        }
+        self.known.insert(receipt.hash)
+        if let ticket { self.snapshots.keep(snapshot, for: query, ticket: ticket) }
+        return (unchanged, snapshot)
     }
 
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
@@ -124,7 +154,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         try Self.refuseNUL([insert] + writes)
         defer { self.snapshots.written(notification.update.writtenIdentifiers) }
         return try await self.guarded {
-            try await self.backend.transaction(exclusive: false) { session in
+            try await self.writes.write { session in
                 // The UUID first: a notification recorded before (Apple's retry, or a replay) applies nothing.
                 guard !(try await session.run(insert)).isEmpty else { return false }
                 for write in writes {
@@ -141,7 +171,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         guard !writes.isEmpty else { return }
         defer { self.snapshots.written(update.writtenIdentifiers) }
         try await self.guarded {
-            _ = try await self.backend.transaction(exclusive: false) { session in
+            _ = try await self.writes.write { session in
                 for write in writes {
                     _ = try await session.run(write)
                 }
@@ -156,6 +186,12 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                 try await session.run(SQLStatement(sql: "SELECT 1", binds: [])).count
             }
         }
+    }
+
+    /// Refuses a receipt a string of which, to be stored as text, holds U+0000 (for the reason given below, where
+    /// statements are checked).
+    private static func refuseNUL(_ receipt: LedgerReceipt) throws(LedgerError) {
+        if receipt.storesNUL { throw LedgerError(.stringContainsNUL, "a string to be stored holds U+0000") }
     }
 
     /// Refuses writes whose text holds U+0000, before any of them starts: PostgreSQL's `text` cannot store it and

@@ -126,19 +126,9 @@ struct PostgresBackend: SQLBackend {
         func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
             var result: [[SQLValue]] = []
             if statement.sql == PostgresSnapshotStatement.sql {
-                do {
-                    let rows = try await self.connection.execute(
-                        PostgresSnapshotStatement(binds: statement.binds), logger: self.logger)
-                    for try await row in rows {
-                        result.append(row)
-                    }
-                    return result
-                } catch let error as PSQLError where error.code == .server {
-                    // The server refused the statement. PostgresNIO remembers a failed preparation for the
-                    // connection's life, so the same statement unprepared is what can still answer on it (and
-                    // fails again for what really fails). A connection gone or a cancelled caller is rethrown.
-                    result = []
-                }
+                if let rows = try await self.prepared(PostgresSnapshotStatement(binds: statement.binds)) { return rows }
+            } else if statement.sql == PostgresRecogniseStatement.sql {
+                if let rows = try await self.prepared(PostgresRecogniseStatement(binds: statement.binds)) { return rows }
             }
             let rows = try await self.connection.query(
                 PostgresQuery(unsafeSQL: statement.sql, binds: try Self.bindings(statement.binds)), logger: self.logger)
@@ -150,6 +140,22 @@ struct PostgresBackend: SQLBackend {
                 result.append(values)
             }
             return result
+        }
+
+        /// The rows of a prepared statement, or `nil` when the server refused it: PostgresNIO remembers a failed
+        /// preparation for the connection's life, so the same statement unprepared is what can still answer on it
+        /// (and fails again for what really fails). A connection gone or a cancelled caller is rethrown.
+        private func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [[SQLValue]]?
+        where Statement.Row == [SQLValue] {
+            do {
+                var result: [[SQLValue]] = []
+                for try await row in try await self.connection.execute(statement, logger: self.logger) {
+                    result.append(row)
+                }
+                return result
+            } catch let error as PSQLError where error.code == .server {
+                return nil
+            }
         }
 
         static func bindings(_ values: [SQLValue]) throws -> PostgresBindings {

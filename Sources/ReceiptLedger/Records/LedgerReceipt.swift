@@ -90,6 +90,18 @@ public struct LedgerReceipt: Sendable {
         return rows
     }
 
+    /// Whether a string the ledger stores as text for it — its app, its purchases' ids and products — holds U+0000,
+    /// which PostgreSQL's `text` cannot store (the rows' JSON escapes it).
+    var storesNUL: Bool {
+        func nul(_ string: String) -> Bool { string.utf8.contains(0) }
+        if nul(self.bundleIdentifier) { return true }
+        return self.receipt.inAppPurchases.contains { purchase in
+            guard let transaction = purchase.transactionIdentifier, !transaction.isEmpty else { return false }
+            return nul(transaction) || nul(Self.original(of: purchase, transaction: transaction))
+                || nul(purchase.productIdentifier ?? "")
+        }
+    }
+
     private static func original(of purchase: InAppPurchase, transaction: String) -> String {
         purchase.originalTransactionIdentifier.flatMap { $0.isEmpty ? nil : $0 } ?? transaction
     }

@@ -53,15 +53,50 @@ struct LedgerSnapshotRead: Sendable {
         self.originalTransactions = Part(originalTransactions, places: originalPlaces, types: types)
     }
 
-    /// The `SELECT`, `ids` being the condition on `original_transaction_id` and `dialect` giving the placeholders
-    /// of environment and bundle id.
-    func sql(dialect: SQLDialect, ids: String) -> String {
+    /// The tag of the row saying a receipt is recorded (``sql(dialect:ids:recognising:)``).
+    static let recordedTag = "h"
+
+    /// The `SELECT`: `dialect` gives the placeholders of environment and bundle id (the first two), and `ids` the
+    /// original transaction ids — SQLite's condition on them (`IN (…)`), PostgreSQL's placeholder of their `text[]`.
+    /// With `recognising` (the placeholder of a receipt hash), the same statement also says whether that receipt is
+    /// recorded: one row tagged ``recordedTag`` when it is, so that a receipt posted again is recognised and answered
+    /// in one statement.
+    ///
+    /// PostgreSQL looks each id up on its own (a nested loop over the list, each lookup an index scan on all three
+    /// columns): written `original_transaction_id = ANY($3)`, the plan a prepared statement keeps may filter the list
+    /// over every row of the app instead — as the planner chooses when the table was small (or empty) at planning
+    /// time, a plan then kept for the connection's life while the table grows.
+    func sql(dialect: SQLDialect, ids: String, recognising hash: String? = nil) -> String {
         let p = dialect.placeholder
-        let scope = "environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id \(ids)"
+        let tables = [self.transactions.from, self.renewalInfo.from, self.originalTransactions.from]
         let selects = [
             self.transactions.select(dialect), self.renewalInfo.select(dialect), self.originalTransactions.select(dialect),
         ]
-        return selects.map { "\($0) WHERE \(scope)" }.joined(separator: "\nUNION ALL\n")
+        var parts = zip(selects, tables).map { select, table in
+            switch dialect {
+            case .sqlite:
+                return "\(select) FROM \(table) WHERE environment = \(p(1)) AND bundle_id = \(p(2)) "
+                    + "AND original_transaction_id \(ids)"
+            case .postgres:
+                return """
+                    \(select) FROM unnest(CAST(\(ids) AS text[])) AS receiptkit_wanted(original_id) CROSS JOIN LATERAL (\
+                    SELECT * FROM \(table) WHERE environment = \(p(1)) AND bundle_id = \(p(2)) \
+                    AND original_transaction_id = receiptkit_wanted.original_id OFFSET 0) AS \(table)
+                    """
+            }
+        }
+        if let hash {
+            let empty = self.placeTypes.indices.map { place in
+                switch dialect {
+                case .postgres: "CAST(NULL AS \(self.placeTypes[place].rawValue)) AS c\(place + 1)"
+                case .sqlite: "NULL AS c\(place + 1)"
+                }
+            }
+            parts.append(
+                "SELECT '\(Self.recordedTag)' AS k, \(empty.joined(separator: ", ")) FROM receiptkit_receipts "
+                    + "WHERE receipt_hash = \(hash)")
+        }
+        return parts.joined(separator: "\nUNION ALL\n")
     }
 
     /// Where `name` of the table tagged `tag` sits in a row (0 is the tag), for tests.
@@ -74,8 +109,17 @@ struct LedgerSnapshotRead: Sendable {
         }
     }
 
-    /// The snapshot the rows of ``sql(dialect:ids:)`` hold for `query`.
+    /// The snapshot the rows of ``sql(dialect:ids:recognising:)`` hold for `query`.
     func snapshot(_ rows: [[SQLValue]], query: LedgerQuery) throws(LedgerError) -> LedgerSnapshot {
+        try self.recognition(rows, query: query).snapshot
+    }
+
+    /// The snapshot the rows of ``sql(dialect:ids:recognising:)`` hold for `query`, and whether they say the receipt
+    /// is recorded.
+    func recognition(_ rows: [[SQLValue]], query: LedgerQuery) throws(LedgerError)
+        -> (snapshot: LedgerSnapshot, recorded: Bool)
+    {
+        var recorded = false
         var transactions: [LedgerTransaction] = []
         var infos: [LedgerRenewalInfo] = []
         var originals: [LedgerOriginalTransaction] = []
@@ -89,21 +133,24 @@ struct LedgerSnapshotRead: Sendable {
             case self.transactions.tag: transactions.append(try self.transactions.record(row, query))
             case self.renewalInfo.tag: infos.append(try self.renewalInfo.record(row, query))
             case self.originalTransactions.tag: originals.append(try self.originalTransactions.record(row, query))
+            case Self.recordedTag: recorded = true
             default: throw LedgerError(.incompatibleSchema, "a snapshot row has an unknown kind")
             }
         }
         transactions.sort(by: LedgerTransaction.isNewer)
         infos.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
         originals.sort { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
-        return LedgerSnapshot(transactions: transactions, renewalInfo: infos, originalTransactions: originals)
+        return (LedgerSnapshot(transactions: transactions, renewalInfo: infos, originalTransactions: originals), recorded)
     }
 
     /// One table's share of the query: its `SELECT` list and where each of its columns sits in a row.
     private struct Part<Record>: Sendable {
         let tag: String
+        /// The table's name.
+        let from: String
         /// The place of each column the table reads (0-based, after the tag).
         let places: [String: Int]
-        /// The `SELECT … FROM table` of PostgreSQL (a place the table leaves empty is a `NULL` of the place's type)
+        /// The `SELECT` list of PostgreSQL (a place the table leaves empty is a `NULL` of the place's type)
         /// and of SQLite (a plain `NULL`: its columns have no declared type to agree on, and the text parses faster).
         let postgresSelect: String
         let sqliteSelect: String
@@ -117,9 +164,10 @@ struct LedgerSnapshotRead: Sendable {
             // are stored inline, not allocated.
             func select(_ empty: (SQLColumnType) -> String) -> String {
                 let list = types.indices.map { place in "\(columnAt[place] ?? empty(types[place])) AS c\(place + 1)" }
-                return "SELECT '\(table.tag)' AS k, \(list.joined(separator: ", ")) FROM \(table.name)"
+                return "SELECT '\(table.tag)' AS k, \(list.joined(separator: ", "))"
             }
             self.tag = table.tag
+            self.from = table.name
             self.places = places
             self.postgresSelect = select { "CAST(NULL AS \($0.rawValue))" }
             self.sqliteSelect = select { _ in "NULL" }

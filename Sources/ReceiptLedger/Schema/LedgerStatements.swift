@@ -7,19 +7,29 @@ struct LedgerStatements: Sendable {
     /// Rows per multi-row `INSERT` and ids per `IN (…)` list: far below either database's bound-parameter limit.
     static let chunkSize = 200
 
-    func insertReceipt(_ receipt: LedgerReceipt) -> SQLStatement {
-        let p = self.dialect.placeholder
-        return SQLStatement(
-            sql: """
-                INSERT INTO receiptkit_receipts (receipt_hash, environment, bundle_id, created_ms, first_seen_ms, receipt)
-                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)))
-                ON CONFLICT (receipt_hash) DO NOTHING
-                RETURNING receipt_hash
-                """,
-            binds: [
+    /// Inserts `receipts` (at most ``chunkSize``, distinct by hash) unless recorded; returns the hash of each one
+    /// inserted.
+    func insertReceipts(_ receipts: ArraySlice<LedgerReceipt>) -> SQLStatement {
+        var tuples: [String] = []
+        var binds: [SQLValue] = []
+        tuples.reserveCapacity(receipts.count)
+        binds.reserveCapacity(receipts.count * 6)
+        for receipt in receipts {
+            let first = binds.count + 1
+            tuples.append("(" + (first..<first + 6).map(self.dialect.placeholder).joined(separator: ", ") + ")")
+            binds += [
                 .text(receipt.hash), .text(receipt.environment.rawValue), .text(receipt.bundleIdentifier),
                 .integer(receipt.creationMilliseconds), .integer(receipt.seenMilliseconds), .blob(receipt.bytes),
             ]
+        }
+        return SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_receipts (receipt_hash, environment, bundle_id, created_ms, first_seen_ms, receipt)
+                VALUES \(tuples.joined(separator: ", "))
+                ON CONFLICT (receipt_hash) DO NOTHING
+                RETURNING receipt_hash
+                """,
+            binds: binds
         )
     }
 
@@ -133,7 +143,28 @@ struct LedgerStatements: Sendable {
     }
 
     /// The snapshot query of PostgreSQL: its ids are one `text[]`, so the text never varies.
-    static let postgresSnapshotSQL = LedgerSnapshotRead.shared.sql(dialect: .postgres, ids: "= ANY($3)")
+    static let postgresSnapshotSQL = LedgerSnapshotRead.shared.sql(dialect: .postgres, ids: "$3")
+
+    /// ``selectSnapshot(_:ids:)`` that also says whether the receipt of hash `hash` is recorded
+    /// (``LedgerSnapshotRead/recognition(_:query:)``): a receipt posted again is recognised and its snapshot read in
+    /// one statement, on a reader.
+    func recogniseSnapshot(_ query: LedgerQuery, ids: ArraySlice<String>, hash: String) -> SQLStatement {
+        let scope = [SQLValue.text(query.environment.rawValue), .text(query.bundleIdentifier)]
+        switch self.dialect {
+        case .sqlite:
+            let list = (3..<3 + ids.count).map(self.dialect.placeholder).joined(separator: ", ")
+            return SQLStatement(
+                sql: LedgerSnapshotRead.shared.sql(
+                    dialect: .sqlite, ids: "IN (\(list))", recognising: self.dialect.placeholder(3 + ids.count)),
+                binds: scope + ids.map { .text($0) } + [.text(hash)])
+        case .postgres:
+            return SQLStatement(sql: Self.postgresRecogniseSQL, binds: scope + [.texts(Array(ids)), .text(hash)])
+        }
+    }
+
+    /// The recognising snapshot query of PostgreSQL, of one text whatever the query.
+    static let postgresRecogniseSQL = LedgerSnapshotRead.shared.sql(
+        dialect: .postgres, ids: "$3", recognising: "$4")
 
     /// Upserts original-transaction records (at most ``chunkSize``, distinct and sorted by id), replacing only
     /// `upsert`'s columns and only when its condition holds.
@@ -155,26 +186,9 @@ struct LedgerStatements: Sendable {
         )
     }
 
-    /// The statements recording a receipt's transactions and, for each of its original transaction ids, that it
-    /// may be the newest receipt: transactions first, then records, each sorted by id (one lock order for every
-    /// writer).
-    func recordReceipt(_ receipt: LedgerReceipt) -> (transactions: [SQLStatement], originals: [SQLStatement]) {
-        let rows = receipt.transactions.sorted { $0.transactionIdentifier < $1.transactionIdentifier }
-        let originals = LedgerQuery(receipt: receipt).originalTransactionIdentifiers.sorted().map {
-            LedgerOriginalTransaction(
-                environment: receipt.environment, bundleIdentifier: receipt.bundleIdentifier,
-                originalTransactionIdentifier: $0, latestReceiptHash: receipt.hash,
-                latestReceiptCreationMilliseconds: receipt.creationMilliseconds, apiRefreshedMilliseconds: nil)
-        }
-        return (
-            Self.chunks(rows).map { self.upsertTransactions($0) },
-            Self.chunks(originals).map { self.upsertOriginalTransactions($0, LedgerOriginalTransaction.receiptUpdate) }
-        )
-    }
-
     /// The statements applying signed data: its transactions (one version per transaction, the one signed last),
     /// its renewal information (one per subscription, the newest), then the refresh time of the ids it covered —
-    /// each sorted by id, in the order ``recordReceipt(_:)`` writes tables.
+    /// each sorted by id, in the order ``ReceiptBatch`` writes tables.
     func apply(_ update: LedgerUpdate) -> [SQLStatement] {
         var transactions: [[String]: LedgerTransaction] = [:]
         for var row in update.transactions {

@@ -4,7 +4,7 @@ enum SQLValue: Sendable, Hashable {
     case integer(Int64)
     case blob([UInt8])
     case null
-    /// A list of texts bound as one PostgreSQL `text[]` (`= ANY($n)`); the SQLite dialect never binds one.
+    /// A list of texts bound as one PostgreSQL `text[]` (`unnest($n)`); the SQLite dialect never binds one.
     case texts([String])
 
     static func integer(_ value: Int64?) -> SQLValue {

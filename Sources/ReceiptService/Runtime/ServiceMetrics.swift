@@ -31,6 +31,10 @@ public struct ServiceMetrics: Sendable {
     private let cacheMisses: Counter
     /// The cache's hits and misses when last observed: the counters grow by what was added since.
     private let cacheCounted = NIOLockedValueBox((hits: UInt64(0), misses: UInt64(0)))
+    private let writeTransactions: Counter
+    private let batchedWrites: Counter
+    /// The ledger's write statistics when last observed.
+    private let writesCounted = NIOLockedValueBox(LedgerWriteStatistics(transactions: 0, writes: 0))
 
     /// Creates the metrics in a new registry (or `registry`).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -85,6 +89,12 @@ public struct ServiceMetrics: Sendable {
         self.cacheBytes = registry.makeGauge(
             descriptor: Self.descriptor("ledger_snapshot_cache", "bytes",
                 "The estimated size of the snapshots the ledger's cache holds now (its bound counts this)."))
+        self.writeTransactions = registry.makeCounter(
+            descriptor: Self.descriptor("ledger_write_transactions", "total",
+                "Database transactions that carried the ledger's writes (group commit: concurrent writes share one)."))
+        self.batchedWrites = registry.makeCounter(
+            descriptor: Self.descriptor("ledger_batched_writes", "total",
+                "Writes those transactions carried; divided by ledger_write_transactions_total, the mean batch."))
         self.cacheHits = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "hit")])
         self.cacheMisses = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "miss")])
         // Every series whose labels are known is exposed at 0 from the start, not from its first event: a rate or
@@ -238,6 +248,18 @@ public struct ServiceMetrics: Sendable {
                 self.cacheMisses.increment(by: Int64(clamping: statistics.misses - counted.misses))
             }
             counted = (statistics.hits, statistics.misses)
+        }
+    }
+
+    /// Sets the group commit's counters from what the ledger reports (`nil`: a ledger that does not batch); as
+    /// with ``observe(cache:)``, they grow by what was added since the last call.
+    public func observe(writes statistics: LedgerWriteStatistics?) {
+        guard let statistics else { return }
+        self.writesCounted.withLockedValue { counted in
+            guard statistics.transactions >= counted.transactions, statistics.writes >= counted.writes else { return }
+            self.writeTransactions.increment(by: Int64(clamping: statistics.transactions - counted.transactions))
+            self.batchedWrites.increment(by: Int64(clamping: statistics.writes - counted.writes))
+            counted = statistics
         }
     }
 

@@ -10,18 +10,22 @@ struct LedgerHistory: Sendable {
     /// holds the newer one's bytes).
     var latestIsPosted: Bool
 
-    /// Records `entry` and reads its history; any ledger failure is counted and rethrown (a string refused for
-    /// holding U+0000 is rethrown uncounted: the database did not fail).
+    /// Records `entry` and reads its history (a receipt recorded before is recognised and read in one statement);
+    /// any ledger failure is counted and rethrown (a string refused for holding U+0000 is rethrown uncounted: the
+    /// database did not fail).
     static func record(_ entry: LedgerReceipt, in ledger: any Ledger, metrics: ServiceMetrics) async throws(LedgerError)
         -> LedgerHistory
     {
+        let snapshot: LedgerSnapshot
         do {
-            metrics.countLedgerWrite(try await ledger.record(entry))
+            let recorded = try await ledger.recordAndSnapshot(entry)
+            metrics.countLedgerWrite(recorded.summary)
+            snapshot = recorded.snapshot
         } catch {
             if error.code != .stringContainsNUL { metrics.countLedgerFailure() }
             throw error
         }
-        return try await Self.read(entry, in: ledger, metrics: metrics)
+        return try await Self.history(entry, snapshot: snapshot, in: ledger, metrics: metrics)
     }
 
     /// Reads the history of a recorded `entry` (again, after an App Store Server API refresh wrote to it); any
@@ -29,21 +33,33 @@ struct LedgerHistory: Sendable {
     static func read(_ entry: LedgerReceipt, in ledger: any Ledger, metrics: ServiceMetrics) async throws(LedgerError)
         -> LedgerHistory
     {
+        let snapshot: LedgerSnapshot
         do {
-            let snapshot = try await ledger.snapshot(matching: LedgerQuery(receipt: entry))
-            // `latest_receipt` is the newest receipt that carried these transactions (kept per original transaction
-            // id, apart from the rows signed data replaces), else the one posted. Only a newer receipt than the
-            // posted one costs a read.
+            snapshot = try await ledger.snapshot(matching: LedgerQuery(receipt: entry))
+        } catch {
+            metrics.countLedgerFailure()
+            throw error
+        }
+        return try await Self.history(entry, snapshot: snapshot, in: ledger, metrics: metrics)
+    }
+
+    /// The history `snapshot` tells of `entry`. `latest_receipt` is the newest receipt that carried these
+    /// transactions (kept per original transaction id, apart from the rows signed data replaces), else the one
+    /// posted: only a newer receipt than the posted one costs a read.
+    private static func history(
+        _ entry: LedgerReceipt, snapshot: LedgerSnapshot, in ledger: any Ledger, metrics: ServiceMetrics
+    ) async throws(LedgerError) -> LedgerHistory {
+        do {
             if let newest = snapshot.latestReceiptHash, newest != entry.hash,
                 let stored = try await ledger.receipt(hash: newest)
             {
                 return LedgerHistory(snapshot: snapshot, latestReceipt: stored, latestIsPosted: false)
             }
-            return LedgerHistory(snapshot: snapshot, latestReceipt: entry.bytes, latestIsPosted: true)
         } catch {
             metrics.countLedgerFailure()
             throw error
         }
+        return LedgerHistory(snapshot: snapshot, latestReceipt: entry.bytes, latestIsPosted: true)
     }
 
     /// `latest_receipt_info`: every transaction newest first, or with `exclude-old-transactions` only the newest

@@ -1,0 +1,118 @@
+import Foundation
+import ReceiptKit
+@testable import ReceiptLedger
+import LedgerTestSupport
+import Testing
+
+/// `/verifyReceipt`'s ledger call, ``Ledger/recordAndSnapshot(_:)``: a receipt recorded before — by another
+/// instance, or before a restart, so this process does not know it — is recognised with its snapshot in one read,
+/// with no write; a new one is written once, through the group commit.
+@Suite("Ledger recognition")
+struct LedgerRecognitionTests {
+    static let seen = Date(timeIntervalSince1970: 1_750_000_000)
+
+    static func entry(_ tag: String, original: String) -> LedgerReceipt {
+        let receipt = ServiceTestPKI.receipt(purchases: [
+            ServiceTestPKI.purchase(original, original: original, day: 1),
+            ServiceTestPKI.purchase("\(original)1", original: original, day: 31),
+            ServiceTestPKI.purchase("9\(original)", original: "9\(original)", product: "com.example.pro", day: 3, subscription: false),
+        ])
+        return LedgerReceipt(receipt, bytes: Array("receipt \(tag)".utf8), environment: .production, seenAt: Self.seen)
+    }
+
+    /// Two ledgers, one after the other or side by side, on one database: `first` writes, `second` has never
+    /// seen what `first` wrote.
+    static func withTwoLedgers(
+        _ backend: LedgerBackend,
+        _ body: @Sendable (_ first: any Ledger, _ second: @Sendable () async throws -> any Ledger) async throws -> Void
+    ) async throws {
+        switch backend {
+        case .sqliteMemory:
+            return
+        case .sqliteFile:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-recognise-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("ledger.sqlite").path
+            let first = try await SQLiteLedger(path: path)
+            let opened = OpenedLedgers()
+            do {
+                try await first.migrate()
+                // One owner at a time: the second opens once the first is shut down.
+                try await body(first) {
+                    await first.shutdown()
+                    let second = try await SQLiteLedger(path: path)
+                    await opened.add(second)
+                    return second
+                }
+            } catch {
+                await first.shutdown()
+                await opened.shutdown()
+                throw error
+            }
+            await opened.shutdown()
+        case .postgres:
+            try await LedgerBackend.withTwoPostgresLedgers { first, second in
+                try await body(first) { second }
+            }
+        }
+    }
+
+    actor OpenedLedgers {
+        var ledgers: [any Ledger] = []
+        func add(_ ledger: any Ledger) { self.ledgers.append(ledger) }
+        func shutdown() async {
+            for ledger in self.ledgers { await ledger.shutdown() }
+        }
+    }
+
+    @Test(
+        "a receipt recorded by another instance is recognised with its snapshot, without a write",
+        arguments: LedgerBackend.available.filter { $0 != .sqliteMemory })
+    func recognisedWithoutAWrite(backend: LedgerBackend) async throws {
+        let known = Self.entry("known", original: "7000")
+        let fresh = Self.entry("fresh", original: "8000")
+        try await Self.withTwoLedgers(backend) { first, second in
+            let recorded = try await first.recordAndSnapshot(known)
+            #expect(recorded.summary == LedgerWriteSummary(receiptInserted: true, transactionsWritten: 3))
+            #expect(recorded.snapshot.transactions.map(\.transactionIdentifier) == ["70001", "97000", "7000"])
+            #expect(recorded.snapshot.latestReceiptHash == known.hash)
+            #expect(first.writeStatistics == LedgerWriteStatistics(transactions: 1, writes: 1))
+
+            let other = try await second()
+            let again = try await other.recordAndSnapshot(known)
+            #expect(again.summary == LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0))
+            #expect(again.snapshot == recorded.snapshot)
+            #expect(other.writeStatistics == LedgerWriteStatistics(transactions: 0, writes: 0))
+            // Known now: posted again, it is not looked for again.
+            #expect(try await other.recordAndSnapshot(known).snapshot == recorded.snapshot)
+            #expect(other.writeStatistics == LedgerWriteStatistics(transactions: 0, writes: 0))
+
+            // A receipt never seen is written once, and read back.
+            let written = try await other.recordAndSnapshot(fresh)
+            #expect(written.summary == LedgerWriteSummary(receiptInserted: true, transactionsWritten: 3))
+            #expect(written.snapshot.transactions.map(\.transactionIdentifier) == ["80001", "98000", "8000"])
+            #expect(other.writeStatistics == LedgerWriteStatistics(transactions: 1, writes: 1))
+        }
+    }
+
+    @Test("concurrent new receipts share their transactions, and every one is recorded", arguments: LedgerBackend.available)
+    func concurrentWritesShareCommits(backend: LedgerBackend) async throws {
+        let entries = (0..<64).map { Self.entry("group-\($0)", original: "\(10_000 + $0)") }
+        try await backend.withLedger { ledger in
+            let summaries = try await withThrowingTaskGroup(of: LedgerWriteSummary.self) { group in
+                for entry in entries { group.addTask { try await ledger.recordAndSnapshot(entry).summary } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(summaries.count == 64)
+            #expect(summaries.allSatisfy { $0 == LedgerWriteSummary(receiptInserted: true, transactionsWritten: 3) })
+            for entry in entries {
+                #expect(try await ledger.receipt(hash: entry.hash) == entry.bytes)
+            }
+            let statistics = try #require(ledger.writeStatistics)
+            #expect(statistics.writes == 64)
+            // 64 writes arriving together while commits take their time: fewer transactions than writes.
+            #expect(statistics.transactions < 64)
+        }
+    }
+}
