@@ -6,8 +6,9 @@
 #   write      receipts never seen: every request records;
 #   read       receipts all recorded before the run (by a loader, not timed), shuffled, more than the cache holds;
 #   mixed      90 % known, 10 % never seen — a day in a real app's life.
-# Each path prints requests/s, p50, p99 and the server's CPU time per request; then the medians of the rounds,
-# their spread, and the ratios to no-ledger that the issue sets targets for.
+# Each path prints requests/s, p50, p99, the server's CPU time per request, the snapshot cache's hits of its lookups
+# and the writes per transaction (group commit), from /metrics; then the medians of the rounds, their spread, and the
+# ratios to no-ledger that the issue sets targets for; then the service's RSS over a RSS_SECONDS (60) mixed run.
 #
 #   Benchmarks/serve/population.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS] [POPULATION]
 #
@@ -122,7 +123,18 @@ measure() {
   # Read and no-ledger runs repeat their lines by design; a write or mixed run that did posted known receipts.
   exhausted=""
   case "$1" in *-write | *-mixed) exhausted=$(awk '/^exhausted/ {print " (population exhausted: " $2 " repeats)"}' "$work/wrk.txt") ;; esac
-  printf '%-18s %10s %9s %9s %8s %12s%s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$exhausted"
+  # The snapshot cache's hits and lookups, and the writes per transaction (group commit), from /metrics.
+  ledger_figures=$(curl -fs "http://127.0.0.1:$port/metrics" | awk '
+    /^receiptkit_ledger_snapshot_cache_lookups_total\{result="hit"\}/ {hits = $2}
+    /^receiptkit_ledger_snapshot_cache_lookups_total\{result="miss"\}/ {misses = $2}
+    /^receiptkit_ledger_write_transactions_total / {transactions = $2}
+    /^receiptkit_ledger_batched_writes_total / {writes = $2}
+    END {
+      cache = (hits + misses > 0) ? sprintf("%d/%d", hits, hits + misses) : "-"
+      batch = (transactions > 0) ? sprintf("%.1f", writes / transactions) : "-"
+      printf "%s %s", cache, batch
+    }')
+  printf '%-18s %10s %9s %9s %8s %12s %13s %6s%s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" $ledger_figures "$exhausted"
   echo "$rps" >>"$work/rate.$1"
   echo "$p99" >>"$work/p99.$1"
 }
@@ -174,7 +186,7 @@ paths=(no-ledger write read mixed)
 echo "== $population receipts, $connections connections, ${seconds}s per run, $rounds rounds"
 for round in $(seq 1 "$rounds"); do
   echo "-- round $round"
-  printf '%-18s %10s %9s %9s %8s %12s\n' path "req/s" p50 p99 non-2xx "server µs/req"
+  printf '%-18s %10s %9s %9s %8s %12s %13s %6s\n' path "req/s" p50 p99 non-2xx "server µs/req" "cache hits" batch
   for kind in "${kinds[@]}"; do
     for index in $(seq 0 $((${#paths[@]} - 1))); do
       measure_path "$kind" "${paths[$(((index + round - 1) % ${#paths[@]}))]}"
@@ -205,3 +217,34 @@ for kind in ["sqlite", "postgres"]:
         print(f"{kind + '-' + path:<18} {statistics.median(rates):8.0f} req/s ({min(rates):.0f}-{max(rates):.0f}) "
               f"{ratio:.2f}x (target >= {targets[(kind, path)]}), p99 of the rounds: {' '.join(map(str, p99))}")
 PY
+
+# The service's memory over a long mixed run: its RSS every 5 s, and its growth after the first 10 s (the issue
+# allows 10 %). RSS_SECONDS=0 skips it. The run repeats the mixed lines as it goes (the never-seen ones are known
+# after the first pass): the cache, the memos and the connections churn as they would in a day.
+rss_seconds="${RSS_SECONDS:-60}"
+if [ "$rss_seconds" -gt 10 ]; then
+  echo "-- the service's RSS over a ${rss_seconds}s mixed run"
+  for kind in "${kinds[@]}"; do
+    database=$(fresh_database "$kind")
+    start_server "$database" --anchor "$work/ca/root.cer"
+    load "$work/known.lines" /verifyReceipt; stop_server; start_server "$database" --anchor "$work/ca/root.cer"
+    wrk -t2 -c"$connections" -d"${rss_seconds}s" -s "$work/post.lua" "http://127.0.0.1:$port/verifyReceipt" -- \
+      "$work/mixed.0.lines" 2 >"$work/wrk.txt" &
+    load_generator=$!
+    samples=""
+    for _ in $(seq 5 5 "$rss_seconds"); do
+      sleep 5
+      samples="$samples $(awk '/^VmRSS/ {print $2}' "/proc/$server/status")"
+    done
+    wait "$load_generator" || true
+    python3 - "$kind" "$samples" <<'PY'
+import sys
+kind, samples = sys.argv[1], [int(x) for x in sys.argv[2].split()]
+after = samples[1:]  # from 10 s on
+growth = (max(after) - after[0]) / after[0] * 100
+print(f"{kind + '-rss':<18} {' '.join(f'{x / 1024:.0f}' for x in samples)} MiB every 5 s; "
+      f"growth after 10 s {growth:.1f} % (target <= 10 %)")
+PY
+    stop_server
+  done
+fi
