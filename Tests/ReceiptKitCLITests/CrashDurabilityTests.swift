@@ -26,6 +26,16 @@ struct CrashDurabilityTests {
         var count: Int { self.receipts.count + self.notifications.count }
     }
 
+    /// The group commit's counters just before the kill.
+    actor Batches {
+        var transactions: Double = 0
+        var writes: Double = 0
+        func set(transactions: Double, writes: Double) {
+            self.transactions = transactions
+            self.writes = writes
+        }
+    }
+
     static func receipt(ca: TestCertificateAuthority, client: Int, index: Int) throws -> [UInt8] {
         let id = String(3_000_000_000_000_000 + client * 100_000 + index)
         let day = Date(timeIntervalSince1970: 1_700_000_000)
@@ -59,7 +69,7 @@ struct CrashDurabilityTests {
         try Data(serializer.serializedBytes).write(to: url)
     }
 
-    @Test("SIGKILL while 8 clients post: every acknowledged receipt and notification is there after a restart")
+    @Test("SIGKILL while 32 clients post, their writes sharing commits: every acknowledged receipt and notification is there after a restart")
     func acknowledgedWritesSurviveSIGKILL() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-crash-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -75,9 +85,10 @@ struct CrashDurabilityTests {
 
         let server = try ServeCLITests.Server(arguments)
         let acknowledged = Acknowledged()
+        let batches = Batches()
         let now = Date()  // the server's clock is the real one: notifications are signed now
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for client in 0..<8 {
+            for client in 0..<32 {
                 group.addTask {
                     for index in 0..<10_000 {
                         do {
@@ -103,9 +114,13 @@ struct CrashDurabilityTests {
             group.addTask {
                 // Kill once a good number of writes were acknowledged (or after 20 s on a very slow machine).
                 let deadline = Date().addingTimeInterval(20)
-                while await acknowledged.count < 40, Date() < deadline {
+                while await acknowledged.count < 120, Date() < deadline {
                     try await Task.sleep(for: .milliseconds(20))
                 }
+                // Group commit at work: transactions carried several writes each.
+                let transactions = try await server.metric("receiptkit_ledger_write_transactions_total") ?? 0
+                let writes = try await server.metric("receiptkit_ledger_batched_writes_total") ?? 0
+                await batches.set(transactions: transactions, writes: writes)
                 kill(server.process.processIdentifier, SIGKILL)
             }
             try await group.waitForAll()
@@ -115,6 +130,9 @@ struct CrashDurabilityTests {
         let receipts = await acknowledged.receipts
         let notifications = await acknowledged.notifications
         #expect(receipts.count + notifications.count >= 20)
+        let (transactions, writes) = await (batches.transactions, batches.writes)
+        #expect(transactions > 0)
+        #expect(writes > transactions, "\(writes) writes in \(transactions) transactions: none shared its commit")
 
         // Restarted on the same file: every acknowledged notification is a duplicate now.
         let restarted = try ServeCLITests.Server(arguments)

@@ -58,6 +58,16 @@ struct ServeCLITests {
             return self.process.terminationStatus
         }
 
+        /// The value of the unlabelled metric `name` at `GET /metrics`.
+        func metric(_ name: String) async throws -> Double? {
+            guard let url = URL(string: "http://127.0.0.1:\(self.port)/metrics") else { throw ServeFailure("bad path") }
+            let (data, _) = try await URLSession.shared.data(from: url)
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix(name + " ") {
+                return Double(line.dropFirst(name.count + 1))
+            }
+            return nil
+        }
+
         func post(_ path: String, json: Data) async throws -> [String: Any] {
             guard let url = URL(string: "http://127.0.0.1:\(self.port)\(path)") else { throw ServeFailure("bad path") }
             var request = URLRequest(url: url)

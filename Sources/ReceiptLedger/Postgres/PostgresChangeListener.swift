@@ -120,12 +120,16 @@ struct PostgresChangeListener: Sendable {
         case heartbeatMissed
     }
 
-    /// A change heard: one original transaction id, or `*` for all.
+    /// A change heard: the original transaction ids one statement wrote, separated by commas, or `*` for all.
     func heard(_ payload: String) {
+        Self.heard(payload, by: self.cache)
+    }
+
+    static func heard(_ payload: String, by cache: LedgerSnapshotCache) {
         if payload == "*" {
-            self.cache.flush()
+            cache.flush()
         } else {
-            self.cache.written(CollectionOfOne(payload))
+            cache.written(payload.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
         }
     }
 }

@@ -171,12 +171,72 @@ struct LedgerMigration: Sendable {
                 "CREATE INDEX receiptkit_api_claims_by_end ON receiptkit_api_claims (until_ms)",
             ]
         },
+        LedgerMigration(
+            version: 6, description: "PostgreSQL: one change notification per statement, not per row"
+        ) { dialect in
+            guard dialect == .postgres else { return [] }
+            // A row trigger ran a function and queued a notification per row written (a group commit's batch writes
+            // hundreds); a statement trigger reads the rows the statement changed (its transition tables) and names
+            // their original transaction ids in one payload, separated by commas: `*` when one is longer than 256
+            // characters or holds a comma (no Apple id does), or when the list would not fit a notification.
+            let tables = ["receiptkit_transactions", "receiptkit_renewal_info", "receiptkit_original_transactions"]
+            let channel = LedgerMigration.changeChannel
+            // The row triggers go; version 4's function stays for the TRUNCATE triggers (`*`).
+            return tables.map { "DROP TRIGGER \($0)_changed ON \($0)" } + [
+                """
+                CREATE FUNCTION receiptkit_notify_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+                DECLARE
+                    ids TEXT[];
+                    payload TEXT;
+                BEGIN
+                    IF TG_OP = 'INSERT' THEN
+                        SELECT array_agg(DISTINCT original_transaction_id) INTO ids FROM receiptkit_new;
+                    ELSIF TG_OP = 'UPDATE' THEN
+                        SELECT array_agg(DISTINCT id) INTO ids FROM (
+                            SELECT original_transaction_id AS id FROM receiptkit_new
+                            UNION SELECT original_transaction_id FROM receiptkit_old) AS changed;
+                    ELSE
+                        SELECT array_agg(DISTINCT original_transaction_id) INTO ids FROM receiptkit_old;
+                    END IF;
+                    IF ids IS NULL THEN
+                        RETURN NULL;
+                    END IF;
+                    payload := array_to_string(ids, ',');
+                    IF length(payload) > 7000
+                        OR EXISTS (SELECT 1 FROM unnest(ids) AS id WHERE length(id) > 256 OR position(',' IN id) > 0)
+                    THEN
+                        payload := '*';
+                    END IF;
+                    PERFORM pg_notify('\(channel)', payload);
+                    RETURN NULL;
+                END
+                $$
+                """,
+            ] + tables.flatMap { table in
+                [
+                    """
+                    CREATE TRIGGER \(table)_inserted AFTER INSERT ON \(table) REFERENCING NEW TABLE AS receiptkit_new
+                        FOR EACH STATEMENT EXECUTE FUNCTION receiptkit_notify_changes()
+                    """,
+                    """
+                    CREATE TRIGGER \(table)_updated AFTER UPDATE ON \(table)
+                        REFERENCING OLD TABLE AS receiptkit_old NEW TABLE AS receiptkit_new
+                        FOR EACH STATEMENT EXECUTE FUNCTION receiptkit_notify_changes()
+                    """,
+                    """
+                    CREATE TRIGGER \(table)_deleted AFTER DELETE ON \(table) REFERENCING OLD TABLE AS receiptkit_old
+                        FOR EACH STATEMENT EXECUTE FUNCTION receiptkit_notify_changes()
+                    """,
+                ]
+            }
+        },
     ]
 
     /// The version from which PostgreSQL announces changes on ``changeChannel``.
     static let changeNotificationsVersion = 4
 
-    /// The PostgreSQL channel on which changes are announced: an original transaction id, or `*` for all.
+    /// The PostgreSQL channel on which changes are announced: original transaction ids separated by commas (one
+    /// id per notification before version 6), or `*` for all.
     static let changeChannel = "receiptkit_ledger_changes"
 
     /// The newest version this build knows.
