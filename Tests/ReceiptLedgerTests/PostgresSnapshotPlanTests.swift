@@ -44,4 +44,32 @@ struct PostgresSnapshotPlanTests {
             }
         }
     }
+
+    @Test(
+        "the ledger's connections keep the snapshot read's plan: planned once, not on every read",
+        .enabled(if: LedgerBackend.postgresURL != nil, Comment(rawValue: LedgerBackend.postgresSkipMessage)))
+    func planKeptPerConnection() async throws {
+        try await LedgerBackend.withPostgresSchema { configuration in
+            let ledger = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
+            try await LedgerBackend.running(ledger) {
+                try await ledger.migrate()
+                try await ledger.client.withConnection { connection in
+                    let binds: [SQLValue] = [.text("Production"), .text("b"), .texts(["1", "2"])]
+                    for _ in 0..<8 {
+                        for try await _ in try await connection.execute(
+                            PostgresSnapshotStatement(binds: binds), logger: LedgerBackend.quiet) {}
+                    }
+                    let rows = try await connection.query(
+                        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = \(PostgresSnapshotStatement.name)",
+                        logger: LedgerBackend.quiet)
+                    var plans: [(Int64, Int64)] = []
+                    for try await (generic, custom) in rows.decode((Int64, Int64).self) { plans.append((generic, custom)) }
+                    // Left to choose, PostgreSQL plans every one of these reads anew (8 custom plans, 0 generic).
+                    #expect(plans.count == 1)
+                    #expect(plans.first?.1 == 0, "custom plans: \(plans)")
+                    #expect((plans.first?.0 ?? 0) >= 1, "generic plans: \(plans)")
+                }
+            }
+        }
+    }
 }
