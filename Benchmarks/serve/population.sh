@@ -6,8 +6,8 @@
 #   write      receipts never seen: every request records;
 #   read       receipts all recorded before the run (by a loader, not timed), shuffled, more than the cache holds;
 #   mixed      90 % known, 10 % never seen — a day in a real app's life.
-# Each path prints requests/s, p50, p99, the server's CPU time per request, the snapshot cache's hits of its lookups
-# and the writes per transaction (group commit), from /metrics; then the medians of the rounds, their spread, and the
+# Each path prints requests/s, p50, p99, the server's CPU time per request, the snapshot cache's hits of its lookups,
+# the bytes it counts per snapshot and the writes per transaction (group commit), from /metrics; then the medians of the rounds, their spread, and the
 # ratios to no-ledger that the issue sets targets for; then the service's RSS over a RSS_SECONDS (60) mixed run.
 #
 #   Benchmarks/serve/population.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS] [POPULATION]
@@ -127,14 +127,17 @@ measure() {
   ledger_figures=$(curl -fs "http://127.0.0.1:$port/metrics" | awk '
     /^receiptkit_ledger_snapshot_cache_lookups_total\{result="hit"\}/ {hits = $2}
     /^receiptkit_ledger_snapshot_cache_lookups_total\{result="miss"\}/ {misses = $2}
+    /^receiptkit_ledger_snapshot_cache_entries / {entries = $2}
+    /^receiptkit_ledger_snapshot_cache_bytes / {bytes = $2}
     /^receiptkit_ledger_write_transactions_total / {transactions = $2}
     /^receiptkit_ledger_batched_writes_total / {writes = $2}
     END {
       cache = (hits + misses > 0) ? sprintf("%d/%d", hits, hits + misses) : "-"
       batch = (transactions > 0) ? sprintf("%.1f", writes / transactions) : "-"
-      printf "%s %s", cache, batch
+      size = (entries > 0) ? sprintf("%d", bytes / entries) : "-"
+      printf "%s %s %s", cache, size, batch
     }')
-  printf '%-18s %10s %9s %9s %8s %12s %13s %6s%s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" $ledger_figures "$exhausted"
+  printf '%-18s %10s %9s %9s %8s %12s %13s %7s %6s%s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" $ledger_figures "$exhausted"
   echo "$rps" >>"$work/rate.$1"
   echo "$p99" >>"$work/p99.$1"
 }
@@ -186,7 +189,7 @@ paths=(no-ledger write read mixed)
 echo "== $population receipts, $connections connections, ${seconds}s per run, $rounds rounds"
 for round in $(seq 1 "$rounds"); do
   echo "-- round $round"
-  printf '%-18s %10s %9s %9s %8s %12s %13s %6s\n' path "req/s" p50 p99 non-2xx "server µs/req" "cache hits" batch
+  printf '%-18s %10s %9s %9s %8s %12s %13s %7s %6s\n' path "req/s" p50 p99 non-2xx "server µs/req" "cache hits" "B/snap" batch
   for kind in "${kinds[@]}"; do
     for index in $(seq 0 $((${#paths[@]} - 1))); do
       measure_path "$kind" "${paths[$(((index + round - 1) % ${#paths[@]}))]}"
