@@ -35,7 +35,7 @@ case "${1:-}" in
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
     as_owner "$bin/initdb" -D "$dir/data" -U receiptkit --auth=trust -E UTF8 --locale=C >"$dir/initdb.log"
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200" start >&2
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400" start >&2
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U receiptkit receiptkit
     echo "postgres://receiptkit@127.0.0.1:$port/receiptkit?sslmode=disable"
     ;;

@@ -28,7 +28,7 @@ struct LedgerRecognitionTests {
     ) async throws {
         switch backend {
         case .sqliteMemory:
-            return
+            throw LedgerError(.unavailable, "two in-memory ledgers share no database")
         case .sqliteFile:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-recognise-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -36,17 +36,17 @@ struct LedgerRecognitionTests {
             let path = directory.appendingPathComponent("ledger.sqlite").path
             let first = try await SQLiteLedger(path: path)
             let opened = OpenedLedgers()
+            await opened.add(first)
             do {
                 try await first.migrate()
                 // One owner at a time: the second opens once the first is shut down.
                 try await body(first) {
-                    await first.shutdown()
+                    await opened.shutdown()
                     let second = try await SQLiteLedger(path: path)
                     await opened.add(second)
                     return second
                 }
             } catch {
-                await first.shutdown()
                 await opened.shutdown()
                 throw error
             }
@@ -58,11 +58,14 @@ struct LedgerRecognitionTests {
         }
     }
 
+    /// The ledgers open now: each is shut down once.
     actor OpenedLedgers {
         var ledgers: [any Ledger] = []
         func add(_ ledger: any Ledger) { self.ledgers.append(ledger) }
         func shutdown() async {
-            for ledger in self.ledgers { await ledger.shutdown() }
+            let open = self.ledgers
+            self.ledgers = []
+            for ledger in open { await ledger.shutdown() }
         }
     }
 

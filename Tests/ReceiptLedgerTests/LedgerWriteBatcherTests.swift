@@ -136,15 +136,19 @@ struct LedgerWriteBatcherTests {
         let batcher = LedgerWriteBatcher(backend: backend, statements: LedgerStatements(dialect: .sqlite))
         let results = NIOLockedValueBox<[String: Result<String, LedgerError>]>([:])
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for sql in ["first", "a", "refuse", "b"] {
+            for (index, sql) in ["first", "a", "refuse", "b"].enumerated() {
                 group.addTask {
                     let result = await Self.write(batcher, sql)
                     results.withLockedValue { $0[sql] = result }
                 }
-                // The first holds its transaction open while the other three queue: they share the next one.
-                if sql == "first" { try await Self.eventually { backend.waiting == 1 } }
+                // The first holds its transaction open while the other three queue, one after the other: they share
+                // the next one, in this order.
+                if index == 0 {
+                    try await Self.eventually { backend.waiting == 1 }
+                } else {
+                    try await Self.eventually { batcher.queued == index }
+                }
             }
-            try await Self.eventually { batcher.queued == 3 }
             #expect(batcher.queued == 3)
             // The first, the shared one (rolled back by the refusal), then one each for the three run again.
             for _ in 0..<5 { backend.release() }
@@ -163,18 +167,32 @@ struct LedgerWriteBatcherTests {
         #expect(batcher.statistics == LedgerWriteStatistics(transactions: 5, writes: 7))
     }
 
-    @Test("a commit that fails fails every write of its batch, retryable, and acknowledges none")
-    func failedCommitFailsTheBatch() async throws {
+    @Test("a commit that fails (unavailable) fails its batch and the writes queued behind it at once, retryable, none acknowledged")
+    func failedCommitFailsTheBatchAndTheQueue() async throws {
         let backend = GatedBackend()
         backend.state.withLockedValue { $0.commitFails = true }
         let batcher = LedgerWriteBatcher(backend: backend, statements: LedgerStatements(dialect: .sqlite))
-        for _ in 0..<8 { backend.release() }
-        let results = await withTaskGroup(of: Result<String, LedgerError>.self) { group in
-            for index in 0..<6 { group.addTask { await Self.write(batcher, "w\(index)") } }
-            return await group.reduce(into: []) { $0.append($1) }
+        let results = NIOLockedValueBox<[Result<String, LedgerError>]>([])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    let result = await Self.write(batcher, "w\(index)")
+                    results.withLockedValue { $0.append(result) }
+                }
+                // The first holds its transaction open; five wait behind it.
+                if index == 0 {
+                    try await Self.eventually { backend.waiting == 1 }
+                } else {
+                    try await Self.eventually { batcher.queued == index }
+                }
+            }
+            #expect(batcher.queued == 5)
+            backend.release()  // one transaction only: the queued writes must not wait for transactions of their own
+            try await group.waitForAll()
         }
-        #expect(results.count == 6)
-        for result in results {
+        let outcome = results.withLockedValue { $0 }
+        #expect(outcome.count == 6)
+        for result in outcome {
             guard case .failure(let error) = result else {
                 Issue.record("a write was acknowledged though its commit failed")
                 continue
@@ -183,5 +201,7 @@ struct LedgerWriteBatcherTests {
             #expect(error.isRetryable)
         }
         #expect(backend.state.withLockedValue { $0.committed }.isEmpty)
+        #expect(batcher.statistics == LedgerWriteStatistics(transactions: 1, writes: 1))
+        #expect(batcher.queued == 0)
     }
 }

@@ -10,13 +10,13 @@ import Testing
 @Suite("PostgreSQL change notifications")
 struct PostgresChangeNotificationTests {
     @Test(
-        "one batch of three receipts is one notification naming their original transaction ids",
+        "one batch of three receipts is one notification naming their original transaction ids; updates are announced too",
         .enabled(if: LedgerBackend.postgresURL != nil, Comment(rawValue: LedgerBackend.postgresSkipMessage)))
     func oneNotificationPerBatch() async throws {
         let receipts = (0..<3).map { index in
             ReceiptBatchTests.entry("notice-\(index)", createdDay: 10, [
-                ServiceTestPKI.purchase("\(700 + index)", original: "\(700 + index)", day: 1),
-                ServiceTestPKI.purchase("\(800 + index)", original: "\(700 + index)", day: 31),
+                ServiceTestPKI.purchase("\(9_450_700 + index)", original: "\(9_450_700 + index)", day: 1),
+                ServiceTestPKI.purchase("\(9_450_800 + index)", original: "\(9_450_700 + index)", day: 31),
             ])
         }
         try await LedgerBackend.withPostgresSchema { configuration in
@@ -32,6 +32,10 @@ struct PostgresChangeNotificationTests {
                             try await connection.listen(on: LedgerMigration.changeChannel) { notifications in
                                 listening.withLockedValue { $0 = true }
                                 for try await notification in notifications {
+                                    // The channel is the database's: tests running beside this one, in other schemas,
+                                    // announce their ids on it too.
+                                    let ids = notification.payload.split(separator: ",")
+                                    guard ids.allSatisfy({ $0.hasPrefix("9450") }) else { continue }
                                     heard.withLockedValue { $0.append(notification.payload) }
                                 }
                             }
@@ -40,16 +44,25 @@ struct PostgresChangeNotificationTests {
                     for _ in 0..<1_000 where !listening.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
                     _ = try await ReceiptBatchTests.batch(receipts, in: ledger)
                     for _ in 0..<1_000 where heard.withLockedValue({ $0 }).isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-                    // A later write, heard after the batch's notifications: every one of those has arrived by then.
+                    // A newer receipt of customer 9450701: its rows replace the stored ones (ON CONFLICT DO UPDATE fires the
+                    // update's statement trigger), its own new row is inserted.
                     try await ledger.record(
-                        ReceiptBatchTests.entry("later", createdDay: 11, [ServiceTestPKI.purchase("900", original: "900", day: 1)]))
-                    for _ in 0..<1_000 where !heard.withLockedValue({ $0 }).contains("900") {
+                        ReceiptBatchTests.entry("renewed", createdDay: 12, [
+                            ServiceTestPKI.purchase("9450701", original: "9450701", day: 1),
+                            ServiceTestPKI.purchase("9450801", original: "9450701", day: 31),
+                            ServiceTestPKI.purchase("9450811", original: "9450701", day: 61),
+                        ]))
+                    // A later write, heard after the others' notifications: every one of those has arrived by then.
+                    try await ledger.record(
+                        ReceiptBatchTests.entry("later", createdDay: 11, [ServiceTestPKI.purchase("9450900", original: "9450900", day: 1)]))
+                    for _ in 0..<1_000 where !heard.withLockedValue({ $0 }).contains("9450900") {
                         try await Task.sleep(for: .milliseconds(5))
                     }
                     group.cancelAll()
                 }
-                // The transactions' statement and the records' name the same ids: PostgreSQL sends that once.
-                #expect(heard.withLockedValue { $0 } == ["700,701,702", "900"])
+                // The transactions' statement and the records' name the same ids: PostgreSQL sends that once (and
+                // the renewal's inserts and updates, all of customer 9450701, once).
+                #expect(heard.withLockedValue { $0 } == ["9450700,9450701,9450702", "9450701", "9450900"])
             }
         }
     }

@@ -86,9 +86,9 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let query = LedgerQuery(receipt: receipt)
         let unchanged = LedgerWriteSummary(receiptInserted: false, transactionsWritten: 0)
         if self.known.contains(receipt.hash) { return (unchanged, try await self.snapshot(matching: query)) }
-        // A receipt without purchases has no snapshot to read along.
         // Refused before the database sees its strings (PostgreSQL fails a statement carrying U+0000).
         try Self.refuseNUL(receipt)
+        // A receipt without purchases has no snapshot to read along.
         if query.originalTransactionIdentifiers.isEmpty {
             return (try await self.write(receipt), LedgerSnapshot(transactions: [], renewalInfo: []))
         }

@@ -6,9 +6,9 @@ import NIOConcurrencyHelpers
 /// A write waits in a queue; one drain at a time takes every write waiting (at most ``maximumBatch``), runs them in
 /// one transaction — the receipts among them together (``ReceiptBatch``), then the others in order — and answers
 /// each once that transaction has committed — never before, so an acknowledged write is as durable as one committed
-/// alone. A batch that fails fails only its own writes: a database that is unavailable (every write would fail
-/// alike) fails them all with its retryable error; any other failure of a batch of several runs each of its writes
-/// again alone, so one write the database refuses never takes the others with it.
+/// alone. A database that is unavailable (every write would fail alike) fails the batch with its retryable error, and
+/// the writes queued behind it at once, as fast as one write alone would fail; any other failure of a batch of
+/// several runs each of its writes again alone, so one write the database refuses never takes the others with it.
 final class LedgerWriteBatcher<Backend: SQLBackend>: Sendable {
     /// One write waiting, and how to answer it. Exactly one of `work`'s acknowledgement or `fail` answers it.
     private struct Pending: Sendable {
@@ -73,7 +73,8 @@ final class LedgerWriteBatcher<Backend: SQLBackend>: Sendable {
             state.draining = true
             return true
         }
-        if starts { Task { await self.drain() } }
+        // Detached: the drain serves every caller, not the request that happened to start it.
+        if starts { Task.detached { await self.drain() } }
     }
 
     /// Writes waiting for a transaction (not those of the transaction running).
@@ -130,11 +131,20 @@ final class LedgerWriteBatcher<Backend: SQLBackend>: Sendable {
             }
             for acknowledge in acknowledgements { acknowledge() }
         } catch {
-            if batch.count > 1, !self.backend.ledgerError(error).isRetryable {
+            let retryable = self.backend.ledgerError(error).isRetryable
+            if batch.count > 1, !retryable {
                 for pending in batch { await self.run([pending]) }
-            } else {
-                for pending in batch { pending.fail(error) }
+                return
             }
+            for pending in batch { pending.fail(error) }
+            guard retryable else { return }
+            // The database is unavailable: the writes queued meanwhile fail now too, as fast as this one did, not
+            // each batch after a wait of its own.
+            let queued = self.state.withLockedValue { state in
+                defer { state.queue.removeAll() }
+                return state.queue
+            }
+            for pending in queued { pending.fail(error) }
         }
     }
 }

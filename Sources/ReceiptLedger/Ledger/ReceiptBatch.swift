@@ -3,16 +3,20 @@
 /// transactions and one of their original-transaction records (per ``LedgerStatements/chunkSize`` rows).
 ///
 /// A statement may not name a row twice (PostgreSQL's `ON CONFLICT DO UPDATE` refuses it), so rows the batch's
-/// receipts share are reduced first to the one the database would keep — the version from the newest receipt (by
-/// creation date, then hash), as the upsert's own condition decides between a stored row and a new one: the outcome
-/// is the same as writing the receipts one by one, in any order.
+/// receipts share are reduced first to the version from the newest receipt (by creation date, then hash), which the
+/// upsert's own condition then weighs against the stored row. The outcome is the one of writing the receipts one by
+/// one — in any order, receipts never disagreeing — with one exception: when a stored row is a refund signed data
+/// recorded and the newest receipt's version shows no cancellation (the refund reversed? the receipt older than
+/// Apple's word?), the refund stays, though an older receipt of the batch recording a cancellation would, written
+/// first, have let the newest receipt replace it. Rows are written sorted by their whole key, so that concurrent
+/// writers (other instances) take their locks in one order.
 struct ReceiptBatch: Sendable {
     let statements: LedgerStatements
 
     /// Records `receipts` in `session`'s transaction; the summary of each, by receipt hash.
     func record(_ receipts: [LedgerReceipt], in session: any SQLSession) async throws -> [String: LedgerWriteSummary] {
         var seen = Set<String>()
-        let distinct = receipts.filter { seen.insert($0.hash).inserted }
+        let distinct = receipts.filter { seen.insert($0.hash).inserted }.sorted { $0.hash < $1.hash }
         var inserted = Set<String>()
         for chunk in LedgerStatements.chunks(distinct) {
             for row in try await session.run(self.statements.insertReceipts(chunk)) {
@@ -40,11 +44,14 @@ struct ReceiptBatch: Sendable {
             }
             carried.append((receipt.hash, keys))
         }
-        let rows = kept.values.sorted { ($0.transactionIdentifier, $0.receiptHash) < ($1.transactionIdentifier, $1.receiptHash) }
-        var written = Set<String>()
+        let rows = kept.values.sorted { TransactionKey($0) < TransactionKey($1) }
+        var written = Set<TransactionKey>()
         for chunk in LedgerStatements.chunks(rows) {
             for row in try await session.run(self.statements.upsertTransactions(chunk)) {
-                if case .text(let id)? = row.first { written.insert(id) }
+                guard row.count == 3, case .text(let environment) = row[0], case .text(let bundle) = row[1],
+                    case .text(let id) = row[2]
+                else { continue }
+                written.insert(TransactionKey(environment: environment, bundle: bundle, id: id))
             }
         }
 
@@ -56,7 +63,7 @@ struct ReceiptBatch: Sendable {
                     environment: receipt.environment, bundleIdentifier: receipt.bundleIdentifier,
                     originalTransactionIdentifier: id, latestReceiptHash: receipt.hash,
                     latestReceiptCreationMilliseconds: receipt.creationMilliseconds, apiRefreshedMilliseconds: nil)
-                let key = TransactionKey(environment: receipt.environment, bundle: receipt.bundleIdentifier, id: id)
+                let key = TransactionKey(environment: receipt.environment.rawValue, bundle: receipt.bundleIdentifier, id: id)
                 if let held = newest[key],
                     (held.latestReceiptCreationMilliseconds ?? 0, held.latestReceiptHash ?? "")
                         >= (receipt.creationMilliseconds, receipt.hash)
@@ -66,7 +73,7 @@ struct ReceiptBatch: Sendable {
                 newest[key] = record
             }
         }
-        let originals = newest.values.sorted { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
+        let originals = newest.sorted { $0.key < $1.key }.map(\.value)
         for chunk in LedgerStatements.chunks(originals) {
             _ = try await session.run(
                 self.statements.upsertOriginalTransactions(chunk, LedgerOriginalTransaction.receiptUpdate))
@@ -74,27 +81,31 @@ struct ReceiptBatch: Sendable {
 
         for (hash, keys) in carried {
             // A transaction counts for the receipt whose version the database took.
-            let count = keys.filter { written.contains($0.id) && kept[$0]?.receiptHash == hash }.count
+            let count = keys.filter { written.contains($0) && kept[$0]?.receiptHash == hash }.count
             summaries[hash] = LedgerWriteSummary(receiptInserted: true, transactionsWritten: count)
         }
         return summaries
     }
 
     /// A row's key: environment, app, and transaction id (or original transaction id).
-    struct TransactionKey: Hashable, Sendable {
-        let environment: AppStoreEnvironment
+    struct TransactionKey: Hashable, Comparable, Sendable {
+        let environment: String
         let bundle: String
         let id: String
 
-        init(environment: AppStoreEnvironment, bundle: String, id: String) {
+        init(environment: String, bundle: String, id: String) {
             self.environment = environment
             self.bundle = bundle
             self.id = id
         }
 
+        static func < (lhs: TransactionKey, rhs: TransactionKey) -> Bool {
+            (lhs.environment, lhs.bundle, lhs.id) < (rhs.environment, rhs.bundle, rhs.id)
+        }
+
         init(_ transaction: LedgerTransaction) {
             self.init(
-                environment: transaction.environment, bundle: transaction.bundleIdentifier,
+                environment: transaction.environment.rawValue, bundle: transaction.bundleIdentifier,
                 id: transaction.transactionIdentifier)
         }
     }

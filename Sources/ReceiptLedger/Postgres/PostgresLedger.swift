@@ -51,8 +51,9 @@ public struct PostgresLedger: BackendLedger, Service {
         var configuration = configuration
         // The snapshot read is planned once per connection and kept (its plan does not depend on the tables' size):
         // left to choose, PostgreSQL would plan it again on every read, a custom plan sized to the id list looking
-        // cheaper than the kept one — most of the database's time on a read. Every other statement is a key lookup
-        // or an upsert by key, whose kept plan is the one a custom plan would be.
+        // cheaper than the kept one — most of the database's time on a read. The other statements are looked up or
+        // upserted by key (and the claims' expiry sweep runs over a small table): a plan made without their values is
+        // the one their values would give. PostgreSQL 12 or later (the setting's first version).
         if !configuration.options.additionalStartupParameters.contains(where: { $0.0 == "plan_cache_mode" }) {
             configuration.options.additionalStartupParameters.append(("plan_cache_mode", "force_generic_plan"))
         }

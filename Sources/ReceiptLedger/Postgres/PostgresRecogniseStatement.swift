@@ -6,7 +6,7 @@ import PostgresNIO
 struct PostgresRecogniseStatement: PostgresPreparedStatement {
     typealias Row = [SQLValue]
 
-    static let name = "receiptkit_recognise_v5"
+    static let name = "receiptkit_recognise_v6"
     static let sql = LedgerStatements.postgresRecogniseSQL
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .textArray, .text]
 

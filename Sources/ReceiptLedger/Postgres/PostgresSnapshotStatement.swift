@@ -5,7 +5,7 @@ import PostgresNIO
 struct PostgresSnapshotStatement: PostgresPreparedStatement {
     typealias Row = [SQLValue]
 
-    static let name = "receiptkit_snapshot_v5"
+    static let name = "receiptkit_snapshot_v6"
     static let sql = LedgerStatements.postgresSnapshotSQL
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .textArray]
 

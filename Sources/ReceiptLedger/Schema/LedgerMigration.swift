@@ -202,7 +202,7 @@ struct LedgerMigration: Sendable {
                         RETURN NULL;
                     END IF;
                     payload := array_to_string(ids, ',');
-                    IF length(payload) > 7000
+                    IF octet_length(payload) > 7000
                         OR EXISTS (SELECT 1 FROM unnest(ids) AS id WHERE length(id) > 256 OR position(',' IN id) > 0)
                     THEN
                         payload := '*';
@@ -232,8 +232,9 @@ struct LedgerMigration: Sendable {
         },
     ]
 
-    /// The version from which PostgreSQL announces changes on ``changeChannel``.
-    static let changeNotificationsVersion = 4
+    /// The version from which PostgreSQL announces changes on ``changeChannel`` as ``PostgresChangeListener`` reads
+    /// them (version 4 announced one id per notification, which could hold a comma).
+    static let changeNotificationsVersion = 6
 
     /// The PostgreSQL channel on which changes are announced: original transaction ids separated by commas (one
     /// id per notification before version 6), or `*` for all.

@@ -50,7 +50,7 @@ struct LedgerStatements: Sendable {
                     AND NOT (excluded.source = 'receipt' AND excluded.cancellation_ms IS NULL
                         AND \(table.name).source <> 'receipt'
                         AND \(table.name).cancellation_ms IS NOT NULL)
-                RETURNING transaction_id
+                RETURNING environment, bundle_id, transaction_id
                 """,
             binds: binds
         )
