@@ -12,16 +12,17 @@
 #
 #   Benchmarks/serve/population.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS] [POPULATION]
 #
-# Defaults: a release build made here, 5 s per run, 64 connections, 3 rounds, 40,000 receipts: a quarter known
-# before the read and mixed runs, a fortieth new in each mixed run, the rest shared out among the write runs, each
-# receipt posted once (a run that ran out of them says so, and repeats them: raise POPULATION).
+# Defaults: a release build made here, 5 s per run, 64 connections, 3 rounds, 160,000 receipts: an eighth known
+# before the read and mixed runs (more than the default snapshot cache holds), an eightieth new in each mixed run, the
+# rest shared out among the write runs, each receipt posted once (a run that ran out of them says so, and repeats
+# them: raise POPULATION).
 # PostgreSQL: RECEIPTKIT_TEST_POSTGRES_URL, else a server .ci/postgres.sh starts (and stops) on port 54332.
 set -euo pipefail
 # shellcheck source=../setup.sh
 source "$(dirname "$0")/../setup.sh"
 connections="${3:-64}"
 rounds="${4:-3}"
-population="${5:-40000}"
+population="${5:-160000}"
 [ -z "${2:-}" ] && seconds=5
 command -v wrk >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
@@ -46,12 +47,12 @@ work, rounds = sys.argv[1], int(sys.argv[2])
 files = sorted(os.listdir(f"{work}/receipts"))
 random.Random(45).shuffle(files)
 bodies = [json.dumps({"receipt-data": base64.b64encode(open(f"{work}/receipts/{f}", "rb").read()).decode()}) for f in files]
-# A quarter is recorded before the read and mixed runs (the known: more than the default snapshot cache holds);
-# each mixed run takes a fortieth of the population as its never seen, each write run a slice of the rest.
+# An eighth is recorded before the read and mixed runs (the known: more than the default snapshot cache holds);
+# each mixed run takes an eightieth of the population as its never seen, each write run a slice of the rest.
 runs = rounds * 2
-known = bodies[: len(bodies) // 4]
-mixed_new = len(bodies) // 40
-fresh = bodies[len(bodies) // 4 :]
+known = bodies[: len(bodies) // 8]
+mixed_new = len(bodies) // 80
+fresh = bodies[len(bodies) // 8 :]
 mixed_slices = [fresh[i * mixed_new : (i + 1) * mixed_new] for i in range(runs)]
 writes = fresh[runs * mixed_new :]
 size = len(writes) // runs
