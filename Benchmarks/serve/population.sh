@@ -30,14 +30,7 @@ command -v wrk >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-g
 source "$(dirname "$0")/serving.sh"
 trap serving_cleanup EXIT
 
-# The population: one customer per receipt, minted in one process.
-echo "== minting $population receipts"
-"$bin" mint ca --out "$work/ca" >/dev/null
-"$bin" mint receipt --ca "$work/ca" --bundle-id com.example.app --app-version 1 \
-  --created 2026-01-01T00:00:00Z \
-  --purchase "com.example.lifetime,1000;purchased=2025-12-01T00:00:00Z" \
-  --purchase "com.example.monthly,2000;purchased=2025-12-15T00:00:00Z;expires=2026-01-15T00:00:00Z" \
-  --count "$population" --out "$work/receipts" >/dev/null 2>"$work/mint.log"
+mint_population "$population"
 
 # Bodies, one per line, shuffled with a fixed seed; each write and each mixed run reads a file of its own (one per
 # database and round).

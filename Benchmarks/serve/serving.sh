@@ -58,3 +58,15 @@ serving_cleanup() {
   [ -n "$started_pg" ] && RECEIPTKIT_PG_DIR="/tmp/receiptkit-pg-$started_pg" .ci/postgres.sh stop >/dev/null 2>&1 || true
   rm -rf "$work"
 }
+
+# mint_population COUNT: a test CA in $work/ca and COUNT receipts of distinct customers in $work/receipts, minted in
+# one process: one customer per receipt, two purchases each (a non-consumable and a subscription).
+mint_population() {
+  echo "== minting $1 receipts"
+  "$bin" mint ca --out "$work/ca" >/dev/null
+  "$bin" mint receipt --ca "$work/ca" --bundle-id com.example.app --app-version 1 \
+    --created 2026-01-01T00:00:00Z \
+    --purchase "com.example.lifetime,1000;purchased=2025-12-01T00:00:00Z" \
+    --purchase "com.example.monthly,2000;purchased=2025-12-15T00:00:00Z;expires=2026-01-15T00:00:00Z" \
+    --count "$1" --out "$work/receipts" >/dev/null 2>"$work/mint.log"
+}
