@@ -29,26 +29,7 @@ with open(f"{work}/fresh.lines", "w") as out:
         out.write(json.dumps({"receipt-data": body}) + "\n")
 PY
 
-# Posts each line once, in order, each wrk thread its own stride; stops at the end of the file.
-cat >"$work/once.lua" <<'LUA'
-local lines, counter, index, stride = {}, 0, 0, 1
-function setup(thread)
-  counter = counter + 1
-  thread:set("offset", counter - 1)
-end
-function init(args)
-  for line in io.lines(args[1]) do table.insert(lines, line) end
-  stride = tonumber(args[2])
-  index = offset
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/json"
-end
-function request()
-  index = index + stride
-  if index > #lines then index = (index - 1) % #lines + 1 end
-  return wrk.format(nil, nil, nil, lines[index])
-end
-LUA
+write_post_lua  # each line once, in turn (then again: the slow last windows)
 
 pg_url="$(postgres_url growth 54333)"
 [ -z "${RECEIPTKIT_TEST_POSTGRES_URL:-}" ] && [ -n "$pg_url" ] && started_pg=growth
@@ -69,7 +50,7 @@ for kind in "${kinds[@]}"; do
   fi
   start_server "$database" --anchor "$work/ca/root.cer"
   # Long enough for every receipt at 1,000 a second; stopped once all are recorded.
-  wrk -t2 -c64 -d"$((count / 1000 + 60))s" -s "$work/once.lua" "http://127.0.0.1:$port/verifyReceipt" -- \
+  wrk -t2 -c64 -d"$((count / 1000 + 60))s" -s "$work/post.lua" "http://127.0.0.1:$port/verifyReceipt" -- \
     "$work/fresh.lines" 2 >/dev/null &
   load_generator=$!
   samples="0"

@@ -63,35 +63,7 @@ for run in range(runs):
 print(f"   {len(known)} known; never seen: {size} per write run, {mixed_new} per mixed run")
 PY
 
-# A wrk script posting the lines of FILE in turn, each thread its own stride; `exhausted` counts the requests past
-# the end (then the lines start again: no longer never seen).
-cat >"$work/post.lua" <<'LUA'
-local lines, counter, index, stride = {}, 0, 0, 1
-local threads = {}
-wrapped = 0  -- a global: `done` reads each thread's
-function setup(thread)
-  counter = counter + 1
-  thread:set("offset", counter - 1)
-  table.insert(threads, thread)
-end
-function init(args)
-  for line in io.lines(args[1]) do table.insert(lines, line) end
-  stride = tonumber(args[2])
-  index = offset
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/json"
-end
-function request()
-  index = index + stride
-  if index > #lines then index = (index - 1) % #lines + 1; wrapped = wrapped + 1 end
-  return wrk.format(nil, nil, nil, lines[index])
-end
-function done(summary, latency, requests)
-  local total = 0
-  for _, thread in ipairs(threads) do total = total + (thread:get("wrapped") or 0) end
-  if total > 0 then io.write(string.format("exhausted %d\n", total)) end
-end
-LUA
+write_post_lua
 
 # load FILE PATH: posts every line once, 16 at a time (the read and mixed runs' known receipts; not timed).
 load() {

@@ -70,3 +70,35 @@ mint_population() {
     --purchase "com.example.monthly,2000;purchased=2025-12-15T00:00:00Z;expires=2026-01-15T00:00:00Z" \
     --count "$1" --out "$work/receipts" >/dev/null 2>"$work/mint.log"
 }
+
+# write_post_lua: writes $work/post.lua, a wrk script (`-- FILE STRIDE`) posting the lines of FILE in turn, each
+# thread its own stride; `exhausted` counts the passes past the end (then the lines start again: no longer never seen).
+write_post_lua() {
+cat >"$work/post.lua" <<'LUA'
+local lines, counter, index, stride = {}, 0, 0, 1
+local threads = {}
+wrapped = 0  -- a global: `done` reads each thread's
+function setup(thread)
+  counter = counter + 1
+  thread:set("offset", counter - 1)
+  table.insert(threads, thread)
+end
+function init(args)
+  for line in io.lines(args[1]) do table.insert(lines, line) end
+  stride = tonumber(args[2])
+  index = offset
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+end
+function request()
+  index = index + stride
+  if index > #lines then index = (index - 1) % #lines + 1; wrapped = wrapped + 1 end
+  return wrk.format(nil, nil, nil, lines[index])
+end
+function done(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do total = total + (thread:get("wrapped") or 0) end
+  if total > 0 then io.write(string.format("exhausted %d\n", total)) end
+end
+LUA
+}

@@ -8,70 +8,71 @@ import Testing
 /// row of the app made each read cost more as customers came (issue 45).
 @Suite("PostgreSQL snapshot plan")
 struct PostgresSnapshotPlanTests {
-    @Test(
-        "the kept (generic) plan of both snapshot statements, made on empty tables, finds rows by all three key columns",
-        .enabled(if: LedgerBackend.postgresURL != nil, Comment(rawValue: LedgerBackend.postgresSkipMessage)))
-    func genericPlanUsesTheIndex() async throws {
+    static let needsPostgres = ConditionTrait.enabled(
+        if: LedgerBackend.postgresURL != nil, Comment(rawValue: LedgerBackend.postgresSkipMessage))
+
+    /// Runs `body` on a connection of a ledger migrated in a fresh schema.
+    static func onMigratedLedger(_ body: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
         try await LedgerBackend.withPostgresSchema { configuration in
             let ledger = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
             try await LedgerBackend.running(ledger) {
                 try await ledger.migrate()
-                try await ledger.client.withConnection { connection in
-                    // What PostgreSQL does with a prepared statement once it stops planning per execution.
-                    try await connection.query("SET plan_cache_mode = force_generic_plan", logger: LedgerBackend.quiet)
-                    for (name, sql, types) in [
-                        ("snapshot", LedgerStatements.postgresSnapshotSQL, "text, text, text[]"),
-                        ("recognise", LedgerStatements.postgresRecogniseSQL, "text, text, text[], text"),
-                    ] {
-                        try await connection.query(
-                            PostgresQuery(unsafeSQL: "PREPARE plan_\(name) (\(types)) AS \(sql)"), logger: LedgerBackend.quiet)
-                        let arguments = name == "snapshot" ? "'Production', 'b', ARRAY['1', '2']" : "'Production', 'b', ARRAY['1'], 'h'"
-                        var lines: [String] = []
-                        for try await row in try await connection.query(
-                            PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE plan_\(name) (\(arguments))"), logger: LedgerBackend.quiet)
-                        {
-                            lines.append(try row.decode(String.self))
-                        }
-                        let plan = lines.joined(separator: "\n")
-                        for table in ["receiptkit_transactions", "receiptkit_renewal_info", "receiptkit_original_transactions"] {
-                            #expect(
-                                lines.contains { $0.contains("Index") && $0.contains(" on \(table) ") },
-                                "\(name): \(table) is not scanned by index:\n\(plan)")
-                        }
-                        let keyed = lines.filter { $0.contains("Index Cond") && $0.contains("original_transaction_id = receiptkit_wanted") }
-                        #expect(keyed.count == 3, "\(name): not every table is looked up by its original transaction id:\n\(plan)")
-                        #expect(!lines.contains { $0.contains("Filter") && $0.contains("original_transaction_id") }, "\(name):\n\(plan)")
-                    }
-                }
+                try await ledger.client.withConnection { try await body($0) }
             }
+        }
+    }
+    @Test(
+        "the kept (generic) plan of both snapshot statements, made on empty tables, finds rows by all three key columns",
+        Self.needsPostgres)
+    func genericPlanUsesTheIndex() async throws {
+        try await Self.onMigratedLedger { connection in
+            // What PostgreSQL does with a prepared statement once it stops planning per execution.
+            try await connection.query("SET plan_cache_mode = force_generic_plan", logger: LedgerBackend.quiet)
+            for (name, sql, types) in [
+                ("snapshot", LedgerStatements.postgresSnapshotSQL, "text, text, text[]"),
+                ("recognise", LedgerStatements.postgresRecogniseSQL, "text, text, text[], text"),
+            ] {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "PREPARE plan_\(name) (\(types)) AS \(sql)"), logger: LedgerBackend.quiet)
+                let arguments = name == "snapshot" ? "'Production', 'b', ARRAY['1', '2']" : "'Production', 'b', ARRAY['1'], 'h'"
+                var lines: [String] = []
+                for try await row in try await connection.query(
+                    PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE plan_\(name) (\(arguments))"), logger: LedgerBackend.quiet)
+                {
+                    lines.append(try row.decode(String.self))
+                }
+                let plan = lines.joined(separator: "\n")
+                for table in ["receiptkit_transactions", "receiptkit_renewal_info", "receiptkit_original_transactions"] {
+                    #expect(
+                        lines.contains { $0.contains("Index") && $0.contains(" on \(table) ") },
+                        "\(name): \(table) is not scanned by index:\n\(plan)")
+                }
+                let keyed = lines.filter { $0.contains("Index Cond") && $0.contains("original_transaction_id = receiptkit_wanted") }
+                #expect(keyed.count == 3, "\(name): not every table is looked up by its original transaction id:\n\(plan)")
+                #expect(!lines.contains { $0.contains("Filter") && $0.contains("original_transaction_id") }, "\(name):\n\(plan)")
+        }
         }
     }
 
     @Test(
         "the ledger's connections keep the snapshot read's plan: planned once, not on every read",
-        .enabled(if: LedgerBackend.postgresURL != nil, Comment(rawValue: LedgerBackend.postgresSkipMessage)))
+        Self.needsPostgres)
     func planKeptPerConnection() async throws {
-        try await LedgerBackend.withPostgresSchema { configuration in
-            let ledger = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
-            try await LedgerBackend.running(ledger) {
-                try await ledger.migrate()
-                try await ledger.client.withConnection { connection in
-                    let binds: [SQLValue] = [.text("Production"), .text("b"), .texts(["1", "2"])]
-                    for _ in 0..<8 {
-                        for try await _ in try await connection.execute(
-                            PostgresSnapshotStatement(binds: binds), logger: LedgerBackend.quiet) {}
-                    }
-                    let rows = try await connection.query(
-                        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = \(PostgresSnapshotStatement.name)",
-                        logger: LedgerBackend.quiet)
-                    var plans: [(Int64, Int64)] = []
-                    for try await (generic, custom) in rows.decode((Int64, Int64).self) { plans.append((generic, custom)) }
-                    // Left to choose, PostgreSQL plans every one of these reads anew (8 custom plans, 0 generic).
-                    #expect(plans.count == 1)
-                    #expect(plans.first?.1 == 0, "custom plans: \(plans)")
-                    #expect((plans.first?.0 ?? 0) >= 1, "generic plans: \(plans)")
-                }
-            }
+        try await Self.onMigratedLedger { connection in
+            let binds: [SQLValue] = [.text("Production"), .text("b"), .texts(["1", "2"])]
+            for _ in 0..<8 {
+                for try await _ in try await connection.execute(
+                    PostgresSnapshotStatement(binds: binds), logger: LedgerBackend.quiet) {}
+        }
+        let rows = try await connection.query(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = \(PostgresSnapshotStatement.name)",
+            logger: LedgerBackend.quiet)
+        var plans: [(Int64, Int64)] = []
+        for try await (generic, custom) in rows.decode((Int64, Int64).self) { plans.append((generic, custom)) }
+        // Left to choose, PostgreSQL plans every one of these reads anew (8 custom plans, 0 generic).
+        #expect(plans.count == 1)
+        #expect(plans.first?.1 == 0, "custom plans: \(plans)")
+        #expect((plans.first?.0 ?? 0) >= 1, "generic plans: \(plans)")
         }
     }
 }
