@@ -164,6 +164,28 @@ struct LedgerContractTests {
         }
     }
 
+    @Test("which receipts are recorded, among more hashes than one statement takes", arguments: LedgerBackend.available)
+    func recordedReceiptsAmongHashes(backend: LedgerBackend) async throws {
+        let entries = (0..<5).map { index in
+            Self.entry(
+                ServiceTestPKI.receipt(purchases: [ServiceTestPKI.purchase("\(7_000 + index)", original: "\(7_000 + index)", day: 1)]),
+                tag: "among \(index)")
+        }
+        try await backend.withLedger { ledger in
+            for entry in entries.prefix(3) { try await ledger.record(entry) }
+            #expect(try await ledger.recordedReceipts(among: []) == [])
+            // 450 unknown hashes around the five (three recorded), repeated ones included: three statements' worth.
+            var hashes = (0..<450).map { String(format: "%064x", $0) }
+            hashes.insert(entries[0].hash, at: 0)
+            hashes.insert(entries[1].hash, at: 220)
+            hashes.append(contentsOf: entries.map(\.hash) + [entries[2].hash])
+            let recorded = try await ledger.recordedReceipts(among: hashes)
+            #expect(recorded == Set(entries.prefix(3).map(\.hash)))
+            // The protocol's default, over receipt(hash:), agrees.
+            #expect(try await ForwardingLedger(ledger).recordedReceipts(among: hashes) == recorded)
+        }
+    }
+
     @Test("U+0000 in a string to be stored is refused before any write, alike on every backend", arguments: LedgerBackend.available)
     func nulIsRefusedBeforeAnyWrite(backend: LedgerBackend) async throws {
         let clean = Self.entry(ServiceTestPKI.receipt(), tag: "clean")

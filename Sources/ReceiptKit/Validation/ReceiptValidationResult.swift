@@ -25,4 +25,11 @@ public struct ReceiptValidationResult: Sendable {
     public var environment: ReceiptEnvironment? {
         self.anchor == .xcodeStoreKitTesting ? .xcode : self.receipt.environment
     }
+
+    /// The App Store environment the receipt belongs to, where verifyReceipt and the ledger file it: Xcode when the
+    /// path ended at Xcode's certificate, the sandbox for the sandbox types, production otherwise (old production
+    /// receipts carry no type).
+    public var appStoreEnvironment: AppStoreEnvironment {
+        self.environment?.appStoreEnvironment ?? .production
+    }
 }

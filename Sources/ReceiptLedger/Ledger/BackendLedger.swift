@@ -20,6 +20,9 @@ extension BackendLedger {
     public func receipt(hash: String) async throws(LedgerError) -> [UInt8]? {
         try await self.operations.receipt(hash: hash)
     }
+    public func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String> {
+        try await self.operations.recordedReceipts(among: hashes)
+    }
     @discardableResult
     public func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
         try await self.operations.recordNotification(notification)

@@ -39,6 +39,11 @@ public protocol Ledger: Sendable {
     /// The bytes of a stored receipt, by its ``LedgerReceipt/hash``.
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]?
 
+    /// Which of `hashes` (``LedgerReceipt/hash``) name receipts the ledger holds: what an import asks of a batch
+    /// before it validates it, so that a receipt recorded before is skipped (one statement per 200 hashes in the
+    /// built-in ledgers).
+    func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String>
+
     /// Records a verified server notification and applies what it carries (transaction, renewal information),
     /// atomically — unless its `notificationUUID` was recorded before, in which case nothing changes.
     /// - Returns: `true` when it was new and applied, `false` for a notification already recorded.
@@ -108,6 +113,13 @@ extension Ledger {
     public func pauseAPIApp(
         environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
     ) async throws(LedgerError) {}
+
+    /// ``receipt(hash:)`` for each hash.
+    public func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String> {
+        var recorded = Set<String>()
+        for hash in hashes where try await self.receipt(hash: hash) != nil { recorded.insert(hash) }
+        return recorded
+    }
 
     /// ``record(_:)``, then ``snapshot(matching:)``.
     public func recordAndSnapshot(_ receipt: LedgerReceipt) async throws(LedgerError)

@@ -148,6 +148,27 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         return bytes
     }
 
+    func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String> {
+        let distinct = Array(Set(hashes))
+        guard !distinct.isEmpty else { return [] }
+        let statements = LedgerStatements.chunks(distinct).map(self.statements.selectRecordedReceipts)
+        let rows = try await self.guarded {
+            try await self.backend.read { session in
+                var rows: [[SQLValue]] = []
+                for statement in statements { rows += try await session.run(statement) }
+                return rows
+            }
+        }
+        var recorded = Set<String>()
+        for row in rows {
+            guard row.count == 1, case .text(let hash) = row[0] else {
+                throw LedgerError(.incompatibleSchema, "a stored receipt hash is not text")
+            }
+            recorded.insert(hash)
+        }
+        return recorded
+    }
+
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
         let insert = self.statements.insertNotification(notification)
         let writes = self.statements.apply(notification.update)

@@ -28,16 +28,27 @@ public struct LedgerReceipt: Sendable {
     /// Prepares `receipt` (decoded from `bytes`) for the ledger. Cheap: the transaction rows, which write each
     /// purchase's JSON, are made only when the receipt is actually written (see ``transactions``).
     public init(_ receipt: AppReceipt, bytes: [UInt8], environment: AppStoreEnvironment, seenAt: Date) {
-        self.init(receipt, bytes: bytes, hash: HexDigits.string(SHA256.hash(data: bytes)), environment: environment, seenAt: seenAt)
+        self.init(receipt, bytes: bytes, hashed: Self.hash(of: bytes), environment: environment, seenAt: seenAt)
     }
 
     /// Prepares `receipt` as ``init(_:bytes:environment:seenAt:)`` does, its hash taken from `hashes` when it holds
     /// these bytes.
     package init(_ receipt: AppReceipt, bytes: [UInt8], environment: AppStoreEnvironment, seenAt: Date, hashes: ReceiptHashMemo) {
-        self.init(receipt, bytes: bytes, hash: hashes.hash(of: bytes), environment: environment, seenAt: seenAt)
+        self.init(receipt, bytes: bytes, hashed: hashes.hash(of: bytes), environment: environment, seenAt: seenAt)
     }
 
-    private init(_ receipt: AppReceipt, bytes: [UInt8], hash: String, environment: AppStoreEnvironment, seenAt: Date) {
+    /// The ledger key of a receipt's bytes: lowercase hex SHA-256.
+    package static func hash(of bytes: [UInt8]) -> String {
+        HexDigits.string(SHA256.hash(data: bytes))
+    }
+
+    /// Prepares `receipt` as ``init(_:bytes:environment:seenAt:)`` does, with `hash` already taken of `bytes`
+    /// (``hash(of:)``): an import hashes a receipt to skip it when recorded, before it validates it.
+    package init(_ receipt: AppReceipt, bytes: [UInt8], hash: String, environment: AppStoreEnvironment, seenAt: Date) {
+        self.init(receipt, bytes: bytes, hashed: hash, environment: environment, seenAt: seenAt)
+    }
+
+    private init(_ receipt: AppReceipt, bytes: [UInt8], hashed hash: String, environment: AppStoreEnvironment, seenAt: Date) {
         self.hash = hash
         self.bytes = bytes
         self.environment = environment

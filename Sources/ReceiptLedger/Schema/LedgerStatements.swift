@@ -80,6 +80,15 @@ struct LedgerStatements: Sendable {
         )
     }
 
+    /// The hashes among `hashes` (at most ``chunkSize``) of stored receipts.
+    func selectRecordedReceipts(_ hashes: ArraySlice<String>) -> SQLStatement {
+        let placeholders = (0..<hashes.count).map { self.dialect.placeholder($0 + 1) }.joined(separator: ", ")
+        return SQLStatement(
+            sql: "SELECT receipt_hash FROM receiptkit_receipts WHERE receipt_hash IN (\(placeholders))",
+            binds: hashes.map { .text($0) }
+        )
+    }
+
     func upsertRenewalInfo(_ info: LedgerRenewalInfo) -> SQLStatement {
         let table = LedgerRenewalInfo.table
         let placeholders = (1...table.columns.count).map(self.dialect.placeholder).joined(separator: ", ")

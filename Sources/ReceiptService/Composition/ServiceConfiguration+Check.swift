@@ -1,5 +1,5 @@
 import AppStoreServerAPI
-import ReceiptLedger
+public import ReceiptLedger
 import ServiceLifecycle
 
 extension ServiceConfiguration {
@@ -44,6 +44,40 @@ extension ServiceConfiguration {
         case .success(let versions): return (opened.location.description, versions.from, versions.to)
         case .failure(let error):
             throw ServiceStartupError(.databaseUnavailable, "database \(opened.location): \(error.reason)")
+        }
+    }
+}
+
+extension ServiceConfiguration {
+    /// What `receiptkit ledger import` works with: the ledger the settings name — migrated first when
+    /// `migrate_on_start` is true, otherwise required at this build's schema version, as serving would — and what
+    /// the service accepts (anchors, Xcode receipts, allowed apps, decoding limits), so that an import records
+    /// exactly what serving would. PostgreSQL's pool runs for as long as `body` does; the ledger is closed after.
+    /// - Throws: ``ServiceStartupError`` as ``buildApplication(configuration:)`` would before it serves.
+    public func withLedger<T: Sendable>(
+        snapshotCacheBytes: Int = 0,
+        _ body: @Sendable (any Ledger, VerifyReceiptConfiguration) async -> T
+    ) async throws(ServiceStartupError) -> T {
+        let (settings, _) = try self.settings()
+        let accepted = try self.accepted(settings)
+        let opened = try await OpenedLedger.open(settings.database, snapshotCacheBytes: snapshotCacheBytes, logger: self.logger)
+        let location = opened.location
+        let outcome = await opened.using { ledger throws(LedgerError) -> Result<T, ServiceStartupError> in
+            if settings.migratesOnStart { try await ledger.migrate() }
+            let version = try await ledger.schemaVersion()
+            guard version == LedgerSchemaVersion.latest else {
+                return .failure(ServiceStartupError(
+                    .schemaNotCurrent,
+                    "database \(location): schema version \(version), this build's is \(LedgerSchemaVersion.latest)"
+                        + (version > LedgerSchemaVersion.latest
+                            ? ": run a newer build" : "; migrate_on_start is false: run receiptkit serve --migrate")))
+            }
+            return .success(await body(ledger, accepted))
+        }
+        switch outcome {
+        case .success(.success(let value)): return value
+        case .success(.failure(let error)): throw error
+        case .failure(let error): throw ServiceStartupError(.databaseUnavailable, "database \(location): \(error.reason)")
         }
     }
 }

@@ -101,7 +101,7 @@ public struct ReceiptVerifier: Sendable {
             return .failure(.notAuthenticated, reasons: result.failures.map(ServiceReason.init))
         }
 
-        let environment = Self.environment(of: result)
+        let environment = result.appStoreEnvironment
         switch (endpoint, environment) {
         case (.production, .sandbox), (.production, .xcode):
             return .failure(.sandboxReceiptOnProduction, reasons: [.sandboxReceipt])
@@ -147,12 +147,6 @@ public struct ReceiptVerifier: Sendable {
                 postedText: text,
                 excludeOldTransactions: request.excludeOldTransactions)
         )
-    }
-
-    /// The ledger environment of a validated receipt: Xcode when the chain ended at Xcode's certificate, sandbox
-    /// for the sandbox types, production otherwise (old production receipts carry no type).
-    static func environment(of result: ReceiptValidationResult) -> AppStoreEnvironment {
-        result.environment?.appStoreEnvironment ?? .production
     }
 
     /// Compares the SHA-256 digests of both secrets in constant time: neither the content nor the length of the
