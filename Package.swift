@@ -520,7 +520,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptKitCLITests",
             dependencies: [
-                "SharedFixtures", "LoopbackHTTPSupport",
+                "SharedFixtures", "LoopbackHTTPSupport", "LedgerTestSupport",
                 "receiptkit", "ReceiptKitTesting", "AppStoreServerAPISimulator", "ReceiptKit", "ServerTrust",
                 "AppStoreJWS", "ReceiptLedger", "ReceiptService", "_ReceiptKitShared",
                 .product(name: "SwiftASN1", package: "swift-asn1"),

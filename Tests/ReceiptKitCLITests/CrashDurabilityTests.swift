@@ -36,14 +36,15 @@ struct CrashDurabilityTests {
         }
     }
 
-    static func receipt(ca: TestCertificateAuthority, client: Int, index: Int) throws -> [UInt8] {
+    /// A receipt of one purchase whose transaction id is unique to `client` and `index`.
+    static func receipt(ca: TestCertificateAuthority, client: Int, index: Int, bundle: String = Self.bundle) throws -> [UInt8] {
         let id = String(3_000_000_000_000_000 + client * 100_000 + index)
         let day = Date(timeIntervalSince1970: 1_700_000_000)
         let purchase = InAppPurchase(
             quantity: 1, productIdentifier: "com.example.pro", transactionIdentifier: id, purchaseDate: day,
             originalTransactionIdentifier: id, originalPurchaseDate: day, productType: 1)
         let receipt = AppReceipt(
-            environment: .production, appItemIdentifier: 1, bundleIdentifier: Self.bundle, appVersion: "1",
+            environment: .production, appItemIdentifier: 1, bundleIdentifier: bundle, appVersion: "1",
             opaqueValue: [1, 2, 3, 4], creationDate: day.addingTimeInterval(60), originalAppVersion: "1",
             inAppPurchases: [purchase])
         return try ReceiptMinter.mint(receipt, signer: ca.receiptSigner)

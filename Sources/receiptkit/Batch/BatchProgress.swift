@@ -1,28 +1,38 @@
 import Foundation
 import _ReceiptKitShared
 
-/// The progress line of a batch on a terminal: done, total when known, rate and time left, redrawn at most five
-/// times a second.
+/// The progress of a batch: done, total when known, rate and time left — on a terminal one line redrawn at most
+/// five times a second, otherwise (a log, a pipe) a new line `receiptkit: …` every ten seconds.
 struct BatchProgress {
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var lastDrawn: ContinuousClock.Instant
+    private let inPlace: Bool
+    private let interval: Duration
+    /// Whether a line was drawn in place (and needs a line feed before what follows).
     private(set) var drawn = false
 
-    init() {
+    init(inPlace: Bool = true) {
         self.start = self.clock.now
         self.lastDrawn = self.start
+        self.inPlace = inPlace
+        self.interval = inPlace ? .milliseconds(200) : .seconds(10)
     }
 
     var elapsed: Double { DurationConversion.seconds(self.clock.now - self.start) }
 
-    /// Redraws the line when 200 ms have passed since the last time.
+    /// Draws the line when the interval has passed since the last time.
     mutating func tick(done: Int, total: Int?) {
         let now = self.clock.now
-        guard now - self.lastDrawn >= .milliseconds(200) else { return }
+        guard now - self.lastDrawn >= self.interval else { return }
         self.lastDrawn = now
-        self.drawn = true
-        StandardError.write("\r" + Self.line(done: done, total: total, seconds: DurationConversion.seconds(now - self.start)) + "\u{1B}[K")
+        let line = Self.line(done: done, total: total, seconds: DurationConversion.seconds(now - self.start))
+        if self.inPlace {
+            self.drawn = true
+            StandardError.write("\r" + line + "\u{1B}[K")
+        } else {
+            StandardError.write("receiptkit: " + line + "\n")
+        }
     }
 
     /// `1,234/10,000 receipts  5,210/s  ETA 0:02` (no total and ETA while the total is unknown).

@@ -25,7 +25,7 @@ struct BatchValidation {
         let clock = ContinuousClock()
         let start = clock.now
         let showsProgress = StandardError.isTerminal
-        let knownTotal = showsProgress ? self.knownTotal : nil
+        let knownTotal = showsProgress ? BatchTotal.known(self.inputs) : nil
         let coordinator = BatchCoordinator(
             source: ReceiptBatchSource(self.inputs, options: self.options),
             ordered: self.ordered,
@@ -33,17 +33,8 @@ struct BatchValidation {
             showsProgress: showsProgress,
             total: knownTotal
         )
-        if showsProgress, knownTotal == nil, self.canBeReadTwice {
-            // Count the inputs on a thread of its own (directory entries and list lines are cheap to count) so the
-            // progress line can show a total and a time left; it never holds up validation.
-            let inputs = self.inputs
-            let options = self.options
-            Thread.detachNewThread {
-                let counter = ReceiptBatchSource(inputs, options: options)
-                var count = 0
-                while counter.next() != nil { count += 1 }
-                coordinator.setTotal(count)
-            }
+        if showsProgress, knownTotal == nil {
+            BatchTotal.count(self.inputs, options: self.options) { coordinator.setTotal($0) }
         }
 
         let makeWorker = self.makeWorker
@@ -86,39 +77,11 @@ struct BatchValidation {
     ///
     /// `mallopt` is looked up at run time: Swift's Glibc module does not import `malloc.h`. `M_TRIM_THRESHOLD` is -1
     /// in glibc's ABI.
-    private static func keepFreedMemory() {
+    static func keepFreedMemory() {
         #if canImport(Glibc)
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         _ = unsafeBitCast(symbol, to: Mallopt.self)(-1, 8 * 1024 * 1024)
         #endif
-    }
-
-    /// The number of inputs when every one is a plain file path (no directory, list or lines).
-    private var knownTotal: Int? {
-        var count = 0
-        for input in self.inputs {
-            guard case .path(let path) = input else { return nil }
-            var isDirectory: ObjCBool = false
-            if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return nil
-            }
-            count += 1
-        }
-        return count
-    }
-
-    /// Whether counting the inputs leaves them for the workers: lists and line files must be regular files (a
-    /// pipe, standard input or `<(find …)`, gives its records to whoever reads them first).
-    private var canBeReadTwice: Bool {
-        self.inputs.allSatisfy { input in
-            switch input {
-            case .path: return true
-            case .pathList(let path), .base64Lines(let path):
-                // attributesOfItem does not follow links: /dev/fd/63 is a link to a pipe, and is not counted.
-                let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-                return path != "-" && type == .typeRegular
-            }
-        }
     }
 }
