@@ -31,11 +31,13 @@ final class LedgerWriteBatcher<Backend: SQLBackend>: Sendable {
 
     let backend: Backend
     let receipts: ReceiptBatch
-    /// The most writes one transaction holds.
+    /// The most writes one transaction holds. A service's requests rarely reach it (a connection has one request in
+    /// flight); an import's chunks do, and the larger the transaction, the fewer times the index pages its receipts
+    /// share are written (`receiptkit ledger import`; the ledger's Measurements).
     let maximumBatch: Int
     private let state = NIOLockedValueBox(State())
 
-    init(backend: Backend, statements: LedgerStatements, maximumBatch: Int = 128) {
+    init(backend: Backend, statements: LedgerStatements, maximumBatch: Int = 512) {
         self.backend = backend
         self.receipts = ReceiptBatch(statements: statements)
         self.maximumBatch = max(1, maximumBatch)
