@@ -177,4 +177,42 @@ struct LedgerAvailabilityTests {
             }
         }
     }
+
+    /// Issue 45 §6: PostgresNIO's pool, left alone, backs off between attempts (100 ms × 1.25ⁿ) and after 15 s fails
+    /// leases at once until an attempt succeeds — a server back after 30 s was noticed seconds late.
+    @Test("after an outage of 2 s or 30 s, requests failing all along, the first request 2 s after PostgreSQL returns answers from the ledger",
+          .enabled(if: LedgerBackend.postgresURL != nil || LedgerBackend.postgresRequired),
+          arguments: [2, 30])
+    func recoveryWithinTwoSecondsWhateverTheOutage(outageSeconds: Int) async throws {
+        try await LedgerBackend.withPostgresSchema { real in
+            let proxy = try await SwitchableProxy.postgres(real)
+            let ledger = proxy.ledger(of: real)
+            try await LedgerBackend.running(ledger) {
+                try await ledger.migrate()
+                let service = try H.configuration()
+                let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt())
+                let fresh = try ServiceTestPKI.mint(
+                    ServiceTestPKI.receipt(purchases: [ServiceTestPKI.purchase("9001", original: "9001", day: 3)]))
+                try await H.withLiveService(service, ledger: ledger) { client, _ in
+                    #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+                    try await proxy.switchOff()
+                    // Requests keep arriving through the outage (each fails fast), as they would in production: the
+                    // pool's attempts and its backoff keep growing.
+                    let start = ContinuousClock.now
+                    var failed = 0
+                    while ContinuousClock.now - start < .seconds(outageSeconds) {
+                        let answer = try await H.post(client, body: H.body(receipt))
+                        if answer["status"] as? Int == 21009 { failed += 1 }
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
+                    #expect(failed > 0, "the outage was seen")
+                    try await proxy.switchOn()
+                    try await Task.sleep(for: .seconds(2))
+                    // A receipt never seen: its answer needs a write, so no cache can give it.
+                    let first = try await H.post(client, body: H.body(fresh))
+                    #expect(first["status"] as? Int == 0, "\(first)")
+                }
+            }
+        }
+    }
 }

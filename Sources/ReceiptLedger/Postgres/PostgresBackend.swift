@@ -7,7 +7,8 @@ import _ReceiptKitShared
 /// PostgreSQL through PostgresNIO's connection pool. Writes run in transactions; migrations additionally hold a
 /// transaction-scoped advisory lock, so instances starting together migrate one after the other.
 struct PostgresBackend: SQLBackend {
-    let client: PostgresClient
+    /// The pool, replaced while the server is unreachable.
+    let pools: PostgresPools
     let logger: Logger
     let reachability = PostgresReachability()
     /// Finds why no connection opens, when the server goes away; `nil` for a pool configured by the caller.
@@ -51,12 +52,22 @@ struct PostgresBackend: SQLBackend {
             // A lease that fails by itself (the pool's error, a cancelled caller) is over too: the ticker must not
             // then call it a timeout and mark the server unreachable.
             defer { lease.withLockedValue { _ = $0.advance(to: .finished) } }
-            return try await self.client.withConnection { connection in
-                guard lease.withLockedValue({ $0.advance(to: .leased) }) else { throw CancellationError() }
-                if self.reachability.leaseSucceeded() {
-                    self.logger.warning("PostgreSQL answers again: the ledger is available")
+            while true {
+                let pool = self.pools.current
+                do {
+                    return try await pool.withConnection { connection in
+                        guard lease.withLockedValue({ $0.advance(to: .leased) }) else { throw CancellationError() }
+                        if self.reachability.leaseSucceeded() {
+                            self.logger.warning("PostgreSQL answers again: the ledger is available")
+                        }
+                        return try await body(connection)
+                    }
+                } catch {
+                    // The pool was replaced (the server unreachable) while this lease waited on it: wait on the
+                    // fresh one, within the same limit. Anything else, or a body that ran, ends the lease.
+                    let waiting = lease.withLockedValue { $0 == .waiting }
+                    guard waiting, !Task.isCancelled, pool !== self.pools.current else { throw error }
                 }
-                return try await body(connection)
             }
         }
         // One ticking task expires every waiting lease, not a timer each (the catalog's Measurements say why);

@@ -14,7 +14,7 @@ import _ReceiptKitShared
 /// committed elsewhere reaches this instance's cache when its notification arrives: until then, a few milliseconds
 /// on a healthy network, this instance may answer as before that change.
 struct PostgresChangeListener: Sendable {
-    let client: PostgresClient
+    let pools: PostgresPools
     let cache: LedgerSnapshotCache
     let logger: Logger
 
@@ -27,7 +27,7 @@ struct PostgresChangeListener: Sendable {
         while !Task.isCancelled {
             do {
                 try await cancelWhenGracefulShutdown {
-                    try await self.client.withConnection { connection in
+                    try await self.pools.current.withConnection { connection in
                         // However listening ends, the connection is closed before it is handed back: one whose
                         // peer went away would fail the next lease's query, one still listening would hear for
                         // nobody. Cancelled (shutdown), it is closed at once: that ends a LISTEN still waiting for

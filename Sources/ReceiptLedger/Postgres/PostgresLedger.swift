@@ -22,8 +22,7 @@ public import ServiceLifecycle
 /// ```
 public struct PostgresLedger: BackendLedger, Service {
     let operations: LedgerOperations<PostgresBackend>
-    /// The connection pool.
-    public let client: PostgresClient
+    private let pools: PostgresPools
     let logger: Logger
     /// Whether the change listener runs (a pool of at least two connections).
     let listens: Bool
@@ -57,12 +56,12 @@ public struct PostgresLedger: BackendLedger, Service {
         if !configuration.options.additionalStartupParameters.contains(where: { $0.0 == "plan_cache_mode" }) {
             configuration.options.additionalStartupParameters.append(("plan_cache_mode", "force_generic_plan"))
         }
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
+        let pools = PostgresPools(configuration: configuration, logger: logger)
+        self.pools = pools
         self.logger = logger
         self.listens = configuration.options.maximumConnections >= 2
         self.operations = LedgerOperations(
-            backend: PostgresBackend(client: client, logger: logger, diagnosis: diagnosis),
+            backend: PostgresBackend(pools: pools, logger: logger, diagnosis: diagnosis),
             snapshotCacheBytes: snapshotCacheBytes)
     }
 
@@ -88,23 +87,30 @@ public struct PostgresLedger: BackendLedger, Service {
         try PostgresLocation(url: url).configuration()
     }
 
-    /// Runs the connection pool until the task is cancelled or the service group shuts down, and with it the
-    /// listener that keeps the snapshot cache true to other instances' writes (one pooled connection).
+    /// The connection pool in use: replaced by a fresh one while the server is unreachable, so that the ledger
+    /// answers as soon as the server is back, whatever the outage's length.
+    public var client: PostgresClient { self.pools.current }
+
+    /// Runs the connection pool until the task is cancelled or the service group shuts down (a fresh pool every
+    /// second while the server is unreachable), and with it the listener that keeps the snapshot cache true to other
+    /// instances' writes (one pooled connection).
     public func run() async {
         let listener = PostgresChangeListener(
-            client: self.client, cache: self.operations.snapshots, logger: self.logger)
+            pools: self.pools, cache: self.operations.snapshots, logger: self.logger)
         // The listener is not a child the pool's end must wait for: cancelled when the pool has ended, it closes its
         // connection and stops, and nothing it could still be waiting for (a lease from a pool shutting down) can
         // hold up the shutdown. It also stops by itself at a graceful shutdown, before the pool, which requests
         // still being answered need.
         // It holds one pooled connection: a pool of one is left to the requests, and nothing is cached.
+        let reachability = self.operations.backend.reachability
+        let runPools = { await self.pools.run(isUnreachable: { reachability.isUnreachable }) }
         guard self.listens else {
-            await self.client.run()
+            await runPools()
             return
         }
         let listening = Task { await listener.run() }
         await withTaskCancellationHandler {
-            await self.client.run()
+            await runPools()
         } onCancel: {
             listening.cancel()
         }

@@ -6,8 +6,8 @@ import NIOConcurrencyHelpers
 /// PostgresNIO's pool queues a lease while it reconnects, until its circuit breaker trips (60 s without a
 /// connection). Each lease therefore
 /// has a limit: ``answeringLimit`` while the server answers, ``unreachableLimit`` once a lease has gone unanswered
-/// (the pool could not connect in that time). A lease that succeeds marks the server answering again, so recovery
-/// needs nothing but the pool's own reconnection.
+/// (the pool could not connect in that time). A lease that succeeds marks the server answering again; until then
+/// ``PostgresPools`` keeps the pool fresh, so that the first lease after the server returns connects at once.
 final class PostgresReachability: Sendable {
     /// How long a lease may wait while the server answers: well inside the service's request timeout (10 s) and
     /// above PostgresNIO's first reconnection attempts (100 ms, 125 ms, …), so one lost connection is not an outage.
@@ -17,9 +17,12 @@ final class PostgresReachability: Sendable {
 
     private let unreachable = NIOLockedValueBox(false)
 
+    /// Whether the last lease went unanswered.
+    var isUnreachable: Bool { self.unreachable.withLockedValue { $0 } }
+
     /// The limit for the next lease.
     var leaseLimit: Duration {
-        self.unreachable.withLockedValue { $0 } ? Self.unreachableLimit : Self.answeringLimit
+        self.isUnreachable ? Self.unreachableLimit : Self.answeringLimit
     }
 
     /// Marks the server answering; `true` when it was unreachable until now (it came back).
