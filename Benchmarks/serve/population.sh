@@ -112,24 +112,6 @@ pg_url="$(postgres_url population 54332)"
 [ -z "${RECEIPTKIT_TEST_POSTGRES_URL:-}" ] && [ -n "$pg_url" ] && started_pg=population
 [ -n "$pg_url" ] || echo "(PostgreSQL: not available, skipped)"
 
-# fresh_database KIND: a new, empty ledger's URL.
-fresh_database() {
-  if [ "$1" = sqlite ]; then
-    rm -f "$work"/ledger.sqlite*
-    echo "sqlite:$work/ledger.sqlite"
-  else
-    python3 - "$pg_url" <<'PY'
-import subprocess, sys, urllib.parse
-url = urllib.parse.urlparse(sys.argv[1])
-subprocess.run(["psql", sys.argv[1], "-qAt", "-c", "DROP DATABASE IF EXISTS receiptkit_population"], check=True,
-               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-subprocess.run(["psql", sys.argv[1], "-qAt", "-c", "CREATE DATABASE receiptkit_population"], check=True,
-               stdout=subprocess.DEVNULL)
-print(urllib.parse.urlunparse(url._replace(path="/receiptkit_population")))
-PY
-  fi
-}
-
 write_run=0
 mixed_run=0
 measure_path() {  # KIND PATH

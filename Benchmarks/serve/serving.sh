@@ -102,3 +102,22 @@ function done(summary, latency, requests)
 end
 LUA
 }
+
+# fresh_database KIND: a new, empty ledger's URL: $work/ledger.sqlite (sqlite), or the database
+# receiptkit_population, dropped and created again on the server $pg_url (postgres).
+fresh_database() {
+  if [ "$1" = sqlite ]; then
+    rm -f "$work"/ledger.sqlite*
+    echo "sqlite:$work/ledger.sqlite"
+  else
+    python3 - "$pg_url" <<'PY'
+import subprocess, sys, urllib.parse
+url = urllib.parse.urlparse(sys.argv[1])
+subprocess.run(["psql", sys.argv[1], "-qAt", "-c", "DROP DATABASE IF EXISTS receiptkit_population"], check=True,
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+subprocess.run(["psql", sys.argv[1], "-qAt", "-c", "CREATE DATABASE receiptkit_population"], check=True,
+               stdout=subprocess.DEVNULL)
+print(urllib.parse.urlunparse(url._replace(path="/receiptkit_population")))
+PY
+  fi
+}
