@@ -68,6 +68,38 @@ struct LedgerSnapshotCacheTests {
         #expect(cache.statistics == LedgerCacheStatistics(isEnabled: false, entries: 0, bytes: 0, hits: 2, misses: 2))
     }
 
+    @Test("near misses: a miss of a query looked up lately and no longer kept counts; a first lookup, and one after a flush, do not")
+    func nearMissesCountWhatALargerCacheWouldAnswer() throws {
+        // Room for two snapshots; three queries in turn always miss, and from the second pass on every miss is near.
+        let bytes = LedgerSnapshotCache.estimatedBytes(Self.snapshot("1"), query: Self.query(["1"]))
+        let cache = LedgerSnapshotCache(maximumBytes: 2 * bytes + bytes / 2, enabled: true)
+        for _ in 0..<3 {
+            for id in ["1", "2", "3"] where cache.snapshot(for: Self.query([id])) == nil {
+                cache.keep(Self.snapshot(id), for: Self.query([id]), ticket: try #require(cache.ticket()))
+            }
+        }
+        #expect(cache.statistics.hits == 0)
+        #expect(cache.statistics.misses == 9)
+        #expect(cache.statistics.nearMisses == 6)
+        cache.flush()
+        #expect(cache.snapshot(for: Self.query(["1"])) == nil)
+        #expect(cache.statistics.nearMisses == 6)  // after a flush a miss says nothing of the cache's size
+    }
+
+    @Test("recent lookups: a key is remembered for as many lookups as the capacity, repeats counted")
+    func recentLookupsForgetTheOldest() {
+        var recent = RecentLookups(capacity: 3)
+        #expect(recent.note(1) == false)
+        #expect(recent.note(2) == false)
+        #expect(recent.note(1) == true)
+        #expect(recent.note(3) == false)  // forgets the first 1; the second stays
+        #expect(recent.note(4) == false)  // forgets 2
+        #expect(recent.note(1) == true)
+        #expect(recent.note(2) == false)
+        recent.removeAll()
+        #expect(recent.note(4) == false)
+    }
+
     @Test("a read that a write overlapped is not kept; one that began after it is")
     func overlappingReadIsNotKept() throws {
         let cache = LedgerSnapshotCache(enabled: true)

@@ -386,6 +386,7 @@ struct VerifyReceiptContractTests {
                     #expect(text.contains("receiptkit_ledger_snapshot_cache_entries 1.0\n"))
                     #expect(text.contains(#"receiptkit_ledger_snapshot_cache_lookups_total{result="miss"} 1"# + "\n"))
                     #expect(text.contains(#"receiptkit_ledger_snapshot_cache_lookups_total{result="hit"} 1"# + "\n"))
+                    #expect(text.contains("receiptkit_ledger_snapshot_cache_near_misses_total 0\n"))
                 }
                 // Counters grow by what was added since the last scrape, not by the ledger's totals again.
                 _ = try await H.post(client, body: H.body(bytes))

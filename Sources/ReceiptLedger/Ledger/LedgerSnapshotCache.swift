@@ -41,10 +41,20 @@ final class LedgerSnapshotCache: Sendable {
         /// Lookups answered, and lookups while enabled that were not.
         var hits: UInt64 = 0
         var misses: UInt64 = 0
+        /// Misses of a query looked up within the last ``recent``'s capacity of lookups, nothing kept for it.
+        var nearMisses: UInt64 = 0
+        var recent: RecentLookups
     }
 
     /// The default of ``maximumBytes``: 16 MiB.
     static let defaultBytes = 16 << 20
+
+    /// How many lookups a near miss looks back over: four times the snapshots of two purchases (about 2 KiB counted
+    /// each) ``maximumBytes`` holds — a near miss is one a cache up to four times larger would likely have
+    /// answered — at least 4,096 and at most 262,144 (a few MiB).
+    static func nearMissWindow(maximumBytes: Int) -> Int {
+        min(262_144, max(4_096, 4 * (maximumBytes / 2_048)))
+    }
 
     /// The most bytes of snapshots kept; 0 keeps none.
     let maximumBytes: Int
@@ -57,15 +67,19 @@ final class LedgerSnapshotCache: Sendable {
         self.maximumTrackedIdentifiers = max(1, maximumTrackedIdentifiers)
         let kept = enabled && maximumBytes > 0
         self.state = NIOLockedValueBox(
-            State(hearsWrites: kept, schemaAnnounces: kept, entries: CostBoundedTable(limit: self.maximumBytes)))
+            State(
+                hearsWrites: kept, schemaAnnounces: kept, entries: CostBoundedTable(limit: self.maximumBytes),
+                recent: RecentLookups(capacity: kept ? Self.nearMissWindow(maximumBytes: self.maximumBytes) : 1)))
     }
 
     /// The snapshot kept for `query`, if no write touched its ids since it was read.
     func snapshot(for query: LedgerQuery) -> LedgerSnapshot? {
         self.state.withLockedValue { state in
             guard state.isEnabled else { return nil }
+            let lookedUpLately = state.recent.note(query.hashValue)
             guard let entry = state.entries[query] else {
                 state.misses &+= 1
+                if lookedUpLately { state.nearMisses &+= 1 }
                 return nil
             }
             for id in entry.ids where (state.lastWritten[id] ?? 0) > entry.ticket {
@@ -148,7 +162,7 @@ final class LedgerSnapshotCache: Sendable {
         self.state.withLockedValue { state in
             LedgerCacheStatistics(
                 isEnabled: state.isEnabled, entries: state.entries.count, bytes: state.entries.cost,
-                hits: state.hits, misses: state.misses)
+                hits: state.hits, misses: state.misses, nearMisses: state.nearMisses)
         }
     }
 
@@ -157,6 +171,8 @@ final class LedgerSnapshotCache: Sendable {
         state.floor = state.writes
         state.entries.removeAll()
         state.lastWritten = [:]
+        // A miss after a flush is no sign of a cache too small.
+        state.recent.removeAll()
     }
 
     /// The memory a snapshot holds, roughly: its strings and JSON, and a fixed cost per row.

@@ -17,13 +17,19 @@ public struct LedgerCacheStatistics: Sendable, Hashable {
     /// Reads made while the cache was enabled that it could not answer (nothing kept, or what was kept had been
     /// written since); reads while it is disabled are not counted.
     public var misses: UInt64
+    /// Misses, among ``misses``, of a snapshot looked up not long before (within four times the lookups the cache
+    /// holds snapshots for) and no longer kept: a cache up to four times larger would likely have answered them. Few
+    /// near misses: a larger cache would not help (customers come back less often than it can remember); many: raise
+    /// its size (`ledger_snapshot_cache_bytes`).
+    public var nearMisses: UInt64
 
     /// Creates statistics.
-    public init(isEnabled: Bool, entries: Int, bytes: Int, hits: UInt64, misses: UInt64) {
+    public init(isEnabled: Bool, entries: Int, bytes: Int, hits: UInt64, misses: UInt64, nearMisses: UInt64 = 0) {
         self.isEnabled = isEnabled
         self.entries = entries
         self.bytes = bytes
         self.hits = hits
         self.misses = misses
+        self.nearMisses = nearMisses
     }
 }

@@ -29,8 +29,9 @@ public struct ServiceMetrics: Sendable {
     private let cacheBytes: Gauge
     private let cacheHits: Counter
     private let cacheMisses: Counter
-    /// The cache's hits and misses when last observed: the counters grow by what was added since.
-    private let cacheCounted = NIOLockedValueBox((hits: UInt64(0), misses: UInt64(0)))
+    private let cacheNearMisses: Counter
+    /// The cache's hits, misses and near misses when last observed: the counters grow by what was added since.
+    private let cacheCounted = NIOLockedValueBox((hits: UInt64(0), misses: UInt64(0), nearMisses: UInt64(0)))
     private let writeTransactions: Counter
     private let batchedWrites: Counter
     /// The ledger's write statistics when last observed.
@@ -97,6 +98,9 @@ public struct ServiceMetrics: Sendable {
                 "Writes those transactions carried; divided by ledger_write_transactions_total, the mean batch."))
         self.cacheHits = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "hit")])
         self.cacheMisses = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "miss")])
+        self.cacheNearMisses = registry.makeCounter(
+            descriptor: Self.descriptor("ledger_snapshot_cache_near_misses", "total",
+                "Cache misses of a snapshot looked up not long before: a cache up to four times larger would likely have answered them."))
         // Every series whose labels are known is exposed at 0 from the start, not from its first event: a rate or
         // an alert over it then sees the series before anything happens (the registry hands the same counter back
         // when the event counts it).
@@ -239,7 +243,9 @@ public struct ServiceMetrics: Sendable {
         // Under the lock, so that two scrapes at once neither count a lookup twice (a report older than the last
         // one adds nothing) nor leave the older figures last.
         self.cacheCounted.withLockedValue { counted in
-            guard statistics.hits >= counted.hits, statistics.misses >= counted.misses else { return }
+            guard statistics.hits >= counted.hits, statistics.misses >= counted.misses,
+                statistics.nearMisses >= counted.nearMisses
+            else { return }
             self.cacheEnabled.set(Int64(statistics.isEnabled ? 1 : 0))
             self.cacheEntries.set(Int64(clamping: statistics.entries))
             self.cacheBytes.set(Int64(clamping: statistics.bytes))
@@ -247,7 +253,10 @@ public struct ServiceMetrics: Sendable {
             if statistics.misses > counted.misses {
                 self.cacheMisses.increment(by: Int64(clamping: statistics.misses - counted.misses))
             }
-            counted = (statistics.hits, statistics.misses)
+            if statistics.nearMisses > counted.nearMisses {
+                self.cacheNearMisses.increment(by: Int64(clamping: statistics.nearMisses - counted.nearMisses))
+            }
+            counted = (statistics.hits, statistics.misses, statistics.nearMisses)
         }
     }
 
