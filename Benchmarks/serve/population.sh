@@ -42,7 +42,7 @@ random.Random(45).shuffle(files)
 bodies = [json.dumps({"receipt-data": base64.b64encode(open(f"{work}/receipts/{f}", "rb").read()).decode()}) for f in files]
 # An eighth is recorded before the read and mixed runs (the known: more than the default snapshot cache holds);
 # each mixed run takes an eightieth of the population as its never seen, each write run a slice of the rest.
-runs = rounds * 2
+runs = max(1, rounds * 2)  # ROUNDS 0: only the RSS run, which reads mixed.0
 known = bodies[: len(bodies) // 8]
 mixed_new = len(bodies) // 80
 fresh = bodies[len(bodies) // 8 :]
