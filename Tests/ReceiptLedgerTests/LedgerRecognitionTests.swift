@@ -118,4 +118,44 @@ struct LedgerRecognitionTests {
             #expect(statistics.transactions < 64)
         }
     }
+
+    /// Two instances' group commits write overlapping rows at once: receipts sharing transactions and original
+    /// transactions, each instance's batches formed by whatever its callers sent together. Every write succeeds (a
+    /// deadlock, SQLSTATE 40P01, would throw: the service would answer 21009) and every receipt is recorded once.
+    /// Batches write rows sorted by their whole key, one order for all; with that order shuffled this test did not
+    /// provoke a deadlock either, so it guards the outcome, not the order.
+    @Test(
+        "two PostgreSQL instances writing overlapping batches at once: every write succeeds, every receipt recorded once",
+        .enabled(if: LedgerBackend.postgresURL != nil || LedgerBackend.postgresRequired))
+    func overlappingBatchesAcrossInstances() async throws {
+        // 40 customers; each receipt carries three of them, so that any two batches share transaction rows.
+        let entries = (0..<1_200).map { index in
+            let customers = [index % 40, (index * 7 + 3) % 40, (index * 13 + 5) % 40]
+            let receipt = ServiceTestPKI.receipt(purchases: customers.map { customer in
+                ServiceTestPKI.purchase("\(50_000 + customer)", original: "\(50_000 + customer)", day: 1 + index % 28)
+            })
+            return LedgerReceipt(receipt, bytes: Array("overlap \(index)".utf8), environment: .production, seenAt: Self.seen)
+        }
+        try await LedgerBackend.withTwoPostgresLedgers { first, second in
+            let inserted = try await withThrowingTaskGroup(of: Int.self) { group in
+                // Different receipts to each instance (a receipt both record would make one wait for the other's
+                // commit at its insert, before any shared row), their transactions shared; 16 callers per instance,
+                // each posting in turn, so that many small batches of both instances overlap in time.
+                for caller in 0..<32 {
+                    let ledger = caller % 2 == 0 ? first : second
+                    let share = stride(from: caller, to: entries.count, by: 32).map { entries[$0] }
+                    group.addTask {
+                        var inserted = 0
+                        for entry in share where try await ledger.record(entry).receiptInserted { inserted += 1 }
+                        return inserted
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(inserted == entries.count)
+            #expect(try await first.recordedReceipts(among: entries.map(\.hash)).count == entries.count)
+            let batches = try #require(first.writeStatistics)
+            #expect(batches.writes > batches.transactions, "the writes shared transactions")
+        }
+    }
 }
