@@ -27,22 +27,27 @@ pg_url="$(postgres_url import 54333)"
 rate() {
   local start end
   start=$(date +%s.%N)
-  "$@" >/dev/null 2>"$work/run.log" || { [ $? -le 1 ] || { cat "$work/run.log"; exit 1; }; }
+  "$@" >/dev/null 2>"$work/run.log" || { [ $? -le 1 ] || { cat "$work/run.log" >&2; exit 1; }; }
   end=$(date +%s.%N)
   python3 -c "print(round($count / ($end - $start)))"
 }
+
+# expect_summary TEXT: the last run's summary says TEXT, or the script stops.
+expect_summary() { grep -q "$1" "$work/run.log" || { echo "unexpected summary:" >&2; cat "$work/run.log" >&2; exit 1; }; }
 
 declare -a validate_rates sqlite_rates pg_rates resume_rates
 for round in $(seq 1 "$rounds"); do
   validate=$(rate "$bin" validate --jobs 2 --json --anchor "$work/ca/root.cer" "$work/receipts")
   sqlite=$(rate "$bin" ledger import --jobs 2 --anchor "$work/ca/root.cer" --database "$(fresh_database sqlite)" "$work/receipts")
-  grep -q " 0 already in the ledger, 0 not imported" "$work/run.log" || { echo "SQLite import:"; cat "$work/run.log"; exit 1; }
+  expect_summary " imported, 0 already in the ledger, 0 not imported"
   line="round $round: validate --jobs 2 $validate/s; import SQLite $sqlite/s ($(python3 -c "print(f'{$sqlite / $validate:.2f}')")x)"
   validate_rates+=("$validate"); sqlite_rates+=("$sqlite")
   if [ -n "$pg_url" ]; then
     database=$(fresh_database postgres)
     pg=$(rate "$bin" ledger import --jobs 2 --anchor "$work/ca/root.cer" --database "$database" "$work/receipts")
+    expect_summary " imported, 0 already in the ledger, 0 not imported"
     resume=$(rate "$bin" ledger import --jobs 2 --anchor "$work/ca/root.cer" --database "$database" "$work/receipts")
+    expect_summary ": 0 imported, "
     line="$line; PostgreSQL $pg/s ($(python3 -c "print(f'{$pg / $validate:.2f}')")x); resumed (all skipped) $resume/s"
     pg_rates+=("$pg"); resume_rates+=("$resume")
   fi

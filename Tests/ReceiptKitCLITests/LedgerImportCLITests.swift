@@ -14,8 +14,8 @@ import Testing
 /// hash.
 @Suite(.serialized)
 struct LedgerImportCLITests {
-    /// A folder of receipts: `count` valid ones of the service's app, two of another app, one signed by an authority
-    /// nobody trusts, one file that is not a receipt; and the anchor to trust.
+    /// A folder of receipts: `count` valid ones of the service's app and a copy of the first, two of another app, one
+    /// signed by an authority nobody trusts, one file that is not a receipt; and the anchor to trust.
     struct Inputs {
         let directory: URL
         let receipts: URL
@@ -39,6 +39,8 @@ struct LedgerImportCLITests {
                 let bytes = try CrashDurabilityTests.receipt(ca: self.ca, client: 2, index: index, bundle: "com.example.other")
                 try Data(bytes).write(to: self.receipts.appendingPathComponent("other-app-\(index).der"))
             }
+            // The same receipt twice in one import: recorded once.
+            try Data(self.valid[0]).write(to: self.receipts.appendingPathComponent("valid-0-copy.der"))
             let stranger = try CrashDurabilityTests.receipt(ca: try TestCertificateAuthority(), client: 3, index: 0)
             try Data(stranger).write(to: self.receipts.appendingPathComponent("untrusted.der"))
             try Data("not a receipt".utf8).write(to: self.receipts.appendingPathComponent("junk.der"))
@@ -77,7 +79,7 @@ struct LedgerImportCLITests {
             "untrusted.der": ["certificate_untrusted"], "junk.der": ["malformed"],
         ])
         #expect(first.stderr.contains(
-            "124 receipts: 120 imported, 0 already in the ledger, 4 not imported (2 refused, 1 invalid, 1 malformed, 0 unreadable)"),
+            "125 receipts: 120 imported, 1 already in the ledger, 4 not imported (2 refused, 1 invalid, 1 malformed, 0 unreadable)"),
             "\(first.stderr)")
 
         // What the ledger holds: every valid receipt, under its environment, first seen at --now.
@@ -102,7 +104,8 @@ struct LedgerImportCLITests {
         #expect(second.stderr.contains("8 receipts: 3 imported, 5 already in the ledger, 0 not imported"), "\(second.stderr)")
 
         let third = try await CLIRunner.run(arguments + [inputs.receipts.path])
-        #expect(third.stderr.contains("124 receipts: 0 imported, 120 already in the ledger, 4 not imported"), "\(third.stderr)")
+        #expect(third.status == 65)
+        #expect(third.stderr.contains("125 receipts: 0 imported, 121 already in the ledger, 4 not imported"), "\(third.stderr)")
     }
 
     @Test("usage: inputs are required, --ordered and a malformed --now are refused")
@@ -125,6 +128,7 @@ struct LedgerImportCLITests {
         ])
         #expect(output.status == 69, "\(output.stderr)")
         #expect(output.stderr.contains("database postgres://nobody@127.0.0.1:9/none"), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
     }
 
     @Test("a ledger failure stops the import: exactly what was acknowledged is recorded, and a second run imports the rest")

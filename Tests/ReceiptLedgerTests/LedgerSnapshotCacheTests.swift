@@ -86,6 +86,17 @@ struct LedgerSnapshotCacheTests {
         #expect(cache.statistics.nearMisses == 6)  // after a flush a miss says nothing of the cache's size
     }
 
+    @Test("near misses are counted by a cache enabled after it was made (PostgreSQL's, once its listener hears)")
+    func nearMissesOnceEnabledLater() throws {
+        let cache = LedgerSnapshotCache(enabled: false)
+        cache.schemaAnnouncesChanges()
+        cache.setHearsWrites(true)
+        #expect(cache.snapshot(for: Self.query(["1"])) == nil)
+        #expect(cache.snapshot(for: Self.query(["1"])) == nil)
+        #expect(cache.statistics.misses == 2)
+        #expect(cache.statistics.nearMisses == 1)
+    }
+
     @Test("recent lookups: a key is remembered for as many lookups as the capacity, repeats counted")
     func recentLookupsForgetTheOldest() {
         var recent = RecentLookups(capacity: 3)

@@ -49,11 +49,11 @@ final class LedgerSnapshotCache: Sendable {
     /// The default of ``maximumBytes``: 16 MiB.
     static let defaultBytes = 16 << 20
 
-    /// How many lookups a near miss looks back over: four times the snapshots of two purchases (about 2 KiB counted
-    /// each) ``maximumBytes`` holds — a near miss is one a cache up to four times larger would likely have
-    /// answered — at least 4,096 and at most 262,144 (a few MiB).
+    /// How many lookups a near miss looks back over: four times the snapshots of two purchases (2,560 bytes
+    /// counted each) ``maximumBytes`` holds — a near miss is one a cache up to four times larger would likely have
+    /// answered — at least 4,096 and at most 262,144 (a few MiB; for caches over 160 MiB, less than four times).
     static func nearMissWindow(maximumBytes: Int) -> Int {
-        min(262_144, max(4_096, 4 * (maximumBytes / 2_048)))
+        min(262_144, max(4_096, 4 * (maximumBytes / 2_560)))
     }
 
     /// The most bytes of snapshots kept; 0 keeps none.
@@ -69,7 +69,9 @@ final class LedgerSnapshotCache: Sendable {
         self.state = NIOLockedValueBox(
             State(
                 hearsWrites: kept, schemaAnnounces: kept, entries: CostBoundedTable(limit: self.maximumBytes),
-                recent: RecentLookups(capacity: kept ? Self.nearMissWindow(maximumBytes: self.maximumBytes) : 1)))
+                // Sized whenever snapshots may be kept: PostgreSQL's cache starts disabled and is enabled later.
+                recent: RecentLookups(
+                    capacity: self.maximumBytes > 0 ? Self.nearMissWindow(maximumBytes: self.maximumBytes) : 1)))
     }
 
     /// The snapshot kept for `query`, if no write touched its ids since it was read.

@@ -57,16 +57,19 @@ struct PostgresBackend: SQLBackend {
                 do {
                     return try await pool.withConnection { connection in
                         guard lease.withLockedValue({ $0.advance(to: .leased) }) else { throw CancellationError() }
-                        if self.reachability.leaseSucceeded() {
-                            self.logger.warning("PostgreSQL answers again: the ledger is available")
+                        return try await self.reachability.using({ try await body(connection) }) { cameBack in
+                            if cameBack { self.logger.warning("PostgreSQL answers again: the ledger is available") }
                         }
-                        return try await body(connection)
                     }
                 } catch {
-                    // The pool was replaced (the server unreachable) while this lease waited on it: wait on the
-                    // fresh one, within the same limit. Anything else, or a body that ran, ends the lease.
                     let waiting = lease.withLockedValue { $0 == .waiting }
-                    guard waiting, !Task.isCancelled, pool !== self.pools.current else { throw error }
+                    guard waiting, !Task.isCancelled else { throw error }
+                    // The pool was replaced (the server unreachable) while this lease waited on it: wait on the
+                    // fresh one, within the same limit.
+                    if pool !== self.pools.current { continue }
+                    // The pool failed the lease without a connection: its circuit breaker is open (no connection
+                    // for a minute), an outage as sure as a lease that times out.
+                    throw NoConnection()
                 }
             }
         }
@@ -81,18 +84,25 @@ struct PostgresBackend: SQLBackend {
             work.cancel()
         }
         DeadlineTicker.shared.unregister(ticket)
-        if lease.withLockedValue({ $0 == .expired }) {
+        let expired = lease.withLockedValue { $0 == .expired }
+        let refused: Bool
+        if case .failure(let error) = result, error is NoConnection { refused = true } else { refused = false }
+        if expired || refused {
+            let what = expired ? "no connection within \(limit)" : "no connection (the pool gave up connecting)"
             guard self.reachability.leaseTimedOut() else {
-                throw LedgerError(.unavailable, "PostgreSQL: no connection within \(limit) (server unreachable)")
+                throw LedgerError(.unavailable, "PostgreSQL: \(what) (server unreachable)")
             }
             // It just went away: once per outage, say why (the pool's own errors are only in its log).
             let cause = await self.diagnosis?.cause(within: .seconds(3))
-            let reason = "PostgreSQL: no connection within \(limit)" + (cause.map { ": \($0)" } ?? " (server unreachable)")
+            let reason = "PostgreSQL: \(what)" + (cause.map { ": \($0)" } ?? " (server unreachable)")
             self.logger.warning("the ledger is unavailable", metadata: ["reason": "\(reason)"])
             throw LedgerError(.unavailable, reason)
         }
         return try result.get()
     }
+
+    /// The pool failed a lease before giving it a connection.
+    private struct NoConnection: Error {}
 
     /// A lease's race between the pool and the clock: whichever moves it out of `waiting` first wins.
     enum LeaseState {

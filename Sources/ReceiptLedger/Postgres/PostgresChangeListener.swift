@@ -15,6 +15,8 @@ import _ReceiptKitShared
 /// on a healthy network, this instance may answer as before that change.
 struct PostgresChangeListener: Sendable {
     let pools: PostgresPools
+    /// Told that the listener's connection works: the server answers.
+    let reachability: PostgresReachability
     let cache: LedgerSnapshotCache
     let logger: Logger
 
@@ -28,40 +30,7 @@ struct PostgresChangeListener: Sendable {
             do {
                 try await cancelWhenGracefulShutdown {
                     try await self.pools.current.withConnection { connection in
-                        // However listening ends, the connection is closed before it is handed back: one whose
-                        // peer went away would fail the next lease's query, one still listening would hear for
-                        // nobody. Cancelled (shutdown), it is closed at once: that ends a LISTEN still waiting for
-                        // its answer as well as the wait for notifications.
-                        try await withTaskCancellationHandler {
-                            do {
-                                try await connection.listen(on: LedgerMigration.changeChannel) { notifications in
-                                    // Listening now: what others commit from here on is heard. Flush first, to
-                                    // forget what changed while nobody listened.
-                                    self.cache.setHearsWrites(true)
-                                    try await withThrowingTaskGroup(of: Void.self) { group in
-                                        group.addTask {
-                                            // Not hearing any more: stop answering from the cache now, not once
-                                            // the connection is closed and handed back.
-                                            defer { self.cache.setHearsWrites(false) }
-                                            for try await notification in notifications {
-                                                self.heard(notification.payload)
-                                            }
-                                            throw ListenerStopped.streamEnded
-                                        }
-                                        group.addTask { try await self.heartbeat(connection) }
-                                        // Whichever ends first (both end only by throwing) ends the other.
-                                        defer { group.cancelAll() }
-                                        try await group.next()
-                                    }
-                                }
-                            } catch {
-                                try? await connection.close()
-                                throw error
-                            }
-                            try? await connection.close()
-                        } onCancel: {
-                            let _: EventLoopFuture<Void> = connection.close()
-                        }
+                        try await self.reachability.using({ try await self.listen(on: connection) }) { _ in }
                     }
                 }
             } catch {
@@ -86,6 +55,44 @@ struct PostgresChangeListener: Sendable {
     /// instances' writes go unheard. Snapshots may thus be kept at most about the sum after the cut.
     static let heartbeatInterval: Duration = .seconds(2)
     static let heartbeatLimit: Duration = .seconds(2)
+
+    /// Listens on `connection` until listening ends (it always ends by throwing), then closes it.
+    private func listen(on connection: PostgresConnection) async throws {
+        // However listening ends, the connection is closed before it is handed back: one whose
+        // peer went away would fail the next lease's query, one still listening would hear for
+        // nobody. Cancelled (shutdown), it is closed at once: that ends a LISTEN still waiting for
+        // its answer as well as the wait for notifications.
+        try await withTaskCancellationHandler {
+            do {
+                try await connection.listen(on: LedgerMigration.changeChannel) { notifications in
+                    // Listening now: what others commit from here on is heard. Flush first, to
+                    // forget what changed while nobody listened.
+                    self.cache.setHearsWrites(true)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            // Not hearing any more: stop answering from the cache now, not once
+                            // the connection is closed and handed back.
+                            defer { self.cache.setHearsWrites(false) }
+                            for try await notification in notifications {
+                                self.heard(notification.payload)
+                            }
+                            throw ListenerStopped.streamEnded
+                        }
+                        group.addTask { try await self.heartbeat(connection) }
+                        // Whichever ends first (both end only by throwing) ends the other.
+                        defer { group.cancelAll() }
+                        try await group.next()
+                    }
+                }
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+            try? await connection.close()
+        } onCancel: {
+            let _: EventLoopFuture<Void> = connection.close()
+        }
+    }
 
     /// Asks the server on `connection` until an answer does not come within ``heartbeatLimit``: then the cache
     /// stops at once and the connection is closed, which fails the unanswered query (a query is not cancellable).

@@ -87,23 +87,24 @@ public struct PostgresLedger: BackendLedger, Service {
         try PostgresLocation(url: url).configuration()
     }
 
-    /// The connection pool in use: replaced by a fresh one while the server is unreachable, so that the ledger
-    /// answers as soon as the server is back, whatever the outage's length.
+    /// The connection pool in use now. While the server is unreachable it is replaced by a fresh one every second
+    /// (and the one replaced shut down), so that the ledger answers as soon as the server is back, whatever the
+    /// outage's length: lease from it at once rather than keep it.
     public var client: PostgresClient { self.pools.current }
 
     /// Runs the connection pool until the task is cancelled or the service group shuts down (a fresh pool every
     /// second while the server is unreachable), and with it the listener that keeps the snapshot cache true to other
     /// instances' writes (one pooled connection).
     public func run() async {
+        let reachability = self.operations.backend.reachability
         let listener = PostgresChangeListener(
-            pools: self.pools, cache: self.operations.snapshots, logger: self.logger)
+            pools: self.pools, reachability: reachability, cache: self.operations.snapshots, logger: self.logger)
         // The listener is not a child the pool's end must wait for: cancelled when the pool has ended, it closes its
         // connection and stops, and nothing it could still be waiting for (a lease from a pool shutting down) can
         // hold up the shutdown. It also stops by itself at a graceful shutdown, before the pool, which requests
         // still being answered need.
         // It holds one pooled connection: a pool of one is left to the requests, and nothing is cached.
-        let reachability = self.operations.backend.reachability
-        let runPools = { await self.pools.run(isUnreachable: { reachability.isUnreachable }) }
+        let runPools = { await self.pools.run(isLost: { reachability.poolLooksLost }) }
         guard self.listens else {
             await runPools()
             return

@@ -70,20 +70,9 @@ public func buildApplication(
         await onServerRunning(address, description)
     }
     application.beforeServerStarts {
-        if settings.migratesOnStart { try await ledger.migrate() }
-        let version = try await ledger.schemaVersion()
-        guard version == LedgerSchemaVersion.latest else {
-            // Only without the migration: a newer schema stops migrate() itself.
-            let latest = LedgerSchemaVersion.latest
-            throw ServiceStartupError(
-                .schemaNotCurrent,
-                version > latest
-                    ? "database \(description): schema version \(version) is newer than this build's \(latest): run a "
-                        + "newer build (or restore the database this one wrote)"
-                    : "database \(description): schema version \(version), this build's is \(latest); "
-                        + "migrate_on_start is false: run receiptkit serve --migrate (as a role that may change the "
-                        + "schema; a role that cannot see the schema reads version 0)")
-        }
+        let version = try await OpenedLedger.prepareSchema(
+            of: ledger, migrates: settings.migratesOnStart, location: description
+        ).get()
         // What is about to serve, in one line: the same summary `serve --check-config` prints.
         let summary = ServiceCheck(
             settings: settings, accepted: accepted, clients: apiClients, database: opened.location,

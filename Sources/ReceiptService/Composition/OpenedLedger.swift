@@ -37,6 +37,28 @@ struct OpenedLedger: Sendable {
         }
     }
 
+    /// Migrates the ledger when `migrates` (`migrate_on_start`), then reads its schema version: what serving and an
+    /// import do first. Returns the version, or the start-up error when it is not this build's.
+    static func prepareSchema(
+        of ledger: any Ledger, migrates: Bool, location: String
+    ) async throws(LedgerError) -> Result<Int, ServiceStartupError> {
+        if migrates { try await ledger.migrate() }
+        let version = try await ledger.schemaVersion()
+        let latest = LedgerSchemaVersion.latest
+        guard version == latest else {
+            // Only without the migration: a newer schema stops migrate() itself.
+            return .failure(ServiceStartupError(
+                .schemaNotCurrent,
+                version > latest
+                    ? "database \(location): schema version \(version) is newer than this build's \(latest): run a "
+                        + "newer build (or restore the database this one wrote)"
+                    : "database \(location): schema version \(version), this build's is \(latest); "
+                        + "migrate_on_start is false: run receiptkit serve --migrate (as a role that may change the "
+                        + "schema; a role that cannot see the schema reads version 0)"))
+        }
+        return .success(version)
+    }
+
     /// Runs `body` on the ledger with its ``services`` running beside it (PostgreSQL's pool), then shuts the ledger
     /// down: what `serve --check-config` and `serve --migrate` do without serving.
     func using<T: Sendable>(

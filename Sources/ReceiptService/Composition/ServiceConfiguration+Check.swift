@@ -63,15 +63,9 @@ extension ServiceConfiguration {
         let opened = try await OpenedLedger.open(settings.database, snapshotCacheBytes: snapshotCacheBytes, logger: self.logger)
         let location = opened.location
         let outcome = await opened.using { ledger throws(LedgerError) -> Result<T, ServiceStartupError> in
-            if settings.migratesOnStart { try await ledger.migrate() }
-            let version = try await ledger.schemaVersion()
-            guard version == LedgerSchemaVersion.latest else {
-                return .failure(ServiceStartupError(
-                    .schemaNotCurrent,
-                    "database \(location): schema version \(version), this build's is \(LedgerSchemaVersion.latest)"
-                        + (version > LedgerSchemaVersion.latest
-                            ? ": run a newer build" : "; migrate_on_start is false: run receiptkit serve --migrate")))
-            }
+            let version = try await OpenedLedger.prepareSchema(
+                of: ledger, migrates: settings.migratesOnStart, location: location.description)
+            if case .failure(let problem) = version { return .failure(problem) }
             return .success(await body(ledger, accepted))
         }
         switch outcome {

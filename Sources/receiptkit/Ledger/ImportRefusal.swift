@@ -5,7 +5,7 @@ import ReceiptKit
 struct ImportRefusal: Sendable {
     enum Kind: Sendable {
         /// The receipt verified, but the service would not record it (`bundle_id_not_allowed`,
-        /// `string_contains_nul`).
+        /// `string_contains_nul`), or the database refused it (`ledger_error`).
         case refused
         /// It failed validation.
         case invalid

@@ -13,7 +13,8 @@ import _ReceiptKitShared
 /// `jobs` workers each take the inputs in chunks: read and hash a chunk, ask the ledger which of it is recorded (one
 /// statement), validate the rest, and hand the chunk's receipts to the ledger while validating the next chunk. The
 /// ledger's group commit writes the receipts in flight together; each chunk is acknowledged only once committed.
-/// A ledger failure stops the import after the chunks in flight; what was committed stays.
+/// The database unavailable stops the import after the chunks in flight (what was committed stays); a receipt the
+/// database refuses alone is reported (`ledger_error`) and the import goes on.
 struct LedgerImport: Sendable {
     var inputs: [ReceiptBatchSource.Input]
     var options: ReceiptBatchSource.Options
@@ -24,8 +25,8 @@ struct LedgerImport: Sendable {
     var accepted: VerifyReceiptConfiguration
     /// When the receipts are seen, and the time of the validations' VPP expiry check.
     var now: Date
-    /// Inputs a worker takes at once.
-    var chunkSize = 256
+    /// Inputs a worker takes at once: one statement asks the ledger which of them it holds.
+    var chunkSize = 200
 
     /// A receipt validated and accepted, ready to record.
     struct Accepted: Sendable {
@@ -60,6 +61,7 @@ struct LedgerImport: Sendable {
             guard let receipts = await self.prepare(chunk, validator: validator, ledger: ledger, tally: tally) else { break }
             // The previous chunk's writes end before this one's start: at most two chunks in flight per worker.
             await writing?.value
+            if tally.stoppedBy != nil { break }
             writing = Task { await Self.record(receipts, into: ledger, tally: tally) }
         }
         await writing?.value
@@ -135,6 +137,10 @@ struct LedgerImport: Sendable {
                     } catch where error.code == .stringContainsNUL {
                         // Refused alike by every backend before any write, as the service refuses it (21002).
                         tally.refuse(ImportRefusal(refusing: accepted.result, reason: "string_contains_nul", item: accepted.item))
+                    } catch where !error.isRetryable {
+                        // The database refused this receipt alone (the batch's others are written without it):
+                        // running the import again would stop on it again.
+                        tally.refuse(ImportRefusal(refusing: accepted.result, reason: "ledger_error", item: accepted.item))
                     } catch {
                         tally.stop(error)
                     }

@@ -17,12 +17,13 @@ struct LedgerImportCommand: AsyncParsableCommand {
             its creation date, allowed_bundle_ids) and recorded under its environment; a receipt the ledger holds \
             already is skipped by its SHA-256 before it is validated, so an interrupted import resumes when run \
             again. Each input not imported prints one JSON line on standard output (validate's shape without the \
-            receipt; reasons say why: validate's codes, bundle_id_not_allowed, string_contains_nul, or malformed or \
-            unreadable with an error); progress (a line on a terminal, otherwise every ten seconds) and a summary \
-            go to standard error.
+            receipt; reasons say why: validate's codes, bundle_id_not_allowed, string_contains_nul, ledger_error \
+            (the database refused that receipt), or malformed or unreadable with an error); progress (a line on a \
+            terminal, otherwise every ten seconds) and a summary go to standard error.
             Exit status: 0 every input imported or already in the ledger, 1 some refused or invalid, 65 some \
-            malformed, 66 some unreadable (the worst), 64 usage, 69 the database unavailable (stopped: run again \
-            to resume), 73 standard output cannot be written.
+            malformed, 66 some unreadable (the worst); 69 the database unavailable during the import (it stopped: \
+            run it again to resume) or at start (unreachable, in use by a server, schema not current); 64, 65 and \
+            66 also for options, settings and anchors as serve reads them; 73 standard output cannot be written.
             """
     )
 
