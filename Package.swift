@@ -332,7 +332,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptKitTestingTests",
             dependencies: [
-                "ReceiptTestSupport",
+                "ReceiptTestSupport", "_ReceiptKitShared", "AppStoreJWS",
                 "AppStorePKI",
                 "ReceiptKit",
                 "ReceiptKitTesting",

@@ -59,21 +59,33 @@ public struct JWSTestAuthority: Sendable {
         }
         let rootName = try name("ReceiptKit Test JWS Root CA")
         let intermediateName = try name("ReceiptKit Test JWS Intermediate CA")
+        let (rootPublic, intermediatePublic, leafPublic) = (
+            Certificate.PublicKey(rootKey.publicKey), Certificate.PublicKey(intermediateKey.publicKey),
+            Certificate.PublicKey(leafKey.publicKey)
+        )
+        var rootExtensions = caExtensions
+        for identifier in try KeyIdentifiers.extensions(subject: rootPublic, issuer: nil) { try rootExtensions.append(identifier) }
         let root = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
+            version: .v3, serialNumber: .init(), publicKey: rootPublic,
             notValidBefore: validity.start, notValidAfter: validity.end, issuer: rootName, subject: rootName,
-            signatureAlgorithm: .ecdsaWithSHA256, extensions: caExtensions, issuerPrivateKey: .init(rootKey)
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: rootExtensions, issuerPrivateKey: .init(rootKey)
         )
         var intermediateExtensions = caExtensions
+        for identifier in try KeyIdentifiers.extensions(subject: intermediatePublic, issuer: rootPublic) {
+            try intermediateExtensions.append(identifier)
+        }
         if intermediateHasWWDRMarker {
             try intermediateExtensions.append(TestCertificateAuthority.marker(TestCertificateAuthority.wwdrMarker))
         }
         let intermediate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey),
+            version: .v3, serialNumber: .init(), publicKey: intermediatePublic,
             notValidBefore: validity.start, notValidAfter: validity.end, issuer: rootName, subject: intermediateName,
             signatureAlgorithm: .ecdsaWithSHA256, extensions: intermediateExtensions, issuerPrivateKey: .init(rootKey)
         )
         var leafExtensions = try Certificate.Extensions { Critical(KeyUsage(digitalSignature: true)) }
+        for identifier in try KeyIdentifiers.extensions(subject: leafPublic, issuer: intermediatePublic) {
+            try leafExtensions.append(identifier)
+        }
         if leafHasSigningMarker {
             try leafExtensions.append(TestCertificateAuthority.marker(TestCertificateAuthority.receiptSigningMarker))
         }
@@ -87,7 +99,7 @@ public struct JWSTestAuthority: Sendable {
         }
         let leafWindow = leafValidity ?? validity
         let leaf = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
+            version: .v3, serialNumber: .init(), publicKey: leafPublic,
             notValidBefore: leafWindow.start, notValidAfter: leafWindow.end, issuer: intermediateName,
             subject: try name("ReceiptKit Test App Store Signing"),
             signatureAlgorithm: .ecdsaWithSHA256, extensions: leafExtensions, issuerPrivateKey: .init(intermediateKey)

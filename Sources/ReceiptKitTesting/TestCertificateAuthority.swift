@@ -112,26 +112,35 @@ public struct TestCertificateAuthority: Sendable {
             Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
             Critical(KeyUsage(keyCertSign: true, cRLSign: true))
         }
+        let (rootPublic, intermediatePublic, leafPublic) = (
+            Certificate.PublicKey(rootKey.publicKey), Certificate.PublicKey(intermediateKey.publicKey),
+            Certificate.PublicKey(leafKey.publicKey)
+        )
+        var rootExtensions = caExtensions
+        for identifier in try KeyIdentifiers.extensions(subject: rootPublic, issuer: nil) { try rootExtensions.append(identifier) }
         let root = try Certificate(
             version: .v3,
             serialNumber: .init(),
-            publicKey: .init(rootKey.publicKey),
+            publicKey: rootPublic,
             notValidBefore: validity.start,
             notValidAfter: validity.end,
             issuer: names.root,
             subject: names.root,
             signatureAlgorithm: .sha256WithRSAEncryption,
-            extensions: caExtensions,
+            extensions: rootExtensions,
             issuerPrivateKey: .init(rootKey)
         )
         var intermediateExtensions = caExtensions
+        for identifier in try KeyIdentifiers.extensions(subject: intermediatePublic, issuer: rootPublic) {
+            try intermediateExtensions.append(identifier)
+        }
         if intermediateHasWWDRMarker {
             try intermediateExtensions.append(Self.marker(Self.wwdrMarker))
         }
         let intermediate = try Certificate(
             version: .v3,
             serialNumber: .init(),
-            publicKey: .init(intermediateKey.publicKey),
+            publicKey: intermediatePublic,
             notValidBefore: validity.start,
             notValidAfter: validity.end,
             issuer: names.root,
@@ -143,6 +152,9 @@ public struct TestCertificateAuthority: Sendable {
         var leafExtensions = try Certificate.Extensions {
             Critical(KeyUsage(digitalSignature: true))
         }
+        for identifier in try KeyIdentifiers.extensions(subject: leafPublic, issuer: intermediatePublic) {
+            try leafExtensions.append(identifier)
+        }
         if leafHasReceiptSigningMarker {
             try leafExtensions.append(Self.marker(Self.receiptSigningMarker))
         }
@@ -150,7 +162,7 @@ public struct TestCertificateAuthority: Sendable {
         let leaf = try Certificate(
             version: .v3,
             serialNumber: .init(),
-            publicKey: .init(leafKey.publicKey),
+            publicKey: leafPublic,
             notValidBefore: leafWindow.start,
             notValidAfter: leafWindow.end,
             issuer: names.intermediate,

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Apple's app-store-server-library for Python (PyPI): whether this machine has it, and whether the run requires it
+/// (`RECEIPTKIT_REQUIRE_APPLE_LIBRARY=1`, as `.ci/run` sets after installing it).
+enum AppleLibrary {
+    static var isRequired: Bool { ProcessInfo.processInfo.environment["RECEIPTKIT_REQUIRE_APPLE_LIBRARY"] == "1" }
+
+    /// Whether `python3` imports the library (asked once, when the suites are listed).
+    static let isInstalled: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import appstoreserverlibrary.signed_data_verifier"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+}
