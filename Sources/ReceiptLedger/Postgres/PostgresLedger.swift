@@ -87,12 +87,12 @@ public struct PostgresLedger: BackendLedger, Service {
         try PostgresLocation(url: url).configuration()
     }
 
-    /// The connection pool in use now. While the server is unreachable it is replaced by a fresh one every second
-    /// (and the one replaced shut down), so that the ledger answers as soon as the server is back, whatever the
-    /// outage's length: lease from it at once rather than keep it.
+    /// The connection pool in use now. While the server is unreachable it is replaced by a fresh one as soon as one
+    /// connects (and the one replaced shut down), so that the ledger answers as soon as the server is back, whatever
+    /// the outage's length: lease from it at once rather than keep it.
     public var client: PostgresClient { self.pools.current }
 
-    /// Runs the connection pool until the task is cancelled or the service group shuts down (a fresh pool every
+    /// Runs the connection pool until the task is cancelled or the service group shuts down (a fresh one tried every
     /// second while the server is unreachable), and with it the listener that keeps the snapshot cache true to other
     /// instances' writes (one pooled connection).
     public func run() async {
