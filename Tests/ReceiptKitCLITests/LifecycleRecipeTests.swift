@@ -292,14 +292,14 @@ struct LifecycleRecipeTests {
 
         let binaries = CLIRunner.executable.deletingLastPathComponent().path
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let started = ContinuousClock.now
+        // No bound on its wall time (CI under full load took 66 s for what takes seconds alone): the child is killed at
+        // `timeout`, so a recipe that waits for ever fails the test instead of hanging the suite.
         let run = try await CLIRunner.run(
             ["-eu", scriptFile.path],
             timeout: .seconds(120),
             executable: URL(fileURLWithPath: "/bin/bash"),
             environment: ["PATH": "\(binaries):\(path)", "TMPDIR": scratch.path]
         )
-        let elapsed = ContinuousClock.now - started
         let lines = run.stdout.split(separator: "\n").map(String.init)
         // A script stopped half-way leaves the server to its trap; make sure it is gone.
         if run.status != 0,
@@ -308,7 +308,6 @@ struct LifecycleRecipeTests {
             kill(pid, SIGTERM)
         }
         try #require(run.status == 0, "the recipes failed (\(run.status)):\n\(run.stdout)\n\(run.stderr)")
-        #expect(elapsed < .seconds(60), "the recipes took \(elapsed)")
 
         // Every notification posted is answered `recorded`, HTTP 200, in the section that posted it.
         var outputs = Array(repeating: [String](), count: blocks.count)
