@@ -37,7 +37,7 @@ final class LedgerWriteBatcher<Backend: SQLBackend>: Sendable {
     let maximumBatch: Int
     private let state = NIOLockedValueBox(State())
 
-    init(backend: Backend, statements: LedgerStatements, maximumBatch: Int = 512) {
+    init(backend: Backend, statements: LedgerStatements, maximumBatch: Int = 4096) {
         self.backend = backend
         self.receipts = ReceiptBatch(statements: statements)
         self.maximumBatch = max(1, maximumBatch)
