@@ -102,6 +102,17 @@ struct NotificationServiceTests {
             let renewal = try #require(try JSONSerialization.jsonObject(with: Data(storedRenewal.json)) as? [String: Any])
             #expect(renewal["auto_renew_status"] as? String == "1")
             #expect(renewal["auto_renew_product_id"] as? String == "com.example.app.pro")
+            // The signed values as Apple signed them, byte for byte.
+            let envelope = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+            let signedPayload = try #require(envelope["signedPayload"] as? String)
+            let claims = try #require(signedPayload.split(separator: ".").dropFirst().first.flatMap { part in
+                Data(base64Encoded: String(part).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                    .padding(toLength: (part.count + 3) / 4 * 4, withPad: "=", startingAt: 0))
+            })
+            let data = try #require((try JSONSerialization.jsonObject(with: claims) as? [String: Any])?["data"] as? [String: Any])
+            #expect(stored.signedJWS == data["signedTransactionInfo"] as? String)
+            #expect(storedRenewal.signedJWS == data["signedRenewalInfo"] as? String)
+            #expect(stored.signedJWS?.isEmpty == false && storedRenewal.signedJWS?.isEmpty == false)
 
             // Apple's retry, or an attacker's replay, of the same notification with another transaction: not applied.
             let replay = try Self.body(uuid: "6a7b0000-0000-4000-8000-000000000001", transaction: Self.transaction("2000000000000099"))

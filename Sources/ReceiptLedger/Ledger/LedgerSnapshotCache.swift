@@ -185,10 +185,12 @@ final class LedgerSnapshotCache: Sendable {
             bytes += 192 + transaction.json.count + transaction.transactionIdentifier.utf8.count
                 + transaction.originalTransactionIdentifier.utf8.count + transaction.productIdentifier.utf8.count
                 + transaction.receiptHash.utf8.count + transaction.bundleIdentifier.utf8.count
+                + (transaction.signedJWS?.utf8.count ?? 0)
         }
         for info in snapshot.renewalInfo {
             bytes += 128 + info.json.count + info.productIdentifier.utf8.count
                 + info.originalTransactionIdentifier.utf8.count + info.bundleIdentifier.utf8.count
+                + (info.signedJWS?.utf8.count ?? 0)
         }
         for record in snapshot.originalTransactions {
             bytes += 128 + record.originalTransactionIdentifier.utf8.count + (record.latestReceiptHash?.utf8.count ?? 0)

@@ -26,6 +26,9 @@ public struct LedgerNotification: Sendable, Hashable {
     public var transaction: LedgerTransaction?
     /// The renewal information it carries (`data.signedRenewalInfo`).
     public var renewalInfo: LedgerRenewalInfo?
+    /// The notification's `signedPayload`, exactly as Apple sent it; `nil` for notifications recorded before the
+    /// ledger kept signed values (schema version 7).
+    public var signedPayload: String?
 
     /// Creates a notification record.
     public init(
@@ -38,7 +41,8 @@ public struct LedgerNotification: Sendable, Hashable {
         receivedMilliseconds: Int64,
         payloadJSON: [UInt8],
         transaction: LedgerTransaction?,
-        renewalInfo: LedgerRenewalInfo?
+        renewalInfo: LedgerRenewalInfo?,
+        signedPayload: String? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.environment = environment
@@ -50,6 +54,7 @@ public struct LedgerNotification: Sendable, Hashable {
         self.payloadJSON = payloadJSON
         self.transaction = transaction
         self.renewalInfo = renewalInfo
+        self.signedPayload = signedPayload
     }
 }
 

@@ -16,6 +16,9 @@ public struct LedgerRenewalInfo: Sendable, Hashable {
     public var json: [UInt8]
     /// What taught the ledger this version.
     public var source: LedgerSource
+    /// The compact JWS this version was read from, exactly as Apple signed it (`signedRenewalInfo`); `nil` for
+    /// versions learnt before the ledger kept signed values (schema version 7).
+    public var signedJWS: String?
 
     /// Creates renewal information.
     public init(
@@ -25,7 +28,8 @@ public struct LedgerRenewalInfo: Sendable, Hashable {
         productIdentifier: String,
         updatedMilliseconds: Int64,
         json: [UInt8],
-        source: LedgerSource = .notification
+        source: LedgerSource = .notification,
+        signedJWS: String? = nil
     ) {
         self.environment = environment
         self.bundleIdentifier = bundleIdentifier
@@ -34,5 +38,6 @@ public struct LedgerRenewalInfo: Sendable, Hashable {
         self.updatedMilliseconds = updatedMilliseconds
         self.json = json
         self.source = source
+        self.signedJWS = signedJWS
     }
 }

@@ -27,6 +27,9 @@ public struct LedgerTransaction: Sendable, Hashable {
     public var json: [UInt8]
     /// What taught the ledger this version of the row.
     public var source: LedgerSource
+    /// The compact JWS this version was read from, exactly as Apple signed it (`signedTransactionInfo`); `nil` for a
+    /// version a receipt carried, and for rows learnt before the ledger kept signed values (schema version 7).
+    public var signedJWS: String?
 
     /// Creates a transaction row.
     public init(
@@ -41,7 +44,8 @@ public struct LedgerTransaction: Sendable, Hashable {
         receiptHash: String,
         receiptCreationMilliseconds: Int64,
         json: [UInt8],
-        source: LedgerSource = .receipt
+        source: LedgerSource = .receipt,
+        signedJWS: String? = nil
     ) {
         self.environment = environment
         self.bundleIdentifier = bundleIdentifier
@@ -55,6 +59,7 @@ public struct LedgerTransaction: Sendable, Hashable {
         self.receiptCreationMilliseconds = receiptCreationMilliseconds
         self.json = json
         self.source = source
+        self.signedJWS = signedJWS
     }
 
     /// Whether this row should replace `stored` (the same transaction from another receipt or signed data): the

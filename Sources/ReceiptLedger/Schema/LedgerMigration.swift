@@ -230,6 +230,14 @@ struct LedgerMigration: Sendable {
                 ]
             }
         },
+        LedgerMigration(version: 7, description: "signed values kept as Apple signed them") { _ in
+            // Rows learnt before keep working without: they simply have no JWS to serve.
+            [
+                "ALTER TABLE receiptkit_transactions ADD COLUMN signed_jws TEXT",
+                "ALTER TABLE receiptkit_renewal_info ADD COLUMN signed_jws TEXT",
+                "ALTER TABLE receiptkit_notifications ADD COLUMN signed_payload TEXT",
+            ]
+        },
     ]
 
     /// The version from which PostgreSQL announces changes on ``changeChannel`` as ``PostgresChangeListener`` reads

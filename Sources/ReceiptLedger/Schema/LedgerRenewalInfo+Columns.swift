@@ -13,6 +13,7 @@ extension LedgerRenewalInfo {
             .integer("updated_ms", { $0.updatedMilliseconds }, { $0.updatedMilliseconds = $1 }),
             .json("renewal_json", { $0.json }, { $0.json = $1 }),
             .text("source", { $0.source.rawValue }, { $0.source = LedgerSource(rawValue: $1) }),
+            .optionalText("signed_jws", { $0.signedJWS }, { $0.signedJWS = $1 }),
         ],
         keyColumns: ["environment", "bundle_id", "original_transaction_id"],
         blank: { query in

@@ -121,8 +121,8 @@ struct LedgerStatements: Sendable {
             sql: """
                 INSERT INTO receiptkit_notifications
                     (notification_uuid, environment, bundle_id, notification_type, subtype, signed_ms, received_ms,
-                     payload_json)
-                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)), \(p(7)), \(p(8)))
+                     payload_json, signed_payload)
+                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)), \(p(7)), \(p(8)), \(p(9)))
                 ON CONFLICT (notification_uuid) DO NOTHING
                 RETURNING notification_uuid
                 """,
@@ -131,6 +131,7 @@ struct LedgerStatements: Sendable {
                 .text(notification.bundleIdentifier), .text(notification.notificationType),
                 notification.subtype.map(SQLValue.text) ?? .null, .integer(notification.signedMilliseconds),
                 .integer(notification.receivedMilliseconds), .text(String(decoding: notification.payloadJSON, as: UTF8.self)),
+                notification.signedPayload.map(SQLValue.text) ?? .null,
             ]
         )
     }

@@ -18,6 +18,7 @@ extension LedgerTransaction {
             .integer("receipt_created_ms", { $0.receiptCreationMilliseconds }, { $0.receiptCreationMilliseconds = $1 }),
             .json("purchase_json", { $0.json }, { $0.json = $1 }),
             .text("source", { $0.source.rawValue }, { $0.source = LedgerSource(rawValue: $1) }),
+            .optionalText("signed_jws", { $0.signedJWS }, { $0.signedJWS = $1 }),
         ],
         keyColumns: ["environment", "bundle_id", "transaction_id"],
         blank: { query in

@@ -8,9 +8,12 @@ extension LedgerRenewalInfo {
     /// `JWSRenewalInfoPayload`'s `pending_renewal_info` table); `nil` without an original transaction id. Renewal
     /// information names no app: `bundleIdentifier` is the one of the notification or request that carried it.
     ///
+    /// `jws` (the compact JWS the payload was read from) is kept as the row's ``signedJWS``.
+    ///
     /// Build it only from a payload whose signature verified: the ledger believes what it is given.
     public init?(
         verified payload: JWSRenewalInfoPayload,
+        jws: String?,
         bundleIdentifier: String,
         environment: AppStoreEnvironment,
         source: LedgerSource
@@ -23,7 +26,8 @@ extension LedgerRenewalInfo {
             productIdentifier: payload.autoRenewProductID ?? payload.productID ?? "",
             updatedMilliseconds: payload.signedDate?.date.epochMilliseconds ?? 0,
             json: payload.pendingRenewalInfoJSON(),
-            source: source
+            source: source,
+            signedJWS: jws
         )
     }
 }

@@ -14,6 +14,8 @@ extension LedgerTransaction {
     /// (``LedgerReceipt/transactions``). The keys and their formats are `JWSTransactionPayload`'s
     /// `latest_receipt_info` table. `nil` without a transaction id.
     ///
+    /// `jws` is kept as the row's ``signedJWS`` (and hashed into its ``receiptHash``).
+    ///
     /// Build it only from a payload whose signature verified: the ledger believes what it is given.
     public init?(
         verified payload: JWSTransactionPayload,
@@ -34,7 +36,8 @@ extension LedgerTransaction {
             receiptHash: Self.signedDataHashPrefix + HexDigits.string(SHA256.hash(data: Array(jws.utf8))),
             receiptCreationMilliseconds: payload.signedDate?.date.epochMilliseconds ?? 0,
             json: payload.latestReceiptInfoJSON(),
-            source: source
+            source: source,
+            signedJWS: jws
         )
     }
 }

@@ -48,6 +48,7 @@ extension AppStoreServerAPIBridge {
                     if let info = item.renewalInfo.flatMap({
                         LedgerRenewalInfo(
                             verified: $0,
+                            jws: nil,
                             bundleIdentifier: key.bundleIdentifier,
                             environment: key.environment,
                             source: .api
@@ -157,12 +158,16 @@ extension AppStoreServerAPIBridge {
     /// A verified transaction as a ledger row. The client hands back payloads, not their JWS, so the row's key is
     /// the digest of the payload's canonical JSON (names in byte order, numbers as signed).
     private func row(_ payload: JWSTransactionPayload, _ key: RefreshKey) -> LedgerTransaction? {
-        LedgerTransaction(
+        var row = LedgerTransaction(
             verified: payload,
             jws: String(decoding: JSONValue.object(payload.fields).serialized, as: UTF8.self),
             environment: key.environment,
             source: .api
         )
+        // The client answers verified payloads, not the JWS they came in: the row's hash is of the payload's JSON,
+        // and it keeps no JWS until the client hands the JWS on with the payloads.
+        row?.signedJWS = nil
+        return row
     }
 
     /// Runs one API call and counts it in `/metrics` by `endpoint` and outcome.

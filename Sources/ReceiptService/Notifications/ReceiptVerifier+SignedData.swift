@@ -45,9 +45,9 @@ extension ReceiptVerifier {
     private func evaluateNotification(body: [UInt8]) async -> SignedDataAnswer {
         await self.verifyingSignedData { verifier, now throws(JWSError) in
             let envelope = try NotificationRequestBody(jsonEncoded: body, configuration: verifier.decodingConfiguration)
-            return try await verifier.verifyNotification(envelope.signedPayload, now: now)
-        } then: { result, now in
-            await self.record(result, now: now)
+            return (try await verifier.verifyNotification(envelope.signedPayload, now: now), envelope.signedPayload)
+        } then: { verified, now in
+            await self.record(verified.0, signedPayload: verified.1, now: now)
         }
     }
 
@@ -76,8 +76,11 @@ extension ReceiptVerifier {
         }
     }
 
-    /// A verified notification's checks past its signatures, and its recording.
-    private func record(_ result: NotificationVerificationResult, now: Date) async -> SignedDataAnswer {
+    /// A verified notification's checks past its signatures, and its recording (with `signedPayload`, the JWS it
+    /// was read from, and the JWS of the transaction and renewal information nested in it, as Apple signed them).
+    private func record(
+        _ result: NotificationVerificationResult, signedPayload: String, now: Date
+    ) async -> SignedDataAnswer {
         guard result.isValid else {
             // A responder that could not be reached says nothing against the notification: unavailable, so
             // Apple retries.
@@ -142,8 +145,10 @@ extension ReceiptVerifier {
             },
             renewalInfo: result.renewalInfo.flatMap {
                 LedgerRenewalInfo(
-                    verified: $0.payload, bundleIdentifier: bundle, environment: environment, source: .notification)
-            }
+                    verified: $0.payload, jws: notification.data?.signedRenewalInfo, bundleIdentifier: bundle,
+                    environment: environment, source: .notification)
+            },
+            signedPayload: signedPayload
         )
         do {
             let applied = try await self.ledger.recordNotification(record)
