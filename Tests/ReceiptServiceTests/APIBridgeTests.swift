@@ -79,12 +79,24 @@ struct APIBridgeTests {
         configure: @escaping @Sendable (String) throws -> VerifyReceiptConfiguration,
         _ body: @escaping @Sendable (any TestClientProtocol, ReceiptVerifier) async throws -> Void
     ) async throws {
+        try await Self.withBridgeAndLedger(backend, store: store, configure: configure) { client, verifier, _ in
+            try await body(client, verifier)
+        }
+    }
+
+    /// ``withBridge(_:store:configure:_:)`` whose body also gets the ledger.
+    static func withBridgeAndLedger(
+        _ backend: LedgerBackend,
+        store: SimulatedAppStore,
+        configure: @escaping @Sendable (String) throws -> VerifyReceiptConfiguration,
+        _ body: @escaping @Sendable (any TestClientProtocol, ReceiptVerifier, any Ledger) async throws -> Void
+    ) async throws {
         let simulator = AppStoreServerSimulator(
             store: store, authority: try N.authority.get(), now: { ServiceTestPKI.now })
         try await simulator.run { baseURL in
             try await backend.withLedger { ledger in
                 try await H.withLiveService(try configure(baseURL), ledger: ledger) { client, verifier in
-                    try await body(client, verifier)
+                    try await body(client, verifier, ledger)
                 }
             }
         }
@@ -142,6 +154,38 @@ struct APIBridgeTests {
             #expect(metrics.contains(
                 #"receiptkit_app_store_api_calls_total{endpoint="subscription_statuses",outcome="success"} 1"#))
             #expect(metrics.contains(#"receiptkit_app_store_api_refreshes_total{result="fetched"} 1"#))
+        }
+    }
+
+    @Test("a refresh keeps each signed value as Apple sent it: the JWS verifies and is its row's, hash and payload",
+          arguments: LedgerBackend.available)
+    func refreshKeepsAppleJWS(backend: LedgerBackend) async throws {
+        let receipt = try L.receipt()
+        try await Self.withBridgeAndLedger(backend, store: try Self.store(), configure: { try Self.configuration(baseURL: $0) }) {
+            client, _, ledger in
+            #expect(try await H.post(client, body: H.body(receipt))["status"] as? Int == 0)
+            let snapshot = try await ledger.snapshot(matching: N.query)
+            let signed = snapshot.transactions.filter { $0.source == .api }
+            #expect(Set(signed.map(\.transactionIdentifier)) == [Self.original, Self.renewal])
+            let policy = JWSVerificationPolicy(
+                anchors: AppStoreTrustAnchors([try N.authority.get().root.certificate]), bundleIdentifier: N.bundle,
+                environment: .production)
+            for row in signed {
+                let jws = try #require(row.signedJWS)
+                let result = try await JWSVerifier(policy: policy, cache: nil).verify(
+                    jws, as: JWSTransactionPayload.self, now: ServiceTestPKI.now)
+                #expect(result.isValid)
+                #expect(result.payload.transactionID == row.transactionIdentifier)
+                #expect(row.receiptHash == LedgerTransaction.signedDataHashPrefix
+                    + SHA256.hash(data: Array(jws.utf8)).map { String(format: "%02x", $0) }.joined())
+            }
+            let renewal = try #require(snapshot.renewalInfo.first)
+            #expect(renewal.source == .api)
+            let result = try await JWSVerifier(policy: JWSVerificationPolicy(
+                anchors: AppStoreTrustAnchors([try N.authority.get().root.certificate]), environment: .production), cache: nil)
+                .verify(try #require(renewal.signedJWS), as: JWSRenewalInfoPayload.self, now: ServiceTestPKI.now)
+            #expect(result.isValid)
+            #expect(result.payload.originalTransactionID == Self.original)
         }
     }
 

@@ -95,10 +95,20 @@ public struct AppStoreServerAPIClient: Sendable {
         filter: TransactionHistoryFilter = TransactionHistoryFilter(),
         progress: (@Sendable (_ pages: Int, _ transactions: Int) -> Void)? = nil
     ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<JWSTransactionPayload> {
-        let paging = Paging<TransactionHistoryResponse<JWSTransactionPayload>, JWSTransactionPayload>(
+        let history = try await self.transactionHistorySigned(transactionID: transactionID, filter: filter, progress: progress)
+        return history.replacing(history.transactions.map(\.payload))
+    }
+
+    /// Get Transaction History v2, every page, each transaction verified and kept with its JWS as Apple sent it.
+    public func transactionHistorySigned(
+        transactionID: String,
+        filter: TransactionHistoryFilter = TransactionHistoryFilter(),
+        progress: (@Sendable (_ pages: Int, _ transactions: Int) -> Void)? = nil
+    ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<SignedValue<JWSTransactionPayload>> {
+        let paging = Paging<TransactionHistoryResponse<SignedValue<JWSTransactionPayload>>, SignedValue<JWSTransactionPayload>>(
             tokenName: "revision", items: \.transactions, hasMore: \.hasMore, next: \.revision)
         let (last, all) = try await self.allPages(paging, progress: progress) { revision throws(AppStoreServerAPIError) in
-            try await self.transactionHistoryPage(transactionID: transactionID, filter: filter, revision: revision)
+            try await self.transactionHistoryPageSigned(transactionID: transactionID, filter: filter, revision: revision)
         }
         return last.replacing(all)
     }
@@ -112,13 +122,29 @@ public struct AppStoreServerAPIClient: Sendable {
         filter: TransactionHistoryFilter = TransactionHistoryFilter(),
         revision: String? = nil
     ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<JWSTransactionPayload> {
+        let page = try await self.transactionHistoryPageSigned(transactionID: transactionID, filter: filter, revision: revision)
+        return page.replacing(page.transactions.map(\.payload))
+    }
+
+    /// One page of Get Transaction History v2, each transaction verified and kept with its JWS as Apple sent it
+    /// (the unsigned fields checked as ``transactionHistoryPage(transactionID:filter:revision:)`` checks them).
+    public func transactionHistoryPageSigned(
+        transactionID: String,
+        filter: TransactionHistoryFilter = TransactionHistoryFilter(),
+        revision: String? = nil
+    ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<SignedValue<JWSTransactionPayload>> {
         let page = try await self.transactionHistoryPageUnverified(
             transactionID: transactionID,
             filter: filter,
             revision: revision
         )
         try self.checkApp(bundleIdentifier: page.bundleIdentifier, environment: page.environment, in: "the history page")
-        return page.replacing(try await self.verifyAll(page.transactions, as: JWSTransactionPayload.self))
+        var signed: [SignedValue<JWSTransactionPayload>] = []
+        signed.reserveCapacity(page.transactions.count)
+        for jws in page.transactions {
+            signed.append(SignedValue(jws: jws, payload: try await self.verify(jws, as: JWSTransactionPayload.self)))
+        }
+        return page.replacing(signed)
     }
 
     /// One page of Get Transaction History v2 as sent: the signed transactions are not verified.
@@ -165,11 +191,23 @@ public struct AppStoreServerAPIClient: Sendable {
         transactionID: String,
         status: [SubscriptionStatus] = []
     ) async throws(AppStoreServerAPIError) -> StatusResponse<JWSTransactionPayload, JWSRenewalInfoPayload> {
+        try await self.allSubscriptionStatusesSigned(transactionID: transactionID, status: status).mapping(
+            transaction: \.payload, renewalInfo: \.payload)
+    }
+
+    /// Get All Subscription Statuses, each transaction and renewal info verified and kept with its JWS as Apple
+    /// sent it (the unsigned fields checked as ``allSubscriptionStatuses(transactionID:status:)`` checks them).
+    public func allSubscriptionStatusesSigned(
+        transactionID: String,
+        status: [SubscriptionStatus] = []
+    ) async throws(AppStoreServerAPIError)
+        -> StatusResponse<SignedValue<JWSTransactionPayload>, SignedValue<JWSRenewalInfoPayload>>
+    {
         let response = try await self.allSubscriptionStatusesUnverified(transactionID: transactionID, status: status)
         try self.checkApp(bundleIdentifier: response.bundleIdentifier, environment: response.environment, in: "the status answer")
-        var groups: [SubscriptionGroupStatus<JWSTransactionPayload, JWSRenewalInfoPayload>] = []
+        var groups: [SubscriptionGroupStatus<SignedValue<JWSTransactionPayload>, SignedValue<JWSRenewalInfoPayload>>] = []
         for group in response.data {
-            var items: [LastTransaction<JWSTransactionPayload, JWSRenewalInfoPayload>] = []
+            var items: [LastTransaction<SignedValue<JWSTransactionPayload>, SignedValue<JWSRenewalInfoPayload>>] = []
             for item in group.lastTransactions {
                 let transaction = try await self.verifyIfPresent(item.transaction, as: JWSTransactionPayload.self)
                 let renewalInfo = try await self.verifyIfPresent(item.renewalInfo, as: JWSRenewalInfoPayload.self)
@@ -181,8 +219,8 @@ public struct AppStoreServerAPIClient: Sendable {
                             transaction: transaction,
                             renewalInfo: renewalInfo
                         ),
-                        transaction: transaction,
-                        renewalInfo: renewalInfo
+                        transaction: Self.signed(item.transaction, transaction),
+                        renewalInfo: Self.signed(item.renewalInfo, renewalInfo)
                     )
                 )
             }
@@ -387,6 +425,12 @@ public struct AppStoreServerAPIClient: Sendable {
     ) async throws(AppStoreServerAPIError) -> Payload? {
         guard let jws else { return nil }
         return try await self.verify(jws, as: type)
+    }
+
+    /// A JWS and the payload it verified to, when both are there.
+    static func signed<Payload>(_ jws: String?, _ payload: Payload?) -> SignedValue<Payload>? {
+        guard let jws, let payload else { return nil }
+        return SignedValue(jws: jws, payload: payload)
     }
 
     func verifyAll<Payload: AppStoreSignedPayload>(

@@ -46,3 +46,30 @@ extension StatusResponse: Codable where Transaction: Codable, RenewalInfo: Codab
             try container.decodeIfPresent([SubscriptionGroupStatus<Transaction, RenewalInfo>].self, forKey: .data) ?? []
     }
 }
+
+extension StatusResponse {
+    /// The same answer with each transaction and renewal info replaced.
+    func mapping<OtherTransaction, OtherRenewalInfo>(
+        transaction: (Transaction) -> OtherTransaction,
+        renewalInfo: (RenewalInfo) -> OtherRenewalInfo
+    ) -> StatusResponse<OtherTransaction, OtherRenewalInfo> {
+        StatusResponse<OtherTransaction, OtherRenewalInfo>(
+            environment: self.environment,
+            bundleIdentifier: self.bundleIdentifier,
+            appAppleID: self.appAppleID,
+            data: self.data.map { group in
+                SubscriptionGroupStatus(
+                    subscriptionGroupIdentifier: group.subscriptionGroupIdentifier,
+                    lastTransactions: group.lastTransactions.map { item in
+                        LastTransaction(
+                            status: item.status,
+                            originalTransactionID: item.originalTransactionID,
+                            transaction: item.transaction.map(transaction),
+                            renewalInfo: item.renewalInfo.map(renewalInfo)
+                        )
+                    }
+                )
+            }
+        )
+    }
+}

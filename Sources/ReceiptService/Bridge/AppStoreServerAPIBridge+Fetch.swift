@@ -18,10 +18,10 @@ extension AppStoreServerAPIBridge {
     func fetch(_ key: RefreshKey) async -> RefreshEnd {
         guard let client = self.clients[key.environment]?[key.bundleIdentifier] else { return .nothingWritten }
         let id = key.originalTransactionIdentifier
-        let history: [JWSTransactionPayload]
+        let history: [SignedValue<JWSTransactionPayload>]
         do throws(AppStoreServerAPIError) {
             history = try await self.counted(.transactionHistory, key) { () throws(AppStoreServerAPIError) in
-                try await client.transactionHistory(transactionID: id)
+                try await client.transactionHistorySigned(transactionID: id)
             }.transactions
         } catch {
             await self.pause(key, after: error)
@@ -29,17 +29,18 @@ extension AppStoreServerAPIBridge {
             let written = await self.write(key, covering: [id], transactions: [], renewalInfo: [], complete: true)
             return RefreshEnd(written: written, complete: true)
         }
-        let covered = [id] + history.compactMap { $0.originalTransactionID ?? $0.transactionID }
+        let covered = [id] + history.compactMap { $0.payload.originalTransactionID ?? $0.payload.transactionID }
         var transactions = history.compactMap { self.row($0, key) }
         var renewalInfo: [LedgerRenewalInfo] = []
         var complete = true
         // Any of the customer's subscription transactions names them all to Get All Subscription Statuses.
-        if let subscription = history.first(where: { $0.type == .autoRenewableSubscription && $0.transactionID != nil })?
-            .transactionID
+        if let subscription = history.first(where: {
+            $0.payload.type == .autoRenewableSubscription && $0.payload.transactionID != nil
+        })?.payload.transactionID
         {
             do throws(AppStoreServerAPIError) {
                 let statuses = try await self.counted(.subscriptionStatuses, key) { () throws(AppStoreServerAPIError) in
-                    try await client.allSubscriptionStatuses(transactionID: subscription)
+                    try await client.allSubscriptionStatusesSigned(transactionID: subscription)
                 }
                 for item in statuses.data.flatMap(\.lastTransactions) {
                     if let transaction = item.transaction.flatMap({ self.row($0, key) }) {
@@ -47,8 +48,8 @@ extension AppStoreServerAPIBridge {
                     }
                     if let info = item.renewalInfo.flatMap({
                         LedgerRenewalInfo(
-                            verified: $0,
-                            jws: nil,
+                            verified: $0.payload,
+                            jws: $0.jws,
                             bundleIdentifier: key.bundleIdentifier,
                             environment: key.environment,
                             source: .api
@@ -157,17 +158,8 @@ extension AppStoreServerAPIBridge {
 
     /// A verified transaction as a ledger row. The client hands back payloads, not their JWS, so the row's key is
     /// the digest of the payload's canonical JSON (names in byte order, numbers as signed).
-    private func row(_ payload: JWSTransactionPayload, _ key: RefreshKey) -> LedgerTransaction? {
-        var row = LedgerTransaction(
-            verified: payload,
-            jws: String(decoding: JSONValue.object(payload.fields).serialized, as: UTF8.self),
-            environment: key.environment,
-            source: .api
-        )
-        // The client answers verified payloads, not the JWS they came in: the row's hash is of the payload's JSON,
-        // and it keeps no JWS until the client hands the JWS on with the payloads.
-        row?.signedJWS = nil
-        return row
+    private func row(_ signed: SignedValue<JWSTransactionPayload>, _ key: RefreshKey) -> LedgerTransaction? {
+        LedgerTransaction(verified: signed.payload, jws: signed.jws, environment: key.environment, source: .api)
     }
 
     /// Runs one API call and counts it in `/metrics` by `endpoint` and outcome.
