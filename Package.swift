@@ -212,6 +212,7 @@ let package = Package(
             name: "AppStoreServerAPISimulator",
             dependencies: [
                 "AppStoreJWS",
+                "AppStoreServerAPI",
                 "AppStorePKI",
                 "ReceiptKitTesting",
                 "_ReceiptKitShared",
