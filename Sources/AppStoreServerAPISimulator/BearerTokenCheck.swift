@@ -13,11 +13,7 @@ enum BearerTokenCheck {
     static func check(
         _ authorization: String?, keys: [String: SimulatedAPIKey], apps: [String: Int64], now: Date
     ) -> Outcome {
-        let verifier = BearerTokenVerifier(keys: keys.values.map {
-            BearerTokenVerifier.Key(
-                keyID: $0.keyID, issuerID: $0.issuerID, publicKey: $0.publicKey, bundleIdentifiers: $0.bundleIdentifiers)
-        })
-        switch verifier.check(authorization, now: now) {
+        switch BearerTokenVerifier(keys: Array(keys.values)).check(authorization, now: now) {
         case .refused(let reason):
             return .refused(reason)
         case .accepted(let keyID, let bundleIdentifier):

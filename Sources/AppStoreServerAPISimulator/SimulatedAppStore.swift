@@ -1,3 +1,4 @@
+public import AppStoreServerAPI
 public import AppStoreJWS
 public import struct Foundation.Date
 import NIOConcurrencyHelpers
