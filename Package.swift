@@ -333,7 +333,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptKitTestingTests",
             dependencies: [
-                "ReceiptTestSupport", "_ReceiptKitShared", "AppStoreJWS",
+                "ReceiptTestSupport", "SharedFixtures", "_ReceiptKitShared", "AppStoreJWS",
                 "AppStorePKI",
                 "ReceiptKit",
                 "ReceiptKitTesting",

@@ -284,7 +284,8 @@ struct AppStoreServerSimulatorTests {
 
     enum BadToken: String, CaseIterable, Sendable {
         case wrongKeyID, wrongIssuer, wrongAudience, unknownBundle, bundleNotServedByKey, expired, lifetimeOverAnHour
-        case issuedInTheFuture, badSignature, otherKeysSignature, algorithmNone, algorithmHS256, noType, noIssuedAt
+        case issuedInTheFuture, badSignature, otherKeysSignature, algorithmNone, algorithmHS256, noType
+        case noIssuedAtOverAnHourAhead, issuedAtNotANumber
         case notBearer, malformed
     }
 
@@ -309,7 +310,11 @@ struct AppStoreServerSimulatorTests {
             return ("Bearer " + (try Self.token(edit: { header, _ in header["alg"] = .string("none") }, signature: { _ in [] })), "algorithm")
         case .algorithmHS256: return ("Bearer " + (try Self.token(edit: { header, _ in header["alg"] = .string("HS256") })), "algorithm")
         case .noType: return ("Bearer " + (try Self.token(edit: { header, _ in header["typ"] = nil })), "type")
-        case .noIssuedAt: return ("Bearer " + (try Self.token(edit: { _, claims in claims["iat"] = nil })), "malformed")
+        case .noIssuedAtOverAnHourAhead:
+            // Without `iat` (as Apple's own library signs), the lifetime counts from now.
+            return ("Bearer " + (try Self.token(lifetime: 3700, edit: { _, claims in claims["iat"] = nil })), "lifetime_too_long")
+        case .issuedAtNotANumber:
+            return ("Bearer " + (try Self.token(edit: { _, claims in claims["iat"] = .string("now") })), "malformed")
         case .notBearer: return ("Basic " + (try Self.token()), "missing")
         case .malformed: return ("Bearer abc.def", "malformed")
         }
@@ -336,8 +341,10 @@ struct AppStoreServerSimulatorTests {
 
     @Test func validTokenEdgesAreAccepted() async throws {
         try await Self.withSimulator { store, client in
-            // Exactly an hour, issued a little ahead (clock skew), or with a fractional time: all Apple-valid.
+            // Exactly an hour, issued a little ahead (clock skew), with a fractional time, or without `iat` and
+            // expiring within the hour (as Apple's own Python library signs them): all Apple-valid.
             for token in [try Self.token(lifetime: 3600), try Self.token(issuedAt: Self.now.addingTimeInterval(30)),
+                          try Self.token(lifetime: 300, edit: { _, claims in claims["iat"] = nil }),
                           try Self.token(edit: { _, claims in claims["exp"] = .number(JSONNumber(1_750_000_100.5) ?? JSONNumber(0)) })] {
                 #expect(try await client.send(.GET, "/inApps/v1/transactions/\(Self.original)", token: token).status == 200)
             }

@@ -26,6 +26,12 @@ public struct ForwardingLedger: Ledger {
         try await self.inner.recordNotification(notification)
     }
     public func apply(_ update: LedgerUpdate) async throws(LedgerError) { try await self.inner.apply(update) }
+    public func originalTransactionIdentifier(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> String? {
+        try await self.inner.originalTransactionIdentifier(
+            environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
+    }
     public func ping() async throws(LedgerError) { try await self.inner.ping() }
     public func shutdown() async { await self.inner.shutdown() }
 }

@@ -2,6 +2,7 @@ import AppStoreJWS
 import AppStorePKI
 import Foundation
 import ReceiptKitTesting
+import SharedFixtures
 import SwiftASN1
 import Testing
 import X509

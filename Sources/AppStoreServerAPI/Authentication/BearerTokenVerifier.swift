@@ -7,6 +7,9 @@ public import struct Foundation.Date
 /// claims `iss` the key's issuer, `aud` `appstoreconnect-v1`, `bid` an app the key serves, `iat` not in the future,
 /// `exp` in the future and at most 60 minutes after `iat`. The other side of ``BearerTokenProvider``: what a server
 /// that answers like Apple's (the ledger's mirror, the simulator) checks.
+///
+/// `iat` may be absent, as in the tokens Apple's own app-store-server-library signs (its Python client sends `bid`,
+/// `iss`, `aud` and `exp` five minutes ahead): `exp` must then be at most 60 minutes from now.
 public struct BearerTokenVerifier: Sendable {
     /// A key tokens may be signed with.
     public struct Key: Sendable {
@@ -69,10 +72,16 @@ public struct BearerTokenVerifier: Sendable {
         guard claims.string("aud") == Self.audience else { return .refused("audience") }
         guard let bundleIdentifier = claims.string("bid"), key.bundleIdentifiers?.contains(bundleIdentifier) ?? true
         else { return .refused("bundle") }
-        guard let issuedAt = claims.double("iat"), let expires = claims.double("exp"), issuedAt.isFinite,
-            expires.isFinite
-        else { return .refused("malformed") }
         let seconds = now.timeIntervalSince1970
+        guard let expires = claims.double("exp"), expires.isFinite else { return .refused("malformed") }
+        let issuedAt: Double
+        if claims["iat"] == nil {
+            // Apple's own library's tokens: their lifetime is counted from now.
+            issuedAt = min(seconds, expires)
+        } else {
+            guard let value = claims.double("iat"), value.isFinite else { return .refused("malformed") }
+            issuedAt = value
+        }
         guard issuedAt <= seconds + Self.clockSkewSeconds else { return .refused("issued_in_future") }
         guard expires > seconds, expires > issuedAt else { return .refused("expired") }
         guard expires - issuedAt <= Self.maximumLifetimeSeconds else { return .refused("lifetime_too_long") }

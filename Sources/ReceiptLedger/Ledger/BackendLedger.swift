@@ -33,6 +33,12 @@ extension BackendLedger {
     public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
         try await self.operations.snapshot(matching: query)
     }
+    public func originalTransactionIdentifier(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> String? {
+        try await self.operations.originalTransactionIdentifier(
+            environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
+    }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
     public var cacheStatistics: LedgerCacheStatistics? { self.operations.snapshots.statistics }

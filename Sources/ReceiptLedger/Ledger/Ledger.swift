@@ -60,6 +60,12 @@ public protocol Ledger: Sendable {
     /// (one statement in the built-in ledgers).
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot
 
+    /// The original transaction id of a stored transaction, by its environment, app and transaction id: how a
+    /// transaction id (as Apple's App Store Server API takes them) leads to its customer's ``snapshot(matching:)``.
+    func originalTransactionIdentifier(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> String?
+
     /// Whether the database answers (a trivial query).
     func ping() async throws(LedgerError)
 

@@ -148,6 +148,21 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         return bytes
     }
 
+    func originalTransactionIdentifier(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> String? {
+        let statement = self.statements.selectOriginalTransactionIdentifier(
+            environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
+        let rows = try await self.guarded {
+            try await self.backend.read { session in try await session.run(statement) }
+        }
+        guard let row = rows.first else { return nil }
+        guard row.count == 1, case .text(let original) = row[0] else {
+            throw LedgerError(.incompatibleSchema, "a stored original transaction id is not text")
+        }
+        return original
+    }
+
     func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String> {
         let distinct = Array(Set(hashes))
         guard !distinct.isEmpty else { return [] }

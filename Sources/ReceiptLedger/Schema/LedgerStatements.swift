@@ -80,6 +80,20 @@ struct LedgerStatements: Sendable {
         )
     }
 
+    /// A stored transaction's original transaction id (its primary key's lookup).
+    func selectOriginalTransactionIdentifier(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) -> SQLStatement {
+        let p = self.dialect.placeholder
+        return SQLStatement(
+            sql: """
+                SELECT original_transaction_id FROM receiptkit_transactions
+                WHERE environment = \(p(1)) AND bundle_id = \(p(2)) AND transaction_id = \(p(3))
+                """,
+            binds: [.text(environment.rawValue), .text(bundleIdentifier), .text(transactionIdentifier)]
+        )
+    }
+
     /// The hashes among `hashes` (at most ``chunkSize``) of stored receipts.
     func selectRecordedReceipts(_ hashes: ArraySlice<String>) -> SQLStatement {
         let placeholders = (0..<hashes.count).map { self.dialect.placeholder($0 + 1) }.joined(separator: ", ")

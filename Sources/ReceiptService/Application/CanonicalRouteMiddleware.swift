@@ -10,6 +10,10 @@ struct CanonicalRouteMiddleware: RouterMiddleware {
 
     /// Every route's path and the one method it answers.
     let routes: [String: HTTPRequest.Method]
+    /// Routes whose last segment is a parameter: the path before it (ending in `/`) and the method. The parameter is
+    /// one non-empty segment: `/inApps/v1/transactions/123` answers, `/inApps/v1/transactions/` and
+    /// `/inApps/v1/transactions/1/2` are 404.
+    var parameterRoutes: [String: HTTPRequest.Method] = [:]
     /// Where a 501 is counted (`receiptkit_http_rejections_total{code="501"}`).
     let metrics: ServiceMetrics
 
@@ -24,10 +28,20 @@ struct CanonicalRouteMiddleware: RouterMiddleware {
             context.channel.close(mode: .input, promise: nil)
             throw HTTPError(.notImplemented, headers: [.connection: "close"])
         }
-        guard let method = self.routes[request.uri.path] else { throw HTTPError(.notFound) }
+        guard let method = self.routes[request.uri.path] ?? self.parameterRoute(request.uri.path) else {
+            throw HTTPError(.notFound)
+        }
         guard request.method == method else {
             throw HTTPError(.methodNotAllowed, headers: [.allow: method.rawValue])
         }
         return try await next(request, context)
+    }
+
+    /// The method of the parameter route `path` matches, if any.
+    private func parameterRoute(_ path: String) -> HTTPRequest.Method? {
+        guard !self.parameterRoutes.isEmpty, let slash = path.lastIndex(of: "/") else { return nil }
+        let parameter = path[path.index(after: slash)...]
+        guard !parameter.isEmpty, parameter != ".", parameter != ".." else { return nil }
+        return self.parameterRoutes[String(path[...slash])]
     }
 }

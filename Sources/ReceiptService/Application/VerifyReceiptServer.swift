@@ -87,7 +87,11 @@ public struct VerifyReceiptServer: Sendable {
         let servesJWS = self.verifier.configuration.servesJWSVerify
         var routes = servesJWS ? Self.routes.merging(Self.jwsRoute) { $1 } : Self.routes
         if self.servesProbes { routes.merge(Self.probeRoutes) { $1 } }
-        router.add(middleware: CanonicalRouteMiddleware(routes: routes, metrics: self.verifier.metrics))
+        let mirror = AppStoreMirror(
+            configuration: self.verifier.configuration.appStoreServerAPI, ledger: self.verifier.ledger, now: self.verifier.now)
+        router.add(
+            middleware: CanonicalRouteMiddleware(
+                routes: routes, parameterRoutes: mirror == nil ? [:] : Self.mirrorRoutes, metrics: self.verifier.metrics))
         let verifier = self.verifier
         let server = self
         let production = AnsweringRoute.verifyReceipt(.production, verifier)
@@ -105,6 +109,7 @@ public struct VerifyReceiptServer: Sendable {
             try await server.respond(request, context: context, route: notification)
         }
         if servesJWS { Self.addJWSVerify(to: router, server) }
+        if let mirror { Self.addMirror(to: router, server, mirror) }
         if self.servesProbes { Self.addProbes(to: router, verifier) }
         return router
     }

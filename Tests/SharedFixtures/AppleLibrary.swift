@@ -2,11 +2,11 @@ import Foundation
 
 /// Apple's app-store-server-library for Python (PyPI): whether this machine has it, and whether the run requires it
 /// (`RECEIPTKIT_REQUIRE_APPLE_LIBRARY=1`, as `.ci/run` sets after installing it).
-enum AppleLibrary {
-    static var isRequired: Bool { ProcessInfo.processInfo.environment["RECEIPTKIT_REQUIRE_APPLE_LIBRARY"] == "1" }
+public enum AppleLibrary {
+    public static var isRequired: Bool { ProcessInfo.processInfo.environment["RECEIPTKIT_REQUIRE_APPLE_LIBRARY"] == "1" }
 
     /// Whether `python3` imports the library (asked once, when the suites are listed).
-    static let isInstalled: Bool = {
+    public static let isInstalled: Bool = {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import appstoreserverlibrary.signed_data_verifier"]
