@@ -26,10 +26,10 @@ public struct ForwardingLedger: Ledger {
         try await self.inner.recordNotification(notification)
     }
     public func apply(_ update: LedgerUpdate) async throws(LedgerError) { try await self.inner.apply(update) }
-    public func originalTransactionIdentifier(
+    public func signedTransaction(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
-    ) async throws(LedgerError) -> String? {
-        try await self.inner.originalTransactionIdentifier(
+    ) async throws(LedgerError) -> LedgerSignedTransaction? {
+        try await self.inner.signedTransaction(
             environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
     }
     public func ping() async throws(LedgerError) { try await self.inner.ping() }

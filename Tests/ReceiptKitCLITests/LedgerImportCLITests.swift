@@ -171,4 +171,28 @@ struct LedgerImportCLITests {
         #expect(try await inner.recordedReceipts(among: hashes) == Set(hashes))
         await inner.shutdown()
     }
+
+    @Test("chunks end at their byte bound: with receipts larger than it, one receipt a chunk, every one recorded once")
+    func chunksBoundedByBytes() async throws {
+        let inputs = try Inputs("bytes", count: 20)
+        defer { inputs.remove() }
+        let ledger = try await SQLiteLedger(path: nil)
+        try await ledger.migrate()
+        var accepted = VerifyReceiptConfiguration()
+        accepted.anchors = AppStoreTrustAnchors([inputs.ca.root.certificate])
+        let files = inputs.valid.indices.map { index in
+            ReceiptBatchSource.Input.path(inputs.receipts.appendingPathComponent("valid-\(index).der").path)
+        }
+        // Every receipt is larger than the bound: each chunk holds one.
+        let run = LedgerImport(
+            inputs: files, options: ReceiptBatchSource.Options(), jobs: 1, base64: nil, accepted: accepted,
+            now: Date(timeIntervalSince1970: 1_790_000_000), chunkSize: 16, chunkBytes: 1)
+        let tally = ImportTally(progressInPlace: false, total: nil)
+        await run.run(into: ledger, tally: tally)
+        #expect(tally.finish().counts == ImportCounts(imported: 20, alreadyRecorded: 0))
+        let hashes = inputs.valid.map(LedgerReceipt.hash(of:))
+        #expect(hashes.count == 20)
+        #expect(try await ledger.recordedReceipts(among: hashes) == Set(hashes))
+        await ledger.shutdown()
+    }
 }

@@ -11,6 +11,11 @@ import Testing
 struct LedgerSignedValuesTests {
     typealias S = LedgerSourcesTests
 
+    /// Transaction 1000 as ``Ledger/signedTransaction(environment:bundleIdentifier:transactionIdentifier:)`` reads it.
+    static func stored(_ ledger: any Ledger) async throws -> LedgerSignedTransaction? {
+        try await ledger.signedTransaction(environment: .production, bundleIdentifier: "com.example.app", transactionIdentifier: "1000")
+    }
+
     /// A stand-in for a compact JWS: the ledger keeps the text it is given, byte for byte.
     static func jws(_ tag: String) -> String { "eyJhbGciOiJFUzI1NiJ9.\(tag).c2lnbmF0dXJl" }
 
@@ -26,9 +31,8 @@ struct LedgerSignedValuesTests {
             renewal.signedJWS = Self.jws("renewal")
             try await ledger.apply(LedgerUpdate(source: .notification, transactions: [first], renewalInfo: [renewal]))
             try await ledger.apply(LedgerUpdate(source: .notification, transactions: [older], renewalInfo: [S.renewal(1_000)]))
-            var snapshot = try await ledger.snapshot(matching: S.query)
-            #expect(snapshot.transactions.map(\.signedJWS) == [Self.jws("second")])
-            #expect(snapshot.renewalInfo.map(\.signedJWS) == [Self.jws("renewal")])
+            #expect(try await Self.stored(ledger)?.signedJWS == Self.jws("second"))
+            #expect(try await ledger.snapshot(matching: S.query).renewalInfo.map(\.signedJWS) == [Self.jws("renewal")])
 
             // A receipt created later carries the transaction: its version has no JWS.
             let receipt = LedgerContractTests.entry(
@@ -36,10 +40,25 @@ struct LedgerSignedValuesTests {
                 tag: "later")
             #expect(receipt.creationMilliseconds > 2_000)
             try await ledger.record(receipt)
-            snapshot = try await ledger.snapshot(matching: S.query)
-            #expect(snapshot.transactions.map(\.source) == [.receipt])
-            #expect(snapshot.transactions.map(\.signedJWS) == [nil])
+            let stored = try #require(try await Self.stored(ledger))
+            #expect(stored.source == .receipt)
+            #expect(stored.signedJWS == nil)
+            #expect(stored.currentJWS == nil)
+            #expect(try await ledger.signedTransaction(
+                environment: .sandbox, bundleIdentifier: "com.example.app", transactionIdentifier: "1000") == nil)
         }
+    }
+
+    @Test("the current JWS is the one the row's key names, from signed data only")
+    func currentJWS() {
+        let jws = Self.jws("x")
+        let hash = LedgerTransaction.signedDataHash(of: jws)
+        #expect(LedgerSignedTransaction(originalTransactionIdentifier: "1", source: .api, receiptHash: hash, signedJWS: jws).currentJWS == jws)
+        #expect(LedgerSignedTransaction(originalTransactionIdentifier: "1", source: .notification, receiptHash: hash, signedJWS: jws).currentJWS == jws)
+        // A JWS an older writer left on a row it replaced with another version: not the row's.
+        #expect(LedgerSignedTransaction(originalTransactionIdentifier: "1", source: .api, receiptHash: "jws:other", signedJWS: jws).currentJWS == nil)
+        #expect(LedgerSignedTransaction(originalTransactionIdentifier: "1", source: .receipt, receiptHash: hash, signedJWS: jws).currentJWS == nil)
+        #expect(LedgerSignedTransaction(originalTransactionIdentifier: "1", source: .api, receiptHash: hash, signedJWS: nil).currentJWS == nil)
     }
 
     @Test("a notification keeps its signedPayload", arguments: LedgerBackend.available)
@@ -57,7 +76,7 @@ struct LedgerSignedValuesTests {
             let stored = try await backendLedger.select(
                 "SELECT signed_payload FROM receiptkit_notifications WHERE notification_uuid = '\(notification.notificationUUID)'")
             #expect(stored == [[.text(Self.jws("notification"))]])
-            #expect(try await ledger.snapshot(matching: S.query).transactions.map(\.signedJWS) == [Self.jws("transaction")])
+            #expect(try await Self.stored(ledger)?.signedJWS == Self.jws("transaction"))
         }
     }
 
@@ -87,9 +106,9 @@ struct LedgerSignedValuesTests {
             ])
             try await ledger.migrate()
             #expect(try await ledger.schemaVersion() == LedgerSchemaVersion.latest)
-            var snapshot = try await ledger.snapshot(matching: S.query)
+            let snapshot = try await ledger.snapshot(matching: S.query)
             #expect(snapshot.transactions.map(\.transactionIdentifier) == ["1000"])
-            #expect(snapshot.transactions.map(\.signedJWS) == [nil])
+            #expect(try await Self.stored(ledger)?.signedJWS == nil)
             #expect(snapshot.renewalInfo.map(\.signedJWS) == [nil])
             #expect(try await backendLedger.select("SELECT signed_payload FROM receiptkit_notifications") == [[.null]])
 
@@ -97,8 +116,7 @@ struct LedgerSignedValuesTests {
             var newer = S.signed("1000", signed: 3_000)
             newer.signedJWS = Self.jws("newer")
             try await ledger.apply(LedgerUpdate(source: .api, transactions: [newer]))
-            snapshot = try await ledger.snapshot(matching: S.query)
-            #expect(snapshot.transactions.map(\.signedJWS) == [Self.jws("newer")])
+            #expect(try await Self.stored(ledger)?.signedJWS == Self.jws("newer"))
         }
     }
 }

@@ -9,10 +9,10 @@ struct LedgerSnapshotReadTests {
         environment: .sandbox, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000"])
     static let read = LedgerSnapshotRead.shared
 
-    @Test("every column but the scope's is read back")
+    @Test("every column but the scope's is read back (and a transaction's JWS, read on its own)")
     func everyColumnIsRead() {
         let scope = ["environment", "bundle_id"]
-        #expect(LedgerTransaction.table.columns.filter { $0.read == nil }.map(\.name) == scope)
+        #expect(LedgerTransaction.table.columns.filter { $0.read == nil }.map(\.name) == scope + ["signed_jws"])
         #expect(LedgerRenewalInfo.table.columns.filter { $0.read == nil }.map(\.name) == scope)
         #expect(LedgerOriginalTransaction.table.columns.filter { $0.read == nil }.map(\.name).sorted() == scope.sorted())
         // A row is as narrow as the widest table, every column of a table has its own place, and a place holds one

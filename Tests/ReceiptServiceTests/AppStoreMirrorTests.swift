@@ -91,7 +91,7 @@ struct AppStoreMirrorTests {
         }
     }
 
-    @Test("Apple's errors: an unknown id 404 4040010, a transaction known only from a receipt 404, an id not of digits 400 4000006",
+    @Test("Apple's errors: an unknown id 404 4040010, one known only from a receipt 500 5000001 (retryable), an id not of digits 400 4000006",
           arguments: LedgerBackend.available)
     func appleErrors(backend: LedgerBackend) async throws {
         try await backend.withLedger { ledger in
@@ -102,12 +102,15 @@ struct AppStoreMirrorTests {
                 LedgerReceipt(receipt, bytes: Array("receipt".utf8), environment: .production, seenAt: ServiceTestPKI.now))
             try await H.withLiveService(try Self.configuration(), ledger: ledger) { client, _ in
                 let token = try Self.token()
-                for id in ["2000000000000099", L.original] {
-                    let answer = try await Self.get(client, "/inApps/v1/transactions/\(id)", authorization: token)
-                    #expect(answer.status == 404, "\(id)")
-                    #expect(String(decoding: answer.body, as: UTF8.self)
-                        == #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#)
-                }
+                let unknown = try await Self.get(client, "/inApps/v1/transactions/2000000000000099", authorization: token)
+                #expect(unknown.status == 404)
+                #expect(String(decoding: unknown.body, as: UTF8.self)
+                    == #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#)
+                // Apple knows it; the mirror holds no JWS to give: not "does not exist", but try again.
+                let receiptOnly = try await Self.get(client, "/inApps/v1/transactions/\(L.original)", authorization: token)
+                #expect(receiptOnly.status == 500)
+                #expect(String(decoding: receiptOnly.body, as: UTF8.self)
+                    == #"{"errorCode":5000001,"errorMessage":"An unknown error occurred. Please try again."}"#)
                 for id in ["abc", String(repeating: "1", count: 65)] {
                     let answer = try await Self.get(client, "/inApps/v1/transactions/\(id)", authorization: token)
                     #expect(answer.status == 400, "\(id)")
@@ -124,6 +127,86 @@ struct AppStoreMirrorTests {
     }
 
     typealias L = LedgerAnswerTests
+
+    @Test("a receipt newer than the signed version leaves no JWS to serve: 500 5000001, not the old signature",
+          arguments: LedgerBackend.available)
+    func receiptNewerThanTheSignedVersion(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            _ = try await Self.learn(L.original, environment: .production, into: ledger)
+            // The device's receipt, created after the JWS was signed, carries the same transaction.
+            let receipt = ServiceTestPKI.receipt(createdDay: 1000, purchases: [
+                ServiceTestPKI.purchase(L.original, original: "2000000000000001", product: "com.example.app.pro", day: 1)
+            ])
+            #expect(receipt.creationDate.map { $0 > N.signed } == true)
+            try await ledger.record(
+                LedgerReceipt(receipt, bytes: Array("newer".utf8), environment: .production, seenAt: ServiceTestPKI.now))
+            try await H.withLiveService(try Self.configuration(), ledger: ledger) { client, _ in
+                let answer = try await Self.get(client, "/inApps/v1/transactions/\(L.original)", authorization: try Self.token())
+                #expect(answer.status == 500)
+            }
+        }
+    }
+
+    @Test("one app's key reads its app only; two apps configured with one key id but different keys: that key id is refused")
+    func appsAreIsolated() async throws {
+        let secondKey = P256.Signing.PrivateKey()
+        try await H.withMemoryLedger { ledger in
+            let jws = try await Self.learn("2000000000000042", environment: .production, into: ledger)
+            func configuration(_ secondKeyID: String) throws -> VerifyReceiptConfiguration {
+                var configuration = try Self.configuration()
+                configuration.appStoreServerAPI.apps.append(
+                    try AppStoreServerAPIAppConfiguration(
+                        bundleIdentifier: "com.example.second",
+                        key: try AppStoreServerAPIKey(issuerID: B.issuer, keyID: secondKeyID, privateKey: secondKey),
+                        baseURL: "http://127.0.0.1:9"))
+                return configuration
+            }
+            try await H.withLiveService(try configuration("SECONDKEY1"), ledger: ledger) { client, _ in
+                let path = "/inApps/v1/transactions/2000000000000042"
+                #expect(try await Self.get(client, path, authorization: try Self.token()).status == 200)
+                // The second app's key, for the second app: the first app's transaction is not its to read.
+                let second = try await Self.get(
+                    client, path, authorization: try Self.token(key: secondKey, keyID: "SECONDKEY1", bundle: "com.example.second"))
+                #expect(second.status == 404)
+                // The second app's key naming the first app: refused.
+                let crossed = try await Self.get(
+                    client, path, authorization: try Self.token(key: secondKey, keyID: "SECONDKEY1"))
+                #expect(crossed.status == 401)
+                // A token without `iat`, as Apple's own library signs them, expiring within the hour: taken.
+                let noIssuedAt = try Self.tokenWithoutIssuedAt(expiresIn: 300)
+                let answer = try await Self.get(client, path, authorization: noIssuedAt)
+                #expect(answer.status == 200)
+                #expect(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: String] == ["signedTransactionInfo": jws])
+                #expect(try await Self.get(client, path, authorization: try Self.tokenWithoutIssuedAt(expiresIn: 3700)).status == 401)
+            }
+            // The same key id given two different keys: neither may read.
+            let first = try Self.token()
+            let second = try Self.token(key: secondKey, bundle: "com.example.second")
+            try await H.withLiveService(try configuration(B.keyID), ledger: ledger) { client, _ in
+                let path = "/inApps/v1/transactions/2000000000000042"
+                let statuses = [
+                    try await Self.get(client, path, authorization: first).status,
+                    try await Self.get(client, path, authorization: second).status,
+                ]
+                #expect(statuses == [401, 401])
+            }
+        }
+    }
+
+    /// A token as Apple's Python library signs it: no `iat`, `exp` `expiresIn` seconds after the service's clock.
+    static func tokenWithoutIssuedAt(expiresIn: Double) throws -> String {
+        func base64URL(_ bytes: [UInt8]) -> String {
+            Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        let header: [String: JSONValue] = ["alg": .string("ES256"), "kid": .string(B.keyID), "typ": .string("JWT")]
+        let claims: [String: JSONValue] = [
+            "iss": .string(B.issuer), "aud": .string("appstoreconnect-v1"), "bid": .string(N.bundle),
+            "exp": .number(JSONNumber(Int64(ServiceTestPKI.now.timeIntervalSince1970 + expiresIn))),
+        ]
+        let input = base64URL(JSONValue.object(header).serialized) + "." + base64URL(JSONValue.object(claims).serialized)
+        return "Bearer " + input + "." + base64URL(Array(try B.key.signature(for: Array(input.utf8)).rawRepresentation))
+    }
 
     @Test("any token Apple would refuse is 401 with an empty body, whatever the id")
     func refusedTokens() async throws {

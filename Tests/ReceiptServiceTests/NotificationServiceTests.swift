@@ -110,9 +110,11 @@ struct NotificationServiceTests {
                     .padding(toLength: (part.count + 3) / 4 * 4, withPad: "=", startingAt: 0))
             })
             let data = try #require((try JSONSerialization.jsonObject(with: claims) as? [String: Any])?["data"] as? [String: Any])
-            #expect(stored.signedJWS == data["signedTransactionInfo"] as? String)
+            let signedTransaction = try await ledger.signedTransaction(
+                environment: .production, bundleIdentifier: Self.bundle, transactionIdentifier: "2000000000000042")
+            #expect(signedTransaction?.currentJWS == data["signedTransactionInfo"] as? String)
             #expect(storedRenewal.signedJWS == data["signedRenewalInfo"] as? String)
-            #expect(stored.signedJWS?.isEmpty == false && storedRenewal.signedJWS?.isEmpty == false)
+            #expect(signedTransaction?.currentJWS?.isEmpty == false && storedRenewal.signedJWS?.isEmpty == false)
 
             // Apple's retry, or an attacker's replay, of the same notification with another transaction: not applied.
             let replay = try Self.body(uuid: "6a7b0000-0000-4000-8000-000000000001", transaction: Self.transaction("2000000000000099"))

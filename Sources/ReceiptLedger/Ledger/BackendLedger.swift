@@ -33,10 +33,10 @@ extension BackendLedger {
     public func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot {
         try await self.operations.snapshot(matching: query)
     }
-    public func originalTransactionIdentifier(
+    public func signedTransaction(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
-    ) async throws(LedgerError) -> String? {
-        try await self.operations.originalTransactionIdentifier(
+    ) async throws(LedgerError) -> LedgerSignedTransaction? {
+        try await self.operations.signedTransaction(
             environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
     }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }

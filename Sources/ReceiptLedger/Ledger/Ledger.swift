@@ -60,11 +60,13 @@ public protocol Ledger: Sendable {
     /// (one statement in the built-in ledgers).
     func snapshot(matching query: LedgerQuery) async throws(LedgerError) -> LedgerSnapshot
 
-    /// The original transaction id of a stored transaction, by its environment, app and transaction id: how a
-    /// transaction id (as Apple's App Store Server API takes them) leads to its customer's ``snapshot(matching:)``.
-    func originalTransactionIdentifier(
+    /// A stored transaction by its environment, app and transaction id — its original transaction id, and the JWS
+    /// its current version came in (the JWS is not part of ``snapshot(matching:)``, which `/verifyReceipt` reads on
+    /// every request) — or `nil` when the ledger holds no such transaction. One primary-key lookup in the built-in
+    /// ledgers.
+    func signedTransaction(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
-    ) async throws(LedgerError) -> String?
+    ) async throws(LedgerError) -> LedgerSignedTransaction?
 
     /// Whether the database answers (a trivial query).
     func ping() async throws(LedgerError)
@@ -121,6 +123,14 @@ extension Ledger {
     ) async throws(LedgerError) {}
 
     /// ``receipt(hash:)`` for each hash.
+    /// Not supported by a ledger of your own unless it says otherwise: the App Store Server API mirror then answers
+    /// Apple's retryable internal error.
+    public func signedTransaction(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> LedgerSignedTransaction? {
+        throw LedgerError(.statementFailed, "this ledger does not look transactions up by id")
+    }
+
     public func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String> {
         var recorded = Set<String>()
         for hash in hashes where try await self.receipt(hash: hash) != nil { recorded.insert(hash) }

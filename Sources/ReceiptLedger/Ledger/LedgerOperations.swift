@@ -148,19 +148,29 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         return bytes
     }
 
-    func originalTransactionIdentifier(
+    func signedTransaction(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
-    ) async throws(LedgerError) -> String? {
-        let statement = self.statements.selectOriginalTransactionIdentifier(
+    ) async throws(LedgerError) -> LedgerSignedTransaction? {
+        let statement = self.statements.selectSignedTransaction(
             environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
         let rows = try await self.guarded {
             try await self.backend.read { session in try await session.run(statement) }
         }
         guard let row = rows.first else { return nil }
-        guard row.count == 1, case .text(let original) = row[0] else {
-            throw LedgerError(.incompatibleSchema, "a stored original transaction id is not text")
+        guard row.count == 4, case .text(let original) = row[0], case .text(let source) = row[1],
+            case .text(let hash) = row[2]
+        else {
+            throw LedgerError(.incompatibleSchema, "a stored transaction's id, source or hash is not text")
         }
-        return original
+        let jws: String?
+        switch row[3] {
+        case .text(let text): jws = text
+        case .null: jws = nil
+        default: throw LedgerError(.incompatibleSchema, "a stored transaction's JWS is not text")
+        }
+        return LedgerSignedTransaction(
+            originalTransactionIdentifier: original, source: LedgerSource(rawValue: source), receiptHash: hash,
+            signedJWS: jws)
     }
 
     func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String> {

@@ -185,7 +185,6 @@ final class LedgerSnapshotCache: Sendable {
             bytes += 192 + transaction.json.count + transaction.transactionIdentifier.utf8.count
                 + transaction.originalTransactionIdentifier.utf8.count + transaction.productIdentifier.utf8.count
                 + transaction.receiptHash.utf8.count + transaction.bundleIdentifier.utf8.count
-                + (transaction.signedJWS?.utf8.count ?? 0)
         }
         for info in snapshot.renewalInfo {
             bytes += 128 + info.json.count + info.productIdentifier.utf8.count

@@ -28,7 +28,9 @@ public struct LedgerTransaction: Sendable, Hashable {
     /// What taught the ledger this version of the row.
     public var source: LedgerSource
     /// The compact JWS this version was read from, exactly as Apple signed it (`signedTransactionInfo`); `nil` for a
-    /// version a receipt carried, and for rows learnt before the ledger kept signed values (schema version 7).
+    /// version a receipt carried, and for rows learnt before the ledger kept signed values (schema version 7). Stored
+    /// with the row; rows read back by ``Ledger/snapshot(matching:)`` leave it `nil` (read it with
+    /// ``Ledger/signedTransaction(environment:bundleIdentifier:transactionIdentifier:)``).
     public var signedJWS: String?
 
     /// Creates a transaction row.

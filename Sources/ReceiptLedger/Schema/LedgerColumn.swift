@@ -7,12 +7,17 @@ struct LedgerColumn<Record>: Sendable {
     let type: SQLColumnType
     let value: @Sendable (Record) -> SQLValue
     /// Puts a stored value into a record; `nil` for a scope column (environment, app), which a read takes from its
-    /// query instead of the row.
+    /// query instead of the row, and for a column a snapshot does not read (``writeOnly(_:_:)``).
     let read: (@Sendable (inout Record, SQLValue) throws(LedgerError) -> Void)?
 
     /// A column the snapshot query does not select: the query's scope (environment, bundle id).
     static func scope(_ name: String, _ value: @escaping @Sendable (Record) -> String) -> Self {
         Self(name: name, type: .text, value: { .text(value($0)) }, read: nil)
+    }
+
+    /// A column written with its record and never selected by a snapshot (read on its own, by a query of its own).
+    static func writeOnly(_ name: String, _ value: @escaping @Sendable (Record) -> SQLValue) -> Self {
+        Self(name: name, type: .text, value: value, read: nil)
     }
 
     static func text(

@@ -80,14 +80,14 @@ struct LedgerStatements: Sendable {
         )
     }
 
-    /// A stored transaction's original transaction id (its primary key's lookup).
-    func selectOriginalTransactionIdentifier(
+    /// A stored transaction's original transaction id, source, hash and JWS (its primary key's lookup).
+    func selectSignedTransaction(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) -> SQLStatement {
         let p = self.dialect.placeholder
         return SQLStatement(
             sql: """
-                SELECT original_transaction_id FROM receiptkit_transactions
+                SELECT original_transaction_id, source, receipt_hash, signed_jws FROM receiptkit_transactions
                 WHERE environment = \(p(1)) AND bundle_id = \(p(2)) AND transaction_id = \(p(3))
                 """,
             binds: [.text(environment.rawValue), .text(bundleIdentifier), .text(transactionIdentifier)]

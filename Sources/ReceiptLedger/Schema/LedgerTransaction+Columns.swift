@@ -18,7 +18,9 @@ extension LedgerTransaction {
             .integer("receipt_created_ms", { $0.receiptCreationMilliseconds }, { $0.receiptCreationMilliseconds = $1 }),
             .json("purchase_json", { $0.json }, { $0.json = $1 }),
             .text("source", { $0.source.rawValue }, { $0.source = LedgerSource(rawValue: $1) }),
-            .optionalText("signed_jws", { $0.signedJWS }, { $0.signedJWS = $1 }),
+            // Written with the row, not read by snapshots: `/verifyReceipt` reads those on every request, and a JWS
+            // is several times its row's JSON (``Ledger/signedTransaction(environment:bundleIdentifier:transactionIdentifier:)`` reads it).
+            .writeOnly("signed_jws") { $0.signedJWS.map(SQLValue.text) ?? .null },
         ],
         keyColumns: ["environment", "bundle_id", "transaction_id"],
         blank: { query in

@@ -9,6 +9,11 @@ extension LedgerTransaction {
     /// SHA-256 of the JWS. Rows compete with receipts' by signing date (a refund's revocation, signed later, wins).
     public static let signedDataHashPrefix = "jws:"
 
+    /// The ``receiptHash`` of a row learnt from `jws`: ``signedDataHashPrefix`` and the SHA-256 of the JWS, in hex.
+    public static func signedDataHash(of jws: String) -> String {
+        Self.signedDataHashPrefix + HexDigits.string(SHA256.hash(data: Array(jws.utf8)))
+    }
+
     /// The `latest_receipt_info` row of a verified StoreKit 2 transaction, so a purchase known from a notification
     /// or the App Store Server API is served by `/verifyReceipt` like one known from a receipt
     /// (``LedgerReceipt/transactions``). The keys and their formats are `JWSTransactionPayload`'s
@@ -33,7 +38,7 @@ extension LedgerTransaction {
             purchaseDateMilliseconds: payload.purchaseDate?.date.epochMilliseconds,
             expiresDateMilliseconds: payload.expiresDate?.date.epochMilliseconds,
             cancellationDateMilliseconds: payload.revocationDate?.date.epochMilliseconds,
-            receiptHash: Self.signedDataHashPrefix + HexDigits.string(SHA256.hash(data: Array(jws.utf8))),
+            receiptHash: Self.signedDataHash(of: jws),
             receiptCreationMilliseconds: payload.signedDate?.date.epochMilliseconds ?? 0,
             json: payload.latestReceiptInfoJSON(),
             source: source,

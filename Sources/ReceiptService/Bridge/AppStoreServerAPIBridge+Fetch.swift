@@ -156,8 +156,7 @@ extension AppStoreServerAPIBridge {
         }
     }
 
-    /// A verified transaction as a ledger row. The client hands back payloads, not their JWS, so the row's key is
-    /// the digest of the payload's canonical JSON (names in byte order, numbers as signed).
+    /// A verified transaction as a ledger row, keyed by the digest of its JWS as Apple sent it, which the row keeps.
     private func row(_ signed: SignedValue<JWSTransactionPayload>, _ key: RefreshKey) -> LedgerTransaction? {
         LedgerTransaction(verified: signed.payload, jws: signed.jws, environment: key.environment, source: .api)
     }

@@ -1,6 +1,7 @@
 import AppStoreJWS
 import AppStorePKI
 import AppStoreServerAPI
+import Crypto
 import ReceiptLedger
 import struct Foundation.Date
 
@@ -31,26 +32,39 @@ struct AppStoreMirror: Sendable {
         }
         guard !keys.isEmpty else { return nil }
         self.ledger = ledger
-        self.verifiers = keys.mapValues { keys in
-            // One key may serve several apps: its entries merged.
-            var merged: [String: BearerTokenVerifier.Key] = [:]
-            for key in keys {
-                if var held = merged[key.keyID], held.issuerID == key.issuerID {
-                    held.bundleIdentifiers = (held.bundleIdentifiers ?? []).union(key.bundleIdentifiers ?? [])
-                    merged[key.keyID] = held
-                } else if merged[key.keyID] == nil {
-                    merged[key.keyID] = key
-                }
-            }
-            return BearerTokenVerifier(keys: Array(merged.values))
-        }
+        self.verifiers = keys.mapValues { BearerTokenVerifier(keys: Self.merged($0)) }
         self.now = now
+    }
+
+    /// One key per key id: a key that serves several apps names them all. Entries that give one key id different
+    /// keys or issuers (a settings mistake) leave that key id out altogether — its tokens are refused — rather than
+    /// let one app's key read another app's data.
+    static func merged(_ keys: [BearerTokenVerifier.Key]) -> [BearerTokenVerifier.Key] {
+        var merged: [String: BearerTokenVerifier.Key] = [:]
+        var conflicting = Set<String>()
+        for key in keys {
+            guard var held = merged[key.keyID] else {
+                merged[key.keyID] = key
+                continue
+            }
+            guard held.issuerID == key.issuerID,
+                held.publicKey.x963Representation == key.publicKey.x963Representation
+            else {
+                conflicting.insert(key.keyID)
+                continue
+            }
+            held.bundleIdentifiers = (held.bundleIdentifiers ?? []).union(key.bundleIdentifiers ?? [])
+            merged[key.keyID] = held
+        }
+        return merged.values.filter { !conflicting.contains($0.keyID) }
     }
 
     /// Get Transaction Info, `GET /inApps/v1/transactions/{transactionId}`: `{"signedTransactionInfo": …}`.
     ///
-    /// A transaction the ledger knows only from a receipt has no JWS to give: it is answered as Apple answers one it
-    /// does not know (404, 4040010), as is a transaction of another app.
+    /// A transaction the ledger does not hold (or holds for another app, or the other environment) is Apple's 404
+    /// (4040010). One it holds without the JWS of its current version — learnt from a receipt, or its newest version
+    /// a receipt's — is Apple's retryable internal error (500, 5000001): Apple knows it, the mirror cannot sign for
+    /// it, and a client must not read "does not exist".
     func transactionInfo(
         environment: AppStoreEnvironment, authorization: String?, transactionID: String
     ) async -> MirrorAnswer {
@@ -62,13 +76,10 @@ struct AppStoreMirror: Sendable {
         guard Self.isTransactionIdentifier(transactionID) else { return .error(.invalidTransactionId) }
         do throws(LedgerError) {
             guard
-                let original = try await self.ledger.originalTransactionIdentifier(
+                let stored = try await self.ledger.signedTransaction(
                     environment: environment, bundleIdentifier: bundle, transactionIdentifier: transactionID)
             else { return .error(.transactionIdNotFound) }
-            let snapshot = try await self.ledger.snapshot(
-                matching: LedgerQuery(environment: environment, bundleIdentifier: bundle, originalTransactionIdentifiers: [original]))
-            guard let jws = snapshot.transactions.first(where: { $0.transactionIdentifier == transactionID })?.signedJWS
-            else { return .error(.transactionIdNotFound) }
+            guard let jws = stored.currentJWS else { return .error(.generalInternalRetryable) }
             return .ok(["signedTransactionInfo": .string(jws)])
         } catch {
             return .error(error.isRetryable ? .generalInternalRetryable : .generalInternal)

@@ -29,6 +29,9 @@ struct LedgerImport: Sendable {
     /// chunks in flight fill the ledger's group commits: the fewer transactions, the fewer times the index pages
     /// their receipts share are written (the ledger's Measurements).
     var chunkSize = 1000
+    /// The most bytes of receipts a chunk holds: a chunk ends at ``chunkSize`` inputs or past this many bytes read,
+    /// whichever comes first, so that large receipt files cannot multiply an import's memory.
+    var chunkBytes = 32 * 1024 * 1024
 
     /// A receipt validated and accepted, ready to record.
     struct Accepted: Sendable {
@@ -57,8 +60,13 @@ struct LedgerImport: Sendable {
         )
         var writing: Task<Void, Never>?
         while tally.stoppedBy == nil {
-            var chunk: [ReceiptBatchSource.Item] = []
-            while chunk.count < self.chunkSize, let (_, item) = inputs.next() { chunk.append(item) }
+            var chunk: [Read] = []
+            var bytes = 0
+            while chunk.count < self.chunkSize, bytes < self.chunkBytes, let (_, item) = inputs.next() {
+                let read = Read(item: item, contents: Result { try item.contents() })
+                if case .success(let contents?) = read.contents { bytes += contents.count }
+                chunk.append(read)
+            }
             if chunk.isEmpty { break }
             guard let receipts = await self.prepare(chunk, validator: validator, ledger: ledger, tally: tally) else { break }
             // The previous chunk's writes end before this one's start: at most two chunks in flight per worker.
@@ -69,16 +77,23 @@ struct LedgerImport: Sendable {
         await writing?.value
     }
 
-    /// Reads, hashes and validates a chunk; the receipts to record, or `nil` when the ledger failed.
+    /// An input and what reading it gave: its bytes, `nil` for a symbolic link to something that is not a file
+    /// (skipped, as validate does), or the failure.
+    private struct Read {
+        var item: ReceiptBatchSource.Item
+        var contents: Result<[UInt8]?, any Error>
+    }
+
+    /// Hashes and validates a chunk read; the receipts to record, or `nil` when the ledger failed.
     private func prepare(
-        _ chunk: [ReceiptBatchSource.Item], validator: ReceiptValidator, ledger: any Ledger, tally: ImportTally
+        _ chunk: [Read], validator: ReceiptValidator, ledger: any Ledger, tally: ImportTally
     ) async -> [Accepted]? {
         var candidates: [(item: ReceiptBatchSource.Item, bytes: [UInt8], hash: String)] = []
         candidates.reserveCapacity(chunk.count)
-        for item in chunk {
+        for read in chunk {
+            let item = read.item
             do {
-                // A symbolic link in a directory to something that is not a file is skipped, as validate does.
-                guard let contents = try item.contents() else { continue }
+                guard let contents = try read.contents.get() else { continue }
                 let bytes = try ReceiptInput.normalized(
                     contents, base64: item.base64 ?? self.base64, configuration: self.accepted.decodingConfiguration)
                 candidates.append((item, bytes, LedgerReceipt.hash(of: bytes)))

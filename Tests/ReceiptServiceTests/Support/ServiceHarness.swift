@@ -89,9 +89,6 @@ struct FailingLedger: Ledger {
     func receipt(hash: String) async throws(LedgerError) -> [UInt8]? { throw self.error }
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool { throw self.error }
     func apply(_ update: LedgerUpdate) async throws(LedgerError) { throw self.error }
-    func originalTransactionIdentifier(
-        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
-    ) async throws(LedgerError) -> String? { throw self.error }
     func ping() async throws(LedgerError) { throw self.error }
     func shutdown() async {}
 }

@@ -20,9 +20,6 @@ struct StalledLedger: Ledger {
         try await self.stall()
     }
     func apply(_ update: LedgerUpdate) async throws(LedgerError) { try await self.stall() as Void }
-    func originalTransactionIdentifier(
-        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
-    ) async throws(LedgerError) -> String? { try await self.stall() }
     func ping() async throws(LedgerError) { try await self.stall() as Void }
     func shutdown() async {}
 }
