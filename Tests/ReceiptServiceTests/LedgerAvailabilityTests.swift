@@ -53,13 +53,6 @@ struct LedgerAvailabilityTests {
         #expect(try PostgresLocation(url: url).sslMode == mode, "\(url)")
     }
 
-    @Test("the pool's timers live 10 s at most: each lease cancels one whose memory stays until its deadline")
-    func poolTimersAreShortLived() throws {
-        let options = try PostgresLocation(url: "postgres://u@127.0.0.1/rk").configuration().options
-        #expect(options.connectionIdleTimeout == .seconds(10))
-        #expect(options.keepAliveBehavior == nil)
-    }
-
     @Test("verify-ca and verify-full, as libpq users write them, and sslrootcert read when the URL is read")
     func verifyModesAndRootCertificates() throws {
         let full = try PostgresLocation(url: "postgres://u@db.example.com/rk?sslmode=verify-full")

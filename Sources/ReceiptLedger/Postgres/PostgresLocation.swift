@@ -111,19 +111,6 @@ struct PostgresLocation: Sendable, Hashable {
             host: self.host, port: self.port, username: self.user, password: self.password,
             database: self.database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
-        // The pool schedules a timer each time a connection goes back idle (its idle timeout, and its keep-alive) and
-        // cancels it at the next lease; a cancelled timer's task and dispatch source stay allocated until its
-        // deadline would have passed. At thousands of leases a second, PostgresNIO's defaults (60 s, 30 s) held tens
-        // of megabytes of dead timers and grew the service's memory for a minute (the ledger's DocC, "Memory under
-        // many customers"). A 10 s idle timeout bounds them to ten seconds' worth. Keep-alives go: they probed
-        // connections idle for 30 s, and with no minimum of connections (PostgresNIO's default, kept here) none stays
-        // open that long unused; a connection the server closes leaves the pool when its socket does. A caller that
-        // sets `minimumConnections` keeps those open unused: set `keepAliveBehavior` again with it.
-        configuration.options.connectionIdleTimeout = Self.connectionIdleTimeout
-        configuration.options.keepAliveBehavior = nil
         return configuration
     }
-
-    /// How long a pooled connection stays open unused.
-    static let connectionIdleTimeout = Duration.seconds(10)
 }
