@@ -34,7 +34,7 @@ public struct APIErrorAnswer: Sendable, Hashable {
 
     /// 400 GeneralBadRequestError: a body that is not the JSON the endpoint takes.
     public static let generalBadRequest = Self(400, 4_000_000, "Bad request.")
-    /// 400 InvalidRequestRevisionError: a `revision` the simulator did not issue.
+    /// 400 InvalidRequestRevisionError: a `revision` the server did not issue.
     public static let invalidRequestRevision = Self(400, 4_000_005, "Invalid request revision.")
     /// 400 InvalidTransactionIdError: an identifier that is not 1 to 64 ASCII digits.
     public static let invalidTransactionId = Self(400, 4_000_006, "Invalid transaction id.")
