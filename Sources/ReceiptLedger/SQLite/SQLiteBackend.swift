@@ -5,14 +5,15 @@ import NIOPosix
 import SQLiteNIO
 import _ReceiptKitShared
 
-/// SQLite through SQLiteNIO (SQLite compiled in, statements on a thread pool): one writer connection whose
-/// transactions take turns on a one-permit `AsyncSemaphore`, and reader connections that see only committed data (WAL).
+/// SQLite compiled in: one writer connection through SQLiteNIO (statements on a thread pool) whose transactions take
+/// turns on a one-permit `AsyncSemaphore`, and ``SQLiteReaders`` that see only committed data (WAL) and keep their
+/// statements prepared.
 struct SQLiteBackend: SQLBackend {
     let writer: SQLiteConnection
-    let readers: [SQLiteConnection]
+    /// `nil` in memory.
+    let readers: SQLiteReaders?
     let writeTurn = AsyncSemaphore(permits: 1)
     let threadPool: NIOThreadPool
-    let nextReader = NIOLockedValueBox(0)
     /// The file's owner lock; `nil` in memory.
     let owner: SQLiteOwnerLock?
 
@@ -22,7 +23,7 @@ struct SQLiteBackend: SQLBackend {
     static func open(path: String?, readers readerCount: Int, logger: Logger) async throws -> SQLiteBackend {
         // The lock first: a second owner is refused before it touches the file.
         let owner = try path.map { path throws(LedgerError) in try SQLiteOwnerLock.acquire(path: path) }
-        let pool = NIOThreadPool(numberOfThreads: max(2, readerCount + 1))
+        let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         do {
@@ -39,7 +40,7 @@ struct SQLiteBackend: SQLBackend {
             _ = try await writer.query("PRAGMA temp_store = MEMORY", [])
             _ = try await writer.query("PRAGMA cache_size = -65536", [])
             _ = try await writer.query("PRAGMA wal_autocheckpoint = 10000", [])
-            var readers: [SQLiteConnection] = []
+            var readers: SQLiteReaders?
             if let path {
                 // WAL: readers never block the writer and never see its uncommitted rows. FULL: a commit is on disk
                 // (the WAL fsynced) before it returns, so what the service acknowledged survives power loss and an
@@ -47,13 +48,7 @@ struct SQLiteBackend: SQLBackend {
                 // and Apple never resends a notification answered 200.
                 _ = try await writer.query("PRAGMA journal_mode = WAL", [])
                 _ = try await writer.query("PRAGMA synchronous = FULL", [])
-                for _ in 0..<readerCount {
-                    let reader = try await SQLiteConnection.open(
-                        storage: .file(path: path), threadPool: pool, logger: logger, on: eventLoop)
-                    _ = try await reader.query("PRAGMA query_only = ON", [])
-                    _ = try await reader.query("PRAGMA busy_timeout = 5000", [])
-                    readers.append(reader)
-                }
+                readers = try await SQLiteReaders.open(path: path, count: readerCount)
             }
             return SQLiteBackend(writer: writer, readers: readers, threadPool: pool, owner: owner)
         } catch {
@@ -64,16 +59,11 @@ struct SQLiteBackend: SQLBackend {
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        guard !self.readers.isEmpty else {
+        guard let readers = self.readers else {
             // In memory there is one connection: reads take the writer's turn so they never see a write half done.
             return try await self.withWriteTurn { try await body(Session(connection: self.writer)) }
         }
-        let turn = self.nextReader.withLockedValue { next in
-            next = (next + 1) % self.readers.count
-            return next
-        }
-        let reader = self.readers[turn]
-        return try await body(Session(connection: reader))
+        return try await body(ReaderSession(readers: readers))
     }
 
     func transaction<T: Sendable>(
@@ -115,11 +105,19 @@ struct SQLiteBackend: SQLBackend {
     }
 
     func shutdown() async {
-        for connection in self.readers + [self.writer] {
-            try? await connection.close()
-        }
+        await self.readers?.shutdown()
+        try? await self.writer.close()
         try? await self.threadPool.shutdownGracefully()
         self.owner?.release()
+    }
+
+    /// A read on ``SQLiteReaders``: each statement on whichever reader is free.
+    struct ReaderSession: SQLSession {
+        let readers: SQLiteReaders
+
+        func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
+            try await self.readers.run(statement)
+        }
     }
 
     struct Session: SQLSession {

@@ -1,0 +1,52 @@
+import NIOConcurrencyHelpers
+import NIOPosix
+
+/// The ledger's SQLite reader connections and the threads that run them: one thread per connection, so a statement
+/// that reaches a thread always finds a connection free, and one hop to that thread and back per statement.
+struct SQLiteReaders: Sendable {
+    private let threadPool: NIOThreadPool
+    private let idle: NIOLockedValueBox<[SQLiteReadConnection]>
+
+    /// Opens `count` readers of `path`.
+    static func open(path: String, count: Int) async throws -> SQLiteReaders {
+        let pool = NIOThreadPool(numberOfThreads: count)
+        pool.start()
+        do {
+            let connections = try await pool.runIfActive {
+                var opened: [SQLiteReadConnection] = []
+                do {
+                    for _ in 0..<count { opened.append(try SQLiteReadConnection(path: path)) }
+                } catch {
+                    for connection in opened { connection.close() }
+                    throw error
+                }
+                return opened
+            }
+            return SQLiteReaders(threadPool: pool, idle: NIOLockedValueBox(connections))
+        } catch {
+            try? await pool.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Runs `statement` on a reader thread.
+    func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
+        try await self.threadPool.runIfActive {
+            guard let connection = self.idle.withLockedValue({ $0.popLast() }) else {
+                // Not reached: the pool runs no more statements at once than there are connections.
+                throw LedgerError(.unavailable, "SQLite: no reader free")
+            }
+            defer { self.idle.withLockedValue { $0.append(connection) } }
+            return try connection.run(statement)
+        }
+    }
+
+    /// Stops the threads once the statements running finish, then closes every connection.
+    func shutdown() async {
+        try? await self.threadPool.shutdownGracefully()
+        self.idle.withLockedValue { connections in
+            for connection in connections { connection.close() }
+            connections = []
+        }
+    }
+}
