@@ -39,8 +39,8 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let ledger = try await SQLiteLedger(path: directory.appendingPathComponent("ledger.sqlite").path)
-            // Shut down whatever happens: a connection dropped open traps in SQLiteNIO's deinit, taking every
-            // other test down with a failing one.
+            // Shut down whatever happens: a ledger left open keeps its threads, its connections and the file's
+            // owner lock.
             do {
                 if migrated { try await ledger.migrate() }
                 let result = try await body(ledger)

@@ -1,7 +1,6 @@
-public import Logging
-
 /// The embedded ledger: one SQLite file (or memory), created on first use. SQLite is compiled into the binary
-/// (SQLiteNIO's vendored amalgamation), so nothing needs installing.
+/// (SQLiteNIO's vendored amalgamation), so nothing needs installing; the ledger drives it through SQLite's C API
+/// with its statements kept prepared.
 ///
 /// One process owns the file, and holds `PATH.lock` while the ledger is open: a second ``SQLiteLedger`` on the same
 /// file, in this process or another, is refused with ``LedgerError/Code/inUse`` — snapshots read before are kept in
@@ -24,15 +23,13 @@ public struct SQLiteLedger: BackendLedger {
     ///   - snapshotCacheBytes: The most memory snapshots read before may hold (16 MiB by default; 0 reads every
     ///     snapshot from the file). Every write through this ledger drops the snapshots it touches, so the cache
     ///     assumes this process owns the file.
-    ///   - logger: Where SQLiteNIO logs.
     public init(
         path: String?,
         readers: Int = 2,
-        snapshotCacheBytes: Int = 16 << 20,
-        logger: Logger = Logger(label: "receiptkit.ledger.sqlite")
+        snapshotCacheBytes: Int = 16 << 20
     ) async throws(LedgerError) {
         do {
-            let backend = try await SQLiteBackend.open(path: path, readers: max(1, min(readers, 16)), logger: logger)
+            let backend = try await SQLiteBackend.open(path: path, readers: max(1, min(readers, 16)))
             self.operations = LedgerOperations(backend: backend, snapshotCacheBytes: snapshotCacheBytes)
         } catch let error as LedgerError {
             throw error

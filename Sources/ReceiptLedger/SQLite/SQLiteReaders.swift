@@ -5,7 +5,7 @@ import NIOPosix
 /// that reaches a thread always finds a connection free, and one hop to that thread and back per statement.
 struct SQLiteReaders: Sendable {
     private let threadPool: NIOThreadPool
-    private let idle: NIOLockedValueBox<[SQLiteReadConnection]>
+    private let idle: NIOLockedValueBox<[SQLitePreparedConnection]>
 
     /// Opens `count` readers of `path`.
     static func open(path: String, count: Int) async throws -> SQLiteReaders {
@@ -13,9 +13,9 @@ struct SQLiteReaders: Sendable {
         pool.start()
         do {
             let connections = try await pool.runIfActive {
-                var opened: [SQLiteReadConnection] = []
+                var opened: [SQLitePreparedConnection] = []
                 do {
-                    for _ in 0..<count { opened.append(try SQLiteReadConnection(path: path)) }
+                    for _ in 0..<count { opened.append(try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 64)) }
                 } catch {
                     for connection in opened { connection.close() }
                     throw error

@@ -24,7 +24,7 @@ struct OpenedLedger: Sendable {
         do throws(LedgerError) {
             switch location {
             case .sqlite(let path):
-                let ledger = try await SQLiteLedger(path: path, snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+                let ledger = try await SQLiteLedger(path: path, snapshotCacheBytes: snapshotCacheBytes)
                 return OpenedLedger(ledger: ledger, location: location, services: [])
             case .postgres(let url):
                 let ledger = try PostgresLedger(url: url, snapshotCacheBytes: snapshotCacheBytes, logger: logger)

@@ -1,20 +1,19 @@
 import Foundation
-import Logging
 import Testing
 
 @testable import ReceiptLedger
 
-/// The ledger's own SQLite readers (``SQLiteReadConnection``, ``SQLiteReaders``): values read as SQLiteNIO read
+/// The ledger's own SQLite readers (``SQLitePreparedConnection``, ``SQLiteReaders``): values read as SQLiteNIO read
 /// them, statements kept prepared within their bound and bound afresh each run, failures typed.
 @Suite("SQLite readers")
-struct SQLiteReadConnectionTests {
+struct SQLitePreparedConnectionTests {
     /// A file database with table `t` of every storage class, written through the ledger's SQLite writer.
     static func withDatabase(_ body: (String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-readers-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("ledger.sqlite").path
-        let backend = try await SQLiteBackend.open(path: path, readers: 2, logger: .init(label: "test"))
+        let backend = try await SQLiteBackend.open(path: path, readers: 2)
         do {
             try await backend.transaction(exclusive: true) { session in
                 _ = try await session.run(SQLStatement(sql: "CREATE TABLE t (id INTEGER, name TEXT, data BLOB, real REAL)", binds: []))
@@ -33,7 +32,7 @@ struct SQLiteReadConnectionTests {
 
     @Test func valuesReadAsTheWriterStoredThem() async throws {
         try await Self.withDatabase { path in
-            let connection = try SQLiteReadConnection(path: path)
+            let connection = try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 64)
             defer { connection.close() }
             let rows = try connection.run(SQLStatement(sql: "SELECT id, name, data, real FROM t ORDER BY id DESC", binds: []))
             let expected: [[SQLValue]] = [
@@ -47,7 +46,7 @@ struct SQLiteReadConnectionTests {
 
     @Test func aKeptStatementIsBoundAfreshEachRun() async throws {
         try await Self.withDatabase { path in
-            let connection = try SQLiteReadConnection(path: path)
+            let connection = try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 64)
             defer { connection.close() }
             let sql = "SELECT name FROM t WHERE id = ?1"
             let kept = connection.preparedStatements
@@ -62,19 +61,19 @@ struct SQLiteReadConnectionTests {
 
     @Test func keptStatementsStayWithinTheirBound() async throws {
         try await Self.withDatabase { path in
-            let connection = try SQLiteReadConnection(path: path)
+            let connection = try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 64)
             defer { connection.close() }
-            for value in 0..<(SQLiteReadConnection.maximumStatements * 2 + 5) {
+            for value in 0..<(64 * 2 + 5) {
                 let rows = try connection.run(SQLStatement(sql: "SELECT \(value)", binds: []))
                 #expect(rows == [[.integer(Int64(value))]])
-                #expect(connection.preparedStatements <= SQLiteReadConnection.maximumStatements)
+                #expect(connection.preparedStatements <= 64)
             }
         }
     }
 
     @Test func failuresAreTyped() async throws {
         try await Self.withDatabase { path in
-            let connection = try SQLiteReadConnection(path: path)
+            let connection = try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 64)
             #expect(throws: LedgerError.self) { try connection.run(SQLStatement(sql: "SELEC 1", binds: [])) }
             #expect(performing: { try connection.run(SQLStatement(sql: "SELEC 1", binds: [])) }, throws: { error in
                 (error as? LedgerError)?.code == .statementFailed
@@ -91,7 +90,7 @@ struct SQLiteReadConnectionTests {
                 (error as? LedgerError)?.code == .unavailable
             })
         }
-        #expect(performing: { try SQLiteReadConnection(path: "/nonexistent-rk/ledger.sqlite") }, throws: { error in
+        #expect(performing: { try SQLitePreparedConnection(path: "/nonexistent-rk/ledger.sqlite", readOnly: true, maximumStatements: 64) }, throws: { error in
             (error as? LedgerError)?.code == .unavailable
         })
     }

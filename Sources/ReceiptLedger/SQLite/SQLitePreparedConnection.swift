@@ -1,36 +1,41 @@
 import VaporCSQLite
 
-/// One read-only SQLite connection driven through SQLite's C API, with its prepared statements kept.
+/// One SQLite connection driven through SQLite's C API (SQLiteNIO's vendored amalgamation), with its prepared
+/// statements kept.
 ///
-/// SQLiteNIO prepares every statement again and hands each row to an event loop as a future of its own; on a read
-/// path of many customers that was a third of the ledger's time in SQLite (`perf`: `sqlite3_prepare_v3` 7 % of the
-/// service's CPU, against 11 % for running the statements) plus a thread hop per row. The readers are therefore ours:
-/// a statement's text is prepared once per connection, and its rows are collected on the calling thread.
+/// SQLiteNIO prepares every statement again and hands each row to an event loop as a future of its own. `perf` of the
+/// service: on a read path of many customers preparation was 7 % of the service's CPU against 11 % for running the
+/// statements; on the write path 11 % against 22 %, on the one writer thread every write waits for. So the ledger's
+/// connections are its own: a statement's text is prepared once per connection, and its rows are collected on the
+/// calling thread.
 ///
-/// Not thread-safe: ``SQLiteReaders`` lends a connection to one thread at a time.
-final class SQLiteReadConnection: @unchecked Sendable {
-    /// The most statements kept prepared; past it they are finalized and prepared again as they come.
-    static let maximumStatements = 64
-
+/// Not thread-safe: one thread at a time (``SQLiteReaders`` lends a reader to one thread; the writer has a thread of
+/// its own and takes turns).
+final class SQLitePreparedConnection: @unchecked Sendable {
+    private let maximumStatements: Int
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
     /// How many statements are kept prepared.
     var preparedStatements: Int { self.statements.count }
 
-    /// Opens `path` (which the writer created) for reading only.
-    init(path: String) throws(LedgerError) {
+    /// Opens `path`, creating it when `readOnly` is false (`nil`: a database in memory), keeping at most
+    /// `maximumStatements` prepared (past it they are finalized and prepared again as they come). A reader maps the
+    /// file into memory (up to 256 MiB) and refuses to write.
+    init(path: String?, readOnly: Bool, maximumStatements: Int) throws(LedgerError) {
+        self.maximumStatements = maximumStatements
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-        let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (readOnly ? 0 : SQLITE_OPEN_CREATE)
+        let opened = sqlite_nio_sqlite3_open_v2(path ?? ":memory:", &handle, flags, nil)
         guard opened == SQLITE_OK, let handle else {
             let message = handle.map(Self.message) ?? "cannot open"
             sqlite_nio_sqlite3_close(handle)
-            throw Self.error(opened, "SQLite reader of \(path): \(message)")
+            throw Self.error(opened, "SQLite \(path ?? ":memory:"): \(message)")
         }
         self.handle = handle
         // Another process holding the file's lock makes a statement fail as busy (retryable) after 5 s.
         sqlite_nio_sqlite3_busy_timeout(handle, 5000)
+        guard readOnly else { return }
         do {
             _ = try self.run(SQLStatement(sql: "PRAGMA query_only = ON", binds: []))
             _ = try self.run(SQLStatement(sql: "PRAGMA mmap_size = 268435456", binds: []))
@@ -74,7 +79,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
 
     private func prepared(_ sql: String, handle: OpaquePointer) throws(LedgerError) -> OpaquePointer {
         if let kept = self.statements[sql] { return kept }
-        if self.statements.count >= Self.maximumStatements {
+        if self.statements.count >= self.maximumStatements {
             for statement in self.statements.values { sqlite_nio_sqlite3_finalize(statement) }
             self.statements = [:]
         }
