@@ -3,31 +3,39 @@ import Testing
 
 @testable import ReceiptLedger
 
-/// The ledger's own SQLite readers (``SQLitePreparedConnection``, ``SQLiteReaders``): values read as SQLiteNIO read
+/// The ledger's own SQLite connections (``SQLitePreparedConnection``, ``SQLiteReaders``): values read as SQLiteNIO read
 /// them, statements kept prepared within their bound and bound afresh each run, failures typed.
-@Suite("SQLite readers")
+@Suite("SQLite connections")
 struct SQLitePreparedConnectionTests {
-    /// A file database with table `t` of every storage class, written through the ledger's SQLite writer.
-    static func withDatabase(_ body: (String) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-readers-\(UUID().uuidString)")
+    /// A fresh file database's backend (and the file's path), shut down whatever `body` does.
+    static func withBackend(_ body: (SQLiteBackend, String) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-sqlite-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("ledger.sqlite").path
         let backend = try await SQLiteBackend.open(path: path, readers: 2)
         do {
+            try await body(backend, path)
+        } catch {
+            await backend.shutdown()
+            throw error
+        }
+        await backend.shutdown()
+    }
+
+    /// A file database with table `t` of every storage class, written through the ledger's SQLite writer.
+    static func withDatabase(_ body: (String) async throws -> Void) async throws {
+        try await Self.withBackend { backend, path in
             try await backend.transaction(exclusive: true) { session in
-                _ = try await session.run(SQLStatement(sql: "CREATE TABLE t (id INTEGER, name TEXT, data BLOB, real REAL)", binds: []))
+                _ = try await session.run(
+                    SQLStatement(sql: "CREATE TABLE t (id INTEGER, name TEXT, data BLOB, real REAL)", binds: []))
                 _ = try await session.run(
                     SQLStatement(
                         sql: "INSERT INTO t VALUES (1, 'ä€𝄞', x'00ff10', 1.5), (2, '', x'', NULL), (-9223372036854775808, NULL, NULL, NULL)",
                         binds: []))
             }
             try await body(path)
-        } catch {
-            await backend.shutdown()
-            throw error
         }
-        await backend.shutdown()
     }
 
     @Test func valuesReadAsTheWriterStoredThem() async throws {
@@ -80,7 +88,8 @@ struct SQLitePreparedConnectionTests {
             })
             // Readers only read.
             #expect(performing: { try connection.run(SQLStatement(sql: "DELETE FROM t", binds: [])) }, throws: { error in
-                (error as? LedgerError)?.code == .statementFailed
+                guard let error = error as? LedgerError else { return false }
+                return error.code == .statementFailed && error.reason.contains("readonly")
             })
             #expect(performing: { try connection.run(SQLStatement(sql: "SELECT 1", binds: [.texts(["a"])])) }, throws: { error in
                 (error as? LedgerError)?.code == .statementFailed
@@ -98,19 +107,99 @@ struct SQLitePreparedConnectionTests {
     @Test func manyConcurrentReadsEachFindAReader() async throws {
         try await Self.withDatabase { path in
             let readers = try await SQLiteReaders.open(path: path, count: 2)
-            let results = try await withThrowingTaskGroup(of: [[SQLValue]].self) { group in
-                for index in 0..<200 {
-                    group.addTask {
-                        try await readers.run(SQLStatement(sql: "SELECT ?1 + id FROM t WHERE id = 1", binds: [.integer(Int64(index))]))
+            do {
+                let results = try await withThrowingTaskGroup(of: [[SQLValue]].self) { group in
+                    for index in 0..<200 {
+                        group.addTask {
+                            try await readers.run(
+                                SQLStatement(sql: "SELECT ?1 + id FROM t WHERE id = 1", binds: [.integer(Int64(index))]))
+                        }
                     }
+                    return try await group.reduce(into: [[[SQLValue]]]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [[[SQLValue]]]()) { $0.append($1) }
+                let answered: Set<SQLValue?> = Set(results.map { $0.first?.first })
+                let expected: Set<SQLValue?> = Set((1...200).map { SQLValue.integer(Int64($0)) })
+                #expect(answered == expected)
+            } catch {
+                await readers.shutdown()
+                throw error
             }
-            let answered: Set<SQLValue?> = Set(results.map { $0.first?.first })
-            let expected: Set<SQLValue?> = Set((1...200).map { SQLValue.integer(Int64($0)) })
-            #expect(answered == expected)
             await readers.shutdown()
-            await #expect(throws: (any Error).self) { try await readers.run(SQLStatement(sql: "SELECT 1", binds: [])) }
+            await readers.shutdown()  // a second call returns at once
+            await #expect(performing: { try await readers.run(SQLStatement(sql: "SELECT 1", binds: [])) }, throws: { error in
+                (error as? LedgerError)?.code == .unavailable
+            })
         }
+    }
+
+    @Test func aKeptStatementRunsAgainAfterAFailedStepOrBind() async throws {
+        try await Self.withDatabase { path in
+            let connection = try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 64)
+            defer { connection.close() }
+            let sql = "SELECT abs(?1)"
+            // abs of the smallest integer overflows: the step fails.
+            #expect(performing: { try connection.run(SQLStatement(sql: sql, binds: [.integer(.min)])) }, throws: { error in
+                (error as? LedgerError)?.code == .statementFailed
+            })
+            #expect(try connection.run(SQLStatement(sql: sql, binds: [.integer(-7)])) == [[.integer(7)]])
+            // One value too many for its one parameter: the bind fails.
+            #expect(performing: { try connection.run(SQLStatement(sql: sql, binds: [.integer(1), .integer(2)])) }, throws: { error in
+                (error as? LedgerError)?.code == .statementFailed
+            })
+            #expect(try connection.run(SQLStatement(sql: sql, binds: [.integer(-8)])) == [[.integer(8)]])
+        }
+    }
+
+    @Test func theWriterBindsEveryKindAndKeepsItsDurableSettings() async throws {
+        try await Self.withBackend { backend, _ in
+            let values: [SQLValue] = [.integer(.min), .text("ä\u{1}€"), .blob([]), .blob([0, 1, 255]), .null]
+            let stored = try await backend.transaction(exclusive: true) { session in
+                _ = try await session.run(SQLStatement(sql: "CREATE TABLE b (a, b, c, d, e)", binds: []))
+                _ = try await session.run(SQLStatement(sql: "INSERT INTO b VALUES (?1, ?2, ?3, ?4, ?5)", binds: values))
+                return try await session.run(SQLStatement(sql: "SELECT a, b, c, d, e FROM b", binds: []))
+            }
+            #expect(stored == [values])
+            let read = try await backend.read { session in
+                try await session.run(SQLStatement(sql: "SELECT typeof(c), length(c) FROM b", binds: []))
+            }
+            #expect(read == [[.text("blob"), .integer(0)]], "an empty blob is stored as a blob")
+            let settings = try await backend.transaction(exclusive: true) { session in
+                let journal = try await session.run(SQLStatement(sql: "PRAGMA journal_mode", binds: []))
+                let synchronous = try await session.run(SQLStatement(sql: "PRAGMA synchronous", binds: []))
+                return journal + synchronous
+            }
+            #expect(settings == [[.text("wal")], [.integer(2)]], "WAL, synchronous = FULL")
+            await backend.shutdown()  // and once more after the body: a second call returns at once
+        }
+    }
+
+    @Test func aTransactionWhoseTaskIsCancelledStillEnds() async throws {
+        let backend = try await SQLiteBackend.open(path: nil, readers: 1)
+        do {
+            try await backend.transaction(exclusive: true) { session in
+                _ = try await session.run(SQLStatement(sql: "CREATE TABLE c (n)", binds: []))
+            }
+            // The body's task is cancelled mid-transaction: its statements still run, and the ROLLBACK after its
+            // throw too — else the writer would keep the transaction open and every later BEGIN would fail.
+            let cancelled = Task {
+                try await backend.transaction(exclusive: true) { session in
+                    _ = try await session.run(SQLStatement(sql: "INSERT INTO c VALUES (1)", binds: []))
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    _ = try await session.run(SQLStatement(sql: "INSERT INTO c VALUES (2)", binds: []))
+                    throw CancellationError()
+                }
+            }
+            await #expect(throws: CancellationError.self) { try await cancelled.value }
+            #expect(!backend.writer.isInTransaction, "rolled back at once, not left for the next BEGIN to find")
+            let rows = try await backend.transaction(exclusive: true) { session in
+                _ = try await session.run(SQLStatement(sql: "INSERT INTO c VALUES (3)", binds: []))
+                return try await session.run(SQLStatement(sql: "SELECT n FROM c ORDER BY n", binds: []))
+            }
+            #expect(rows == [[.integer(3)]], "the cancelled transaction rolled back; the next one committed")
+        } catch {
+            await backend.shutdown()
+            throw error
+        }
+        await backend.shutdown()
     }
 }

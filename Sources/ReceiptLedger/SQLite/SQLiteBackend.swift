@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOPosix
 import _ReceiptKitShared
 
@@ -11,6 +12,7 @@ struct SQLiteBackend: SQLBackend {
     /// `nil` in memory.
     let readers: SQLiteReaders?
     let writeTurn = AsyncSemaphore(permits: 1)
+    private let isOpen = NIOLockedValueBox(true)
     /// The file's owner lock; `nil` in memory.
     let owner: SQLiteOwnerLock?
 
@@ -25,8 +27,9 @@ struct SQLiteBackend: SQLBackend {
         let owner = try path.map { path throws(LedgerError) in try SQLiteOwnerLock.acquire(path: path) }
         let thread = NIOThreadPool(numberOfThreads: 1)
         thread.start()
+        var opened: SQLitePreparedConnection?
         do {
-            let writer = try await thread.runIfActive {
+            let writer = try await thread.runToCompletion {
                 let writer = try SQLitePreparedConnection(
                     path: path, readOnly: false, maximumStatements: Self.writerStatements)
                 do {
@@ -54,16 +57,14 @@ struct SQLiteBackend: SQLBackend {
                 }
                 return writer
             }
-            do {
-                var readers: SQLiteReaders?
-                if let path { readers = try await SQLiteReaders.open(path: path, count: readerCount) }
-                return SQLiteBackend(writer: writer, writerThread: thread, readers: readers, owner: owner)
-            } catch {
-                _ = try? await thread.runIfActive { writer.close() }
-                throw error
-            }
+            opened = writer
+            var readers: SQLiteReaders?
+            if let path { readers = try await SQLiteReaders.open(path: path, count: readerCount) }
+            return SQLiteBackend(writer: writer, writerThread: thread, readers: readers, owner: owner)
         } catch {
+            // The thread stopped first, so that nothing runs on the writer it closes.
             try? await thread.shutdownGracefully()
+            opened?.close()
             owner?.release()
             throw error
         }
@@ -85,6 +86,11 @@ struct SQLiteBackend: SQLBackend {
     ) async throws -> T {
         try await self.withWriteTurn {
             let session = self.writerSession
+            // A transaction left open (its COMMIT and ROLLBACK both failed) is rolled back before the next begins.
+            let writer = self.writer
+            _ = try await self.writerThread.runToCompletion {
+                if writer.isInTransaction { _ = try writer.run(SQLStatement(sql: "ROLLBACK", binds: [])) }
+            }
             // IMMEDIATE takes SQLite's write lock at once, so other processes on the same file are serialised too.
             _ = try await session.run(SQLStatement(sql: "BEGIN IMMEDIATE", binds: []))
             do {
@@ -109,7 +115,9 @@ struct SQLiteBackend: SQLBackend {
         return LedgerError(.unavailable, "SQLite: \(error)")
     }
 
+    /// Closes the connections once the statements running finish; only the first call does.
     func shutdown() async {
+        guard self.isOpen.withLockedValue({ open in defer { open = false }; return open }) else { return }
         await self.readers?.shutdown()
         try? await self.writerThread.shutdownGracefully()
         self.writer.close()
@@ -131,7 +139,7 @@ struct SQLiteBackend: SQLBackend {
         let thread: NIOThreadPool
 
         func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
-            try await self.thread.runIfActive { try self.connection.run(statement) }
+            try await self.thread.runToCompletion { try self.connection.run(statement) }
         }
     }
 }

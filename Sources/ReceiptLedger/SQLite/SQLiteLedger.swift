@@ -31,10 +31,12 @@ public struct SQLiteLedger: BackendLedger {
         do {
             let backend = try await SQLiteBackend.open(path: path, readers: max(1, min(readers, 16)))
             self.operations = LedgerOperations(backend: backend, snapshotCacheBytes: snapshotCacheBytes)
-        } catch let error as LedgerError {
+        } catch let error as LedgerError where error.code != .statementFailed {
             throw error
         } catch {
-            throw LedgerError(.unavailable, "cannot open SQLite database \(path ?? ":memory:"): \(error)")
+            // A file that is not a database, or read-only, fails the writer's first settings: unavailable, naming it.
+            let reason = (error as? LedgerError)?.reason ?? "\(error)"
+            throw LedgerError(.unavailable, "cannot open SQLite database \(path ?? ":memory:"): \(reason)")
         }
     }
 

@@ -14,16 +14,33 @@ import VaporCSQLite
 final class SQLitePreparedConnection: @unchecked Sendable {
     private let maximumStatements: Int
     private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+    /// The kept statements by text, each with the turn it was last used in (the least recent is finalized first).
+    private var statements: [String: (statement: OpaquePointer, used: UInt64)] = [:]
+    private var turn: UInt64 = 0
 
-    /// How many statements are kept prepared.
-    var preparedStatements: Int { self.statements.count }
+    /// SQLite initialised once per process before its first connection (as SQLiteNIO does: its own lazy
+    /// initialisation in `open` is not safe from several threads at once).
+    private static let initialised: Int32 = sqlite_nio_sqlite3_initialize()
+
+    /// How many statements the connection holds prepared, as SQLite counts them (finalized ones are not).
+    var preparedStatements: Int {
+        var count = 0
+        var statement = sqlite_nio_sqlite3_next_stmt(self.handle, nil)
+        while let current = statement {
+            count += 1
+            statement = sqlite_nio_sqlite3_next_stmt(self.handle, current)
+        }
+        return count
+    }
 
     /// Opens `path`, creating it when `readOnly` is false (`nil`: a database in memory), keeping at most
-    /// `maximumStatements` prepared (past it they are finalized and prepared again as they come). A reader maps the
-    /// file into memory (up to 256 MiB) and refuses to write.
+    /// `maximumStatements` prepared (past it they are finalized and prepared again as they come). A reader refuses to
+    /// write.
     init(path: String?, readOnly: Bool, maximumStatements: Int) throws(LedgerError) {
         self.maximumStatements = maximumStatements
+        guard Self.initialised == SQLITE_OK else {
+            throw Self.error(Self.initialised, "SQLite cannot be initialised")
+        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (readOnly ? 0 : SQLITE_OPEN_CREATE)
         let opened = sqlite_nio_sqlite3_open_v2(path ?? ":memory:", &handle, flags, nil)
@@ -38,7 +55,6 @@ final class SQLitePreparedConnection: @unchecked Sendable {
         guard readOnly else { return }
         do {
             _ = try self.run(SQLStatement(sql: "PRAGMA query_only = ON", binds: []))
-            _ = try self.run(SQLStatement(sql: "PRAGMA mmap_size = 268435456", binds: []))
         } catch {
             self.close()
             throw error
@@ -47,7 +63,7 @@ final class SQLitePreparedConnection: @unchecked Sendable {
 
     /// Runs `statement` and returns its rows, each as its columns' values in select order.
     func run(_ statement: SQLStatement) throws(LedgerError) -> [[SQLValue]] {
-        guard let handle = self.handle else { throw LedgerError(.unavailable, "SQLite: the reader is closed") }
+        guard let handle = self.handle else { throw LedgerError(.unavailable, "SQLite: the connection is closed") }
         let prepared = try self.prepared(statement.sql, handle: handle)
         defer {
             sqlite_nio_sqlite3_reset(prepared)
@@ -64,24 +80,39 @@ final class SQLitePreparedConnection: @unchecked Sendable {
             guard stepped == SQLITE_ROW else { throw Self.error(stepped, "SQLite: \(Self.message(handle))") }
             var row: [SQLValue] = []
             row.reserveCapacity(Int(columns))
-            for column in 0..<columns { row.append(Self.value(prepared, column)) }
+            for column in 0..<columns { row.append(try Self.value(prepared, column)) }
             rows.append(row)
         }
     }
 
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    var isInTransaction: Bool {
+        guard let handle = self.handle else { return false }
+        return sqlite_nio_sqlite3_get_autocommit(handle) == 0
+    }
+
     /// Finalizes the kept statements and closes the connection.
     func close() {
-        for statement in self.statements.values { sqlite_nio_sqlite3_finalize(statement) }
+        for kept in self.statements.values { sqlite_nio_sqlite3_finalize(kept.statement) }
         self.statements = [:]
-        sqlite_nio_sqlite3_close(self.handle)
+        // v2: the handle is freed once the last statement is, whatever remains unfinalized.
+        sqlite_nio_sqlite3_close_v2(self.handle)
         self.handle = nil
     }
 
+    deinit { self.close() }
+
     private func prepared(_ sql: String, handle: OpaquePointer) throws(LedgerError) -> OpaquePointer {
-        if let kept = self.statements[sql] { return kept }
-        if self.statements.count >= self.maximumStatements {
-            for statement in self.statements.values { sqlite_nio_sqlite3_finalize(statement) }
-            self.statements = [:]
+        self.turn &+= 1
+        if let kept = self.statements[sql] {
+            self.statements[sql] = (kept.statement, self.turn)
+            return kept.statement
+        }
+        if self.statements.count >= self.maximumStatements,
+            let oldest = self.statements.min(by: { $0.value.used < $1.value.used })
+        {
+            sqlite_nio_sqlite3_finalize(oldest.value.statement)
+            self.statements[oldest.key] = nil
         }
         var statement: OpaquePointer?
         let result = sqlite_nio_sqlite3_prepare_v3(
@@ -90,7 +121,7 @@ final class SQLitePreparedConnection: @unchecked Sendable {
             sqlite_nio_sqlite3_finalize(statement)
             throw Self.error(result, "SQLite: \(Self.message(handle))")
         }
-        self.statements[sql] = statement
+        self.statements[sql] = (statement, self.turn)
         return statement
     }
 
@@ -117,21 +148,24 @@ final class SQLitePreparedConnection: @unchecked Sendable {
     }
 
     /// Column `column` of the current row, as SQLiteNIO's readers gave it (a real number as its text).
-    private static func value(_ statement: OpaquePointer, _ column: Int32) -> SQLValue {
+    private static func value(_ statement: OpaquePointer, _ column: Int32) throws(LedgerError) -> SQLValue {
         switch sqlite_nio_sqlite3_column_type(statement, column) {
         case SQLITE_INTEGER:
             return .integer(sqlite_nio_sqlite3_column_int64(statement, column))
         case SQLITE_FLOAT:
             return .text(String(sqlite_nio_sqlite3_column_double(statement, column)))
         case SQLITE_TEXT:
-            // The pointer first, then the length (SQLite's documented order).
-            guard let text = sqlite_nio_sqlite3_column_text(statement, column) else { return .null }
+            // The pointer first, then the length (SQLite's documented order); no pointer is SQLite out of memory.
+            guard let text = sqlite_nio_sqlite3_column_text(statement, column) else {
+                throw LedgerError(.unavailable, "SQLite: out of memory reading a text")
+            }
             let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
             return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let bytes = sqlite_nio_sqlite3_column_blob(statement, column)
             let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
-            guard let bytes, count > 0 else { return .blob([]) }
+            guard count > 0 else { return .blob([]) }
+            guard let bytes else { throw LedgerError(.unavailable, "SQLite: out of memory reading a blob") }
             return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
         default:
             return .null

@@ -6,16 +6,19 @@ import NIOPosix
 struct SQLiteReaders: Sendable {
     private let threadPool: NIOThreadPool
     private let idle: NIOLockedValueBox<[SQLitePreparedConnection]>
+    private let isOpen = NIOLockedValueBox(true)
 
     /// Opens `count` readers of `path`.
     static func open(path: String, count: Int) async throws -> SQLiteReaders {
         let pool = NIOThreadPool(numberOfThreads: count)
         pool.start()
         do {
-            let connections = try await pool.runIfActive {
+            let connections = try await pool.runToCompletion {
                 var opened: [SQLitePreparedConnection] = []
                 do {
-                    for _ in 0..<count { opened.append(try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 64)) }
+                    for _ in 0..<count {
+                        opened.append(try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 64))
+                    }
                 } catch {
                     for connection in opened { connection.close() }
                     throw error
@@ -31,7 +34,7 @@ struct SQLiteReaders: Sendable {
 
     /// Runs `statement` on a reader thread.
     func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
-        try await self.threadPool.runIfActive {
+        try await self.threadPool.runToCompletion {
             guard let connection = self.idle.withLockedValue({ $0.popLast() }) else {
                 // Not reached: the pool runs no more statements at once than there are connections.
                 throw LedgerError(.unavailable, "SQLite: no reader free")
@@ -41,8 +44,10 @@ struct SQLiteReaders: Sendable {
         }
     }
 
-    /// Stops the threads once the statements running finish, then closes every connection.
+    /// Stops the threads once the statements running finish, then closes every connection. Only the first call
+    /// closes: a second returns at once.
     func shutdown() async {
+        guard self.isOpen.withLockedValue({ open in defer { open = false }; return open }) else { return }
         try? await self.threadPool.shutdownGracefully()
         self.idle.withLockedValue { connections in
             for connection in connections { connection.close() }

@@ -1,4 +1,5 @@
-/// A connection in use by one ledger operation.
+/// Where one ledger operation runs its statements: one connection (PostgreSQL's, SQLite's writer), or for SQLite's
+/// reads whichever reader is free, statement by statement.
 protocol SQLSession: Sendable {
     /// Runs one statement and returns its rows, each as its columns' values in select order.
     func run(_ statement: SQLStatement) async throws -> [[SQLValue]]
@@ -12,7 +13,7 @@ protocol SQLBackend: Sendable {
     /// snapshots from the start (SQLite, whose file one process owns); else it waits to be told of others' writes.
     var seesEveryWrite: Bool { get }
 
-    /// Runs `body` on a connection; each statement sees committed data.
+    /// Runs `body` with a session whose statements each see committed data (not one snapshot across statements).
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T
 
     /// Runs `body` in one database transaction, committed when it returns and rolled back when it throws. With
