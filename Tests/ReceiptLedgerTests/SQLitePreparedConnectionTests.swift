@@ -23,6 +23,18 @@ struct SQLitePreparedConnectionTests {
         await backend.shutdown()
     }
 
+    /// An in-memory backend (one connection: the writer), shut down whatever `body` does.
+    static func withMemoryBackend(_ body: (SQLiteBackend) async throws -> Void) async throws {
+        let backend = try await SQLiteBackend.open(path: nil, readers: 1)
+        do {
+            try await body(backend)
+        } catch {
+            await backend.shutdown()
+            throw error
+        }
+        await backend.shutdown()
+    }
+
     /// A file database with table `t` of every storage class, written through the ledger's SQLite writer.
     static func withDatabase(_ body: (String) async throws -> Void) async throws {
         try await Self.withBackend { backend, path in
@@ -174,8 +186,7 @@ struct SQLitePreparedConnectionTests {
     }
 
     @Test func aTransactionWhoseTaskIsCancelledStillEnds() async throws {
-        let backend = try await SQLiteBackend.open(path: nil, readers: 1)
-        do {
+        try await Self.withMemoryBackend { backend in
             try await backend.transaction(exclusive: true) { session in
                 _ = try await session.run(SQLStatement(sql: "CREATE TABLE c (n)", binds: []))
             }
@@ -196,10 +207,82 @@ struct SQLitePreparedConnectionTests {
                 return try await session.run(SQLStatement(sql: "SELECT n FROM c ORDER BY n", binds: []))
             }
             #expect(rows == [[.integer(3)]], "the cancelled transaction rolled back; the next one committed")
-        } catch {
-            await backend.shutdown()
-            throw error
         }
-        await backend.shutdown()
+    }
+
+    @Test func theLeastRecentlyUsedStatementIsDroppedFirst() async throws {
+        try await Self.withDatabase { path in
+            let connection = try SQLitePreparedConnection(path: path, readOnly: true, maximumStatements: 2)
+            defer { connection.close() }
+            for sql in ["SELECT 1", "SELECT 2", "SELECT 1", "SELECT 3"] {
+                _ = try connection.run(SQLStatement(sql: sql, binds: []))
+            }
+            #expect(connection.keptStatements == ["SELECT 1", "SELECT 3"])
+            #expect(connection.preparedStatements == 2, "the dropped statement was finalized")
+        }
+    }
+
+    @Test func aBodyWhoseTaskIsCancelledButReturnsIsCommitted() async throws {
+        try await Self.withMemoryBackend { backend in
+            let committed = Task {
+                try await backend.transaction(exclusive: true) { session in
+                    _ = try await session.run(SQLStatement(sql: "CREATE TABLE d (n)", binds: []))
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    _ = try await session.run(SQLStatement(sql: "INSERT INTO d VALUES (1)", binds: []))
+                }
+            }
+            try await committed.value
+            let rows = try await backend.read { session in
+                try await session.run(SQLStatement(sql: "SELECT n FROM d", binds: []))
+            }
+            #expect(rows == [[.integer(1)]])
+        }
+    }
+
+    @Test func aTransactionLeftOpenIsRolledBackBeforeTheNextBegins() async throws {
+        try await Self.withMemoryBackend { backend in
+            try await backend.transaction(exclusive: true) { session in
+                _ = try await session.run(SQLStatement(sql: "CREATE TABLE e (n)", binds: []))
+            }
+            // What a COMMIT and a ROLLBACK that both failed would leave: a transaction open, with a write in it.
+            let writer = backend.writer
+            try await backend.writerThread.runToCompletion {
+                _ = try writer.run(SQLStatement(sql: "BEGIN", binds: []))
+                _ = try writer.run(SQLStatement(sql: "INSERT INTO e VALUES (1)", binds: []))
+            }
+            let rows = try await backend.transaction(exclusive: true) { session in
+                _ = try await session.run(SQLStatement(sql: "INSERT INTO e VALUES (2)", binds: []))
+                return try await session.run(SQLStatement(sql: "SELECT n FROM e", binds: []))
+            }
+            #expect(rows == [[.integer(2)]])
+        }
+    }
+
+    @Test func aSecondShutdownLeavesTheNextOwnersLockAlone() async throws {
+        try await Self.withBackend { first, path in
+            await first.shutdown()
+            let second = try await SQLiteBackend.open(path: path, readers: 1)
+            // Before, a second shutdown closed the lock's descriptor again: by then likely the second owner's.
+            await first.shutdown()
+            await #expect(performing: { _ = try await SQLiteBackend.open(path: path, readers: 1) }, throws: { error in
+                (error as? LedgerError)?.code == .inUse
+            })
+            await second.shutdown()
+        }
+    }
+
+    @Test func aFileThatIsNoDatabaseIsUnavailableNamedAndLeavesNoLock() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("ledger.sqlite").path
+        try Data(repeating: 0x5a, count: 8192).write(to: URL(fileURLWithPath: path))
+        await #expect(performing: { _ = try await SQLiteLedger(path: path) }, throws: { error in
+            guard let error = error as? LedgerError else { return false }
+            return error.code == .unavailable && error.reason.contains(path)
+        })
+        try FileManager.default.removeItem(atPath: path)
+        let ledger = try await SQLiteLedger(path: path)
+        await ledger.shutdown()
     }
 }

@@ -86,13 +86,13 @@ struct SQLiteBackend: SQLBackend {
     ) async throws -> T {
         try await self.withWriteTurn {
             let session = self.writerSession
-            // A transaction left open (its COMMIT and ROLLBACK both failed) is rolled back before the next begins.
+            // IMMEDIATE takes SQLite's write lock at once, so other processes on the same file are serialised too.
+            // A transaction left open (its COMMIT and ROLLBACK both failed) is rolled back first, in the same hop.
             let writer = self.writer
             _ = try await self.writerThread.runToCompletion {
                 if writer.isInTransaction { _ = try writer.run(SQLStatement(sql: "ROLLBACK", binds: [])) }
+                return try writer.run(SQLStatement(sql: "BEGIN IMMEDIATE", binds: []))
             }
-            // IMMEDIATE takes SQLite's write lock at once, so other processes on the same file are serialised too.
-            _ = try await session.run(SQLStatement(sql: "BEGIN IMMEDIATE", binds: []))
             do {
                 let result = try await body(session)
                 _ = try await session.run(SQLStatement(sql: "COMMIT", binds: []))
@@ -115,7 +115,8 @@ struct SQLiteBackend: SQLBackend {
         return LedgerError(.unavailable, "SQLite: \(error)")
     }
 
-    /// Closes the connections once the statements running finish; only the first call does.
+    /// Closes the connections once the statements running finish (statements still queued fail as unavailable); only
+    /// the first call does, and a second made meanwhile returns without waiting for it.
     func shutdown() async {
         guard self.isOpen.withLockedValue({ open in defer { open = false }; return open }) else { return }
         await self.readers?.shutdown()

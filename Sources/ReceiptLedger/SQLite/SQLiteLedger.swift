@@ -31,10 +31,11 @@ public struct SQLiteLedger: BackendLedger {
         do {
             let backend = try await SQLiteBackend.open(path: path, readers: max(1, min(readers, 16)))
             self.operations = LedgerOperations(backend: backend, snapshotCacheBytes: snapshotCacheBytes)
-        } catch let error as LedgerError where error.code != .statementFailed {
+        } catch let error as LedgerError where error.code == .inUse {
             throw error
         } catch {
-            // A file that is not a database, or read-only, fails the writer's first settings: unavailable, naming it.
+            // Whatever failed, unavailable (a file that is not a database or is read-only fails the writer's first
+            // settings as a statement would), naming the file.
             let reason = (error as? LedgerError)?.reason ?? "\(error)"
             throw LedgerError(.unavailable, "cannot open SQLite database \(path ?? ":memory:"): \(reason)")
         }

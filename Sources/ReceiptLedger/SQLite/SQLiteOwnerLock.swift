@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// The lock that makes one process the owner of an SQLite ledger file: an exclusive `flock(2)` on `PATH.lock`,
 /// beside the database, held until ``release()`` (or the process ends, when the kernel drops it). A second
@@ -13,6 +14,7 @@ import Darwin
 /// `flock` and SQLite's own POSIX record locks are independent, so this lock never blocks SQLite's.
 final class SQLiteOwnerLock: Sendable {
     private let descriptor: Int32
+    private let held = Mutex(true)
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -45,8 +47,10 @@ final class SQLiteOwnerLock: Sendable {
         return SQLiteOwnerLock(descriptor: descriptor)
     }
 
-    /// Drops the lock (closing the descriptor releases it). Call once.
+    /// Drops the lock (closing the descriptor releases it). Only the first call closes: a descriptor closed twice
+    /// could be another file's by then.
     func release() {
+        guard self.held.withLock({ held in defer { held = false }; return held }) else { return }
         close(self.descriptor)
     }
 

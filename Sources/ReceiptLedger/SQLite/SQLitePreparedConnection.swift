@@ -18,12 +18,14 @@ final class SQLitePreparedConnection: @unchecked Sendable {
     private var statements: [String: (statement: OpaquePointer, used: UInt64)] = [:]
     private var turn: UInt64 = 0
 
-    /// SQLite initialised once per process before its first connection (as SQLiteNIO does: its own lazy
-    /// initialisation in `open` is not safe from several threads at once).
+    /// SQLite initialised once per process before its first connection, as SQLiteNIO does: `sqlite3_initialize` is
+    /// thread-safe, but the lazy one inside `sqlite3_open_v2` may race with configuration calls.
     private static let initialised: Int32 = sqlite_nio_sqlite3_initialize()
 
-    /// How many statements the connection holds prepared, as SQLite counts them (finalized ones are not).
+    /// How many statements the connection holds prepared, as SQLite counts them (finalized ones are not). On the
+    /// connection's thread only, like every other call.
     var preparedStatements: Int {
+        guard self.handle != nil else { return 0 }
         var count = 0
         var statement = sqlite_nio_sqlite3_next_stmt(self.handle, nil)
         while let current = statement {
@@ -60,6 +62,9 @@ final class SQLitePreparedConnection: @unchecked Sendable {
             throw error
         }
     }
+
+    /// The texts of the statements kept (which the cache drops first is its business; tests read it).
+    var keptStatements: Set<String> { Set(self.statements.keys) }
 
     /// Runs `statement` and returns its rows, each as its columns' values in select order.
     func run(_ statement: SQLStatement) throws(LedgerError) -> [[SQLValue]] {
@@ -135,6 +140,9 @@ final class SQLitePreparedConnection: @unchecked Sendable {
                 statement, index, text, UInt64(text.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
         case .integer(let integer):
             result = sqlite_nio_sqlite3_bind_int64(statement, index, integer)
+        case .blob(let bytes) where bytes.isEmpty:
+            // A zero-length blob, not NULL (which a nil base address would bind).
+            result = sqlite_nio_sqlite3_bind_zeroblob(statement, index, 0)
         case .blob(let bytes):
             result = bytes.withUnsafeBytes {
                 sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), Self.transient)

@@ -44,8 +44,8 @@ struct SQLiteReaders: Sendable {
         }
     }
 
-    /// Stops the threads once the statements running finish, then closes every connection. Only the first call
-    /// closes: a second returns at once.
+    /// Stops the threads once the statements running finish (statements still queued fail as unavailable), then
+    /// closes every connection. Only the first call closes: a second returns at once.
     func shutdown() async {
         guard self.isOpen.withLockedValue({ open in defer { open = false }; return open }) else { return }
         try? await self.threadPool.shutdownGracefully()
