@@ -65,7 +65,16 @@ struct APIBridgeConfigurationTests {
         #expect(Self.refusal(Self.entry(#", "environment": "xcode""#))
             == "app_store_server_api[0]: environment must be production or sandbox")
         #expect(Self.refusal(Self.entry(file: ""))
-            == "app_store_server_api[0]: bundle_id, issuer_id, key_id and private_key_file must not be empty")
+            == "app_store_server_api[0]: bundle_id, issuer_id, key_id and the key file must not be empty")
+        // Exactly one key file: the private key (refresh and mirror) or its public half (mirror only).
+        #expect(Self.refusal(Self.entry(#", "public_key_file": "key.pem""#))
+            == "app_store_server_api[0]: give exactly one of private_key_file and public_key_file")
+        let neither = #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "i", "key_id": "K"}]}"#
+        #expect(Self.refusal(neither) == "app_store_server_api[0]: give exactly one of private_key_file and public_key_file")
+        let publicWithURL = #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "i", "key_id": "K", "#
+            + #""public_key_file": "key.pem", "base_url": "http://127.0.0.1:9"}]}"#
+        #expect(Self.refusal(publicWithURL)
+            == "app_store_server_api[0]: base_url needs private_key_file (a public key is never sent to Apple)")
         let twice = #"{"app_store_server_api": ["# + Self.app() + ", " + Self.app() + "]}"
         #expect(Self.refusal(twice) == "app_store_server_api[1]: bundle_id com.example.app is configured twice")
         for seconds in ["59", "2592001", "-1"] {
@@ -116,6 +125,44 @@ struct APIBridgeConfigurationTests {
             configuration.port = 0
             try await buildApplication(configuration: configuration).test(.live) { client in
                 try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            }
+        }
+    }
+
+    @Test("public_key_file: read at start (PEM P-256, else malformed_file, never quoted); the mirror then takes that key's tokens")
+    func publicKeyFile() async throws {
+        try await B.inDirectory { directory in
+            let settings = directory.appendingPathComponent("serve.json")
+            let entry = #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "issuer", "#
+                + #""key_id": "KEY1", "public_key_file": "key.pem"}]}"#
+            try Data(entry.utf8).write(to: settings)
+            let (parsed, _) = try Self.parse(entry)
+            #expect(parsed.apps.first?.privateKeyFile == nil)
+            #expect(parsed.apps.first?.publicKeyFile?.hasSuffix("/key.pem") == true)
+
+            let secret = "-----BEGIN PUBLIC KEY-----\nc2VjcmV0LWJ5dGVz\n-----END PUBLIC KEY-----\n"
+            try Data(secret.utf8).write(to: directory.appendingPathComponent("key.pem"))
+            let malformed = await B.startupError { $0.settingsFile = settings.path }
+            #expect(malformed?.code == .malformedFile)
+            #expect(malformed?.reason == "app_store_server_api com.example.app: public_key_file \(directory.appendingPathComponent("key.pem").path): not a PEM P-256 public key")
+            #expect(malformed?.reason.contains("c2VjcmV0") == false)
+
+            let key = P256.Signing.PrivateKey()
+            try Data(key.publicKey.pemRepresentation.utf8).write(to: directory.appendingPathComponent("key.pem"))
+            var configuration = ServiceConfiguration(logger: B.quiet)
+            configuration.settingsFile = settings.path
+            configuration.database = "sqlite::memory:"
+            configuration.port = 0
+            try await buildApplication(configuration: configuration).test(.live) { client in
+                let apiKey = try AppStoreServerAPIKey(issuerID: "issuer", keyID: "KEY1", privateKey: key)
+                let token = try BearerToken(key: apiKey, bundleIdentifier: "com.example.app", now: Date(), lifetime: .seconds(600)).compact
+                var headers: HTTPFields = [:]
+                headers[.authorization] = "Bearer " + token
+                // Served and authenticated with the configured key: an unknown id is Apple's 404, not 401.
+                try await client.execute(uri: "/inApps/v1/transactions/1", method: .get, headers: headers) { response in
+                    #expect(response.status == .notFound)
+                    #expect(String(buffer: response.body) == #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#)
+                }
             }
         }
     }

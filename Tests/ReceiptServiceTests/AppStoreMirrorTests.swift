@@ -235,6 +235,49 @@ struct AppStoreMirrorTests {
         }
     }
 
+    @Test("an app given only its key's public half (public_key_file): served from the ledger, never refreshed",
+          arguments: LedgerBackend.available)
+    func publicKeyOnly(backend: LedgerBackend) async throws {
+        var configuration = try L.configuration()
+        let app = try AppStoreServerAPIAppConfiguration(
+            bundleIdentifier: N.bundle, keyID: B.keyID, issuerID: B.issuer, publicKey: B.key.publicKey)
+        #expect(app.production == nil && app.sandbox == nil, "no client: nothing to refresh with")
+        #expect(Set(app.tokenKeys.keys) == [.production, .sandbox])
+        configuration.appStoreServerAPI.apps = [app]
+        let configured = configuration
+        try await backend.withLedger { ledger in
+            let production = try await Self.learn("2000000000000052", environment: .production, into: ledger)
+            let sandbox = try await Self.learn("2000000000000053", environment: .sandbox, into: ledger)
+            try await H.withLiveService(configured, ledger: ledger) { client, _ in
+                let answer = try await Self.get(client, "/inApps/v1/transactions/2000000000000052", authorization: try Self.token())
+                #expect(answer.status == 200)
+                let object = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: String]
+                #expect(object == ["signedTransactionInfo": production])
+                let sandboxAnswer = try await Self.get(
+                    client, "/sandbox/inApps/v1/transactions/2000000000000053", authorization: try Self.token())
+                let sandboxObject = try JSONSerialization.jsonObject(with: Data(sandboxAnswer.body)) as? [String: String]
+                #expect(sandboxObject == ["signedTransactionInfo": sandbox])
+                let other = try await Self.get(
+                    client, "/inApps/v1/transactions/2000000000000052", authorization: try Self.token(key: Self.otherKey))
+                #expect(other.status == 401 && other.body.isEmpty)
+            }
+        }
+        // One environment only: the other's path knows no key.
+        let sandboxOnly = try AppStoreServerAPIAppConfiguration(
+            bundleIdentifier: N.bundle, keyID: B.keyID, issuerID: B.issuer, publicKey: B.key.publicKey,
+            environment: .sandbox)
+        #expect(Set(sandboxOnly.tokenKeys.keys) == [.sandbox])
+        #expect(throws: AppStoreServerAPIError.self) {
+            try AppStoreServerAPIAppConfiguration(
+                bundleIdentifier: N.bundle, keyID: B.keyID, issuerID: B.issuer, publicKey: B.key.publicKey,
+                environment: .xcode)
+        }
+        #expect(throws: AppStoreServerAPIError.self) {
+            try AppStoreServerAPIAppConfiguration(
+                bundleIdentifier: N.bundle, keyID: "", issuerID: B.issuer, publicKey: B.key.publicKey)
+        }
+    }
+
     @Test("without an app's API key the mirror is not served")
     func offWithoutKeys() async throws {
         try await H.withMemoryLedger { ledger in

@@ -2,6 +2,7 @@ import AppStoreJWS
 import AppStoreJWSOCSP
 import AppStorePKI
 import AppStoreServerAPI
+import Crypto
 import ReceiptKit
 import _ReceiptKitShared
 
@@ -91,36 +92,58 @@ extension ServiceConfiguration {
     ) throws(ServiceStartupError) -> [AppStoreServerAPIAppConfiguration] {
         var apps: [AppStoreServerAPIAppConfiguration] = []
         for entry in entries {
-            let bytes = try Self.keyFileContents(entry.privateKeyFile)
+            let environment = entry.environment.map { $0 == "sandbox" ? AppStoreEnvironment.sandbox : .production }
             do {
-                let key = try AppStoreServerAPIKey(
-                    issuerID: entry.issuerIdentifier, keyID: entry.keyIdentifier,
-                    pemRepresentation: String(decoding: bytes, as: UTF8.self))
-                apps.append(
-                    try AppStoreServerAPIAppConfiguration(
-                        bundleIdentifier: entry.bundleIdentifier, key: key,
-                        environment: entry.environment.map { $0 == "sandbox" ? .sandbox : .production },
-                        baseURL: entry.baseURL))
-            } catch {
+                if let file = entry.privateKeyFile {
+                    let bytes = try Self.keyFileContents(file, label: "private_key_file")
+                    let key = try AppStoreServerAPIKey(
+                        issuerID: entry.issuerIdentifier, keyID: entry.keyIdentifier,
+                        pemRepresentation: String(decoding: bytes, as: UTF8.self))
+                    apps.append(
+                        try AppStoreServerAPIAppConfiguration(
+                            bundleIdentifier: entry.bundleIdentifier, key: key, environment: environment,
+                            baseURL: entry.baseURL))
+                } else if let file = entry.publicKeyFile {
+                    let bytes = try Self.keyFileContents(file, label: "public_key_file")
+                    guard let publicKey = try? P256.Signing.PublicKey(pemRepresentation: String(decoding: bytes, as: UTF8.self))
+                    else {
+                        throw ServiceStartupError(
+                            .malformedFile,
+                            "app_store_server_api \(entry.bundleIdentifier): public_key_file \(file): not a PEM P-256 public key")
+                    }
+                    apps.append(
+                        try AppStoreServerAPIAppConfiguration(
+                            bundleIdentifier: entry.bundleIdentifier, keyID: entry.keyIdentifier,
+                            issuerID: entry.issuerIdentifier, publicKey: publicKey, environment: environment))
+                } else {
+                    throw ServiceStartupError(
+                        .invalidSetting,
+                        "app_store_server_api \(entry.bundleIdentifier): give exactly one of private_key_file and public_key_file")
+                }
+            } catch let error as ServiceStartupError {
+                throw error
+            } catch let error as AppStoreServerAPIError {
                 throw ServiceStartupError(
                     .malformedFile, "app_store_server_api \(entry.bundleIdentifier): \(error.code): \(error.reason)")
+            } catch {
+                throw ServiceStartupError(.malformedFile, "app_store_server_api \(entry.bundleIdentifier): \(error)")
             }
         }
         return apps
     }
 
-    /// The bytes of a `.p8` key file: a regular file (or a link to one) of at most 64 KiB, opened without blocking,
-    /// so that a FIFO or a device named by mistake cannot hang or swell startup; anything else is
-    /// ``ServiceStartupError/Code/unreadableFile``.
-    static func keyFileContents(_ path: String) throws(ServiceStartupError) -> [UInt8] {
+    /// The bytes of a key file (`label`: which setting named it): a regular file (or a link to one) of at most 64 KiB,
+    /// opened without blocking, so that a FIFO or a device named by mistake cannot hang or swell startup; anything
+    /// else is ``ServiceStartupError/Code/unreadableFile``.
+    static func keyFileContents(_ path: String, label: String) throws(ServiceStartupError) -> [UInt8] {
         let bytes: [UInt8]?
         do {
             bytes = try CappedFileReader.regularFileContents(atPath: path, maximumSize: AppStoreServerAPIKey.maximumFileSize)
         } catch {
-            throw ServiceStartupError(.unreadableFile, "private_key_file \(path): unreadable_file: \(error.reason)")
+            throw ServiceStartupError(.unreadableFile, "\(label) \(path): unreadable_file: \(error.reason)")
         }
         guard let bytes else {
-            throw ServiceStartupError(.unreadableFile, "private_key_file \(path): not a regular file")
+            throw ServiceStartupError(.unreadableFile, "\(label) \(path): not a regular file")
         }
         return bytes
     }

@@ -1,8 +1,10 @@
 public import AppStorePKI
 public import AppStoreServerAPI
+public import Crypto
 
 /// One app the service refreshes from the App Store Server API: its bundle id, its In-App Purchase key and, for a
-/// simulator, another base URL. The settings file's `app_store_server_api` entries become these.
+/// simulator, another base URL — or, given only the key's public half, an app whose data the service's mirror of the
+/// API serves from the ledger without refreshing it. The settings file's `app_store_server_api` entries become these.
 ///
 /// ```swift
 /// let key = try AppStoreServerAPIKey(issuerID: issuerID, keyID: keyID, privateKeyFile: "/etc/receiptkit/key.p8")
@@ -16,6 +18,8 @@ public struct AppStoreServerAPIAppConfiguration: Sendable {
     public let production: AppStoreServerAPIConfiguration?
     /// The client configuration for sandbox receipts; `nil` when only Production is refreshed (`environment`).
     public let sandbox: AppStoreServerAPIConfiguration?
+    /// The key the mirror checks this app's bearer tokens with, in each environment it serves.
+    public let tokenKeys: [AppStoreEnvironment: BearerTokenVerifier.Key]
 
     /// An app.
     /// - Parameters:
@@ -50,6 +54,47 @@ public struct AppStoreServerAPIAppConfiguration: Sendable {
             self.production = try client(.production)
             self.sandbox = try client(.sandbox)
         }
+        var tokenKeys: [AppStoreEnvironment: BearerTokenVerifier.Key] = [:]
+        for client in [self.production, self.sandbox].compactMap({ $0 }) {
+            tokenKeys[client.environment] = BearerTokenVerifier.Key(
+                keyID: key.keyID, issuerID: key.issuerID, publicKey: key.publicKey, bundleIdentifiers: [bundleIdentifier])
+        }
+        self.tokenKeys = tokenKeys
+    }
+
+    /// An app the mirror serves from the ledger and the service never refreshes: only the key's public half is
+    /// known (`public_key_file`), so tokens signed with the key are checked and no request to Apple can be made.
+    /// - Parameters:
+    ///   - bundleIdentifier: The app's bundle id (`bid` in the bearer token).
+    ///   - keyID: The key's id (`kid`).
+    ///   - issuerID: The key's issuer (`iss`).
+    ///   - publicKey: The public half of the In-App Purchase key.
+    ///   - environment: Only this environment's data (`.production` or `.sandbox`) is served; `nil` (the default)
+    ///     serves both.
+    /// - Throws: `AppStoreServerAPIError` (`invalid_configuration`) for an empty bundle id, key id or issuer, or
+    ///   another environment.
+    public init(
+        bundleIdentifier: String,
+        keyID: String,
+        issuerID: String,
+        publicKey: P256.Signing.PublicKey,
+        environment: AppStoreEnvironment? = nil
+    ) throws(AppStoreServerAPIError) {
+        guard !bundleIdentifier.isEmpty, !keyID.isEmpty, !issuerID.isEmpty else {
+            throw AppStoreServerAPIError(.invalidConfiguration, "bundle id, key id and issuer must not be empty")
+        }
+        let environments: [AppStoreEnvironment]
+        switch environment {
+        case nil: environments = [.production, .sandbox]
+        case .production?, .sandbox?: environments = [environment].compactMap { $0 }
+        default: throw AppStoreServerAPIError(.invalidConfiguration, "the environment must be production or sandbox")
+        }
+        self.bundleIdentifier = bundleIdentifier
+        self.production = nil
+        self.sandbox = nil
+        let key = BearerTokenVerifier.Key(
+            keyID: keyID, issuerID: issuerID, publicKey: publicKey, bundleIdentifiers: [bundleIdentifier])
+        self.tokenKeys = Dictionary(uniqueKeysWithValues: environments.map { ($0, key) })
     }
 
     /// The client configuration for receipts of `environment`; `nil` for one this app is not refreshed in.

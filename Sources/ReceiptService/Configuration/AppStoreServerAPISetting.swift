@@ -1,10 +1,11 @@
 import AppStoreJWS
 import AppStoreServerAPI
 
-/// One entry of the `app_store_server_api` setting: an app the service refreshes from the App Store Server API.
-/// Unknown keys are an error, as everywhere in the settings. The key file is read when the service starts
-/// (``buildApplication(configuration:)``), relative to the settings file's directory when the file names it; its
-/// contents are never logged.
+/// One entry of the `app_store_server_api` setting: an app the service refreshes from the App Store Server API
+/// (`private_key_file`), or whose data only the mirror of that API serves from the ledger (`public_key_file`, the
+/// key's public half: tokens are checked, Apple is never asked). Exactly one of the two. Unknown keys are an error, as
+/// everywhere in the settings. The key file is read when the service starts (``buildApplication(configuration:)``),
+/// relative to the settings file's directory when the file names it; its contents are never logged.
 ///
 /// ```json
 /// {"bundle_id": "com.example.app", "issuer_id": "57246542-96fe-1a63-e053-0824d011072a", "key_id": "2X9R4HXF34",
@@ -17,28 +18,34 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
     public var issuerIdentifier: String
     /// `key_id`: the key id.
     public var keyIdentifier: String
-    /// `private_key_file`: the `.p8` file App Store Connect handed out.
-    public var privateKeyFile: String
+    /// `private_key_file`: the `.p8` file App Store Connect handed out; `nil` when `public_key_file` is given.
+    public var privateKeyFile: String?
+    /// `public_key_file`: the key's public half (PEM `PUBLIC KEY`, P-256), for an app the mirror serves and the
+    /// service does not refresh; `nil` when `private_key_file` is given.
+    public var publicKeyFile: String?
     /// `base_url`: another host than Apple's (a local simulator: plain `http` only to a loopback address).
     public var baseURL: String?
     /// `environment`: `production` or `sandbox` to refresh receipts of that environment only; both by default.
     public var environment: String?
 
-    /// An entry.
+    /// An entry; exactly one of `privateKeyFile` and `publicKeyFile` must be given (``problem(_:)`` says so).
     public init(
-        bundleIdentifier: String, issuerIdentifier: String, keyIdentifier: String, privateKeyFile: String,
-        baseURL: String? = nil, environment: String? = nil
+        bundleIdentifier: String, issuerIdentifier: String, keyIdentifier: String, privateKeyFile: String?,
+        publicKeyFile: String? = nil, baseURL: String? = nil, environment: String? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.issuerIdentifier = issuerIdentifier
         self.keyIdentifier = keyIdentifier
         self.privateKeyFile = privateKeyFile
+        self.publicKeyFile = publicKeyFile
         self.baseURL = baseURL
         self.environment = environment
     }
 
     /// The entry's keys.
-    static let keys = ["bundle_id", "issuer_id", "key_id", "private_key_file", "base_url", "environment"]
+    static let keys = [
+        "bundle_id", "issuer_id", "key_id", "private_key_file", "public_key_file", "base_url", "environment",
+    ]
 
     /// The setting's row: a JSON list of entries, each key file resolved against the source's directory.
     static func setting(
@@ -47,7 +54,7 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
     ) -> ServiceSetting {
         ServiceSetting(
             name: name, summary: summary,
-            rule: "a list of {bundle_id, issuer_id, key_id, private_key_file, base_url?, environment?}",
+            rule: "a list of {bundle_id, issuer_id, key_id, private_key_file or public_key_file, base_url?, environment?}",
             isSecret: false,
             read: { input, origin, settings throws(SettingProblem) in
                 guard case .array(let items) = try input.structured() else { throw SettingProblem("must be a list") }
@@ -84,7 +91,8 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
             bundleIdentifier: try required("bundle_id"),
             issuerIdentifier: try required("issuer_id"),
             keyIdentifier: try required("key_id"),
-            privateKeyFile: origin.resolve(try required("private_key_file")),
+            privateKeyFile: try string("private_key_file").map(origin.resolve),
+            publicKeyFile: try string("public_key_file").map(origin.resolve),
             baseURL: try string("base_url"),
             environment: try string("environment")
         )
@@ -95,10 +103,16 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
     static func problem(_ entries: [AppStoreServerAPISetting]) -> SettingProblem? {
         var seen = Set<String>()
         for (index, entry) in entries.enumerated() {
+            guard (entry.privateKeyFile == nil) != (entry.publicKeyFile == nil) else {
+                return SettingProblem("[\(index)]: give exactly one of private_key_file and public_key_file")
+            }
             if entry.bundleIdentifier.isEmpty || entry.issuerIdentifier.isEmpty || entry.keyIdentifier.isEmpty
-                || entry.privateKeyFile.isEmpty
+                || (entry.privateKeyFile ?? entry.publicKeyFile ?? "").isEmpty
             {
-                return SettingProblem("[\(index)]: bundle_id, issuer_id, key_id and private_key_file must not be empty")
+                return SettingProblem("[\(index)]: bundle_id, issuer_id, key_id and the key file must not be empty")
+            }
+            if entry.publicKeyFile != nil, entry.baseURL != nil {
+                return SettingProblem("[\(index)]: base_url needs private_key_file (a public key is never sent to Apple)")
             }
             if let environment = entry.environment, environment != "production", environment != "sandbox" {
                 return SettingProblem("[\(index)]: environment must be production or sandbox")

@@ -101,7 +101,8 @@ extension ServiceSettings {
 
         // The App Store Server API refresh of /verifyReceipt.
         AppStoreServerAPISetting.setting(
-            "app_store_server_api", \.apps, "The apps refreshed from the App Store Server API, each with its key."),
+            "app_store_server_api", \.apps,
+            "The apps of the App Store Server API: refreshed and mirrored (private_key_file), or mirrored only (public_key_file)."),
         .seconds(
             "api_refresh_interval_seconds", \.verifyReceipt.appStoreServerAPI.refreshInterval, in: 60...2_592_000,
             "How old the ledger's API data may be before a request refreshes it."),

@@ -23,12 +23,7 @@ struct AppStoreMirror: Sendable {
     init?(configuration: AppStoreServerAPIBridgeConfiguration, ledger: any Ledger, now: @escaping @Sendable () -> Date) {
         var keys: [AppStoreEnvironment: [BearerTokenVerifier.Key]] = [:]
         for app in configuration.apps {
-            for client in [app.production, app.sandbox].compactMap({ $0 }) {
-                keys[client.environment, default: []].append(
-                    BearerTokenVerifier.Key(
-                        keyID: client.key.keyID, issuerID: client.key.issuerID, publicKey: client.key.publicKey,
-                        bundleIdentifiers: [app.bundleIdentifier]))
-            }
+            for (environment, key) in app.tokenKeys { keys[environment, default: []].append(key) }
         }
         guard !keys.isEmpty else { return nil }
         self.ledger = ledger
