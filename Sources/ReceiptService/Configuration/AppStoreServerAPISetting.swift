@@ -28,7 +28,8 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
     /// `environment`: `production` or `sandbox` to refresh receipts of that environment only; both by default.
     public var environment: String?
 
-    /// An entry; exactly one of `privateKeyFile` and `publicKeyFile` must be given (``problem(_:)`` says so).
+    /// An entry; exactly one of `privateKeyFile` and `publicKeyFile` must be given (the settings check refuses
+    /// others).
     public init(
         bundleIdentifier: String, issuerIdentifier: String, keyIdentifier: String, privateKeyFile: String?,
         publicKeyFile: String? = nil, baseURL: String? = nil, environment: String? = nil
