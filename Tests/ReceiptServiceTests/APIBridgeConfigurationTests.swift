@@ -129,27 +129,43 @@ struct APIBridgeConfigurationTests {
         }
     }
 
-    @Test("public_key_file: read at start (PEM P-256, else malformed_file, never quoted); the mirror then takes that key's tokens")
+    @Test("public_key_file: read at start (PEM P-256, else malformed_file, never quoted; missing: unreadable_file); the mirror then takes that key's tokens and nothing is refreshed")
     func publicKeyFile() async throws {
         try await B.inDirectory { directory in
             let settings = directory.appendingPathComponent("serve.json")
+            let pem = directory.appendingPathComponent("key.pem")
             let entry = #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "issuer", "#
                 + #""key_id": "KEY1", "public_key_file": "key.pem"}]}"#
             try Data(entry.utf8).write(to: settings)
-            let (parsed, _) = try Self.parse(entry)
+            let (parsed, folder) = try Self.parse(entry)
             #expect(parsed.apps.first?.privateKeyFile == nil)
-            #expect(parsed.apps.first?.publicKeyFile?.hasSuffix("/key.pem") == true)
+            #expect(parsed.apps.first?.publicKeyFile == folder.appendingPathComponent("key.pem").path)  // next to the file
+            #expect(Self.refusal(#"{"app_store_server_api": [{"bundle_id": "a", "issuer_id": "i", "key_id": "K", "public_key_file": ""}]}"#)
+                == "app_store_server_api[0]: bundle_id, issuer_id, key_id and the key file must not be empty")
 
-            let secret = "-----BEGIN PUBLIC KEY-----\nc2VjcmV0LWJ5dGVz\n-----END PUBLIC KEY-----\n"
-            try Data(secret.utf8).write(to: directory.appendingPathComponent("key.pem"))
-            let malformed = await B.startupError { $0.settingsFile = settings.path }
-            #expect(malformed?.code == .malformedFile)
-            #expect(malformed?.reason == "app_store_server_api com.example.app: public_key_file \(directory.appendingPathComponent("key.pem").path): not a PEM P-256 public key")
-            #expect(malformed?.reason.contains("c2VjcmV0") == false)
+            let missing = await B.startupError { $0.settingsFile = settings.path }
+            #expect(missing?.code == .unreadableFile)
+            #expect(missing?.reason.hasPrefix("public_key_file \(pem.path): ") == true, "\(missing?.reason ?? "")")
+
+            let notAPublicKey = "app_store_server_api com.example.app: public_key_file \(pem.path): not a PEM P-256 public key"
+            // Junk in a public key's armour, the private key itself (the likeliest mistake), a key on another curve.
+            let privateKey = P256.Signing.PrivateKey()
+            for wrong in [
+                "-----BEGIN PUBLIC KEY-----\nc2VjcmV0LWJ5dGVz\n-----END PUBLIC KEY-----\n", privateKey.pemRepresentation,
+                P384.Signing.PrivateKey().publicKey.pemRepresentation,
+            ] {
+                try Data(wrong.utf8).write(to: pem)
+                let malformed = await B.startupError { $0.settingsFile = settings.path }
+                #expect(malformed?.code == .malformedFile)
+                #expect(malformed?.reason == notAPublicKey)
+                #expect(malformed?.reason.contains("c2VjcmV0") == false)
+                #expect(malformed?.reason.contains("PRIVATE") == false)
+            }
 
             let key = P256.Signing.PrivateKey()
-            try Data(key.publicKey.pemRepresentation.utf8).write(to: directory.appendingPathComponent("key.pem"))
-            var configuration = ServiceConfiguration(logger: B.quiet)
+            try Data(key.publicKey.pemRepresentation.utf8).write(to: pem)
+            let logs = CapturedLogs()
+            var configuration = ServiceConfiguration(logger: logs.logger)
             configuration.settingsFile = settings.path
             configuration.database = "sqlite::memory:"
             configuration.port = 0
@@ -164,6 +180,11 @@ struct APIBridgeConfigurationTests {
                     #expect(String(buffer: response.body) == #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#)
                 }
             }
+            // The start-up line says what is mirrored, that nothing is refreshed, and the mirror's routes.
+            let starting = try #require(logs.all.first { $0.message == "service starting" })
+            #expect(starting.metadata["app_store_server_api"] == "none")
+            #expect(starting.metadata["app_store_server_api_mirror"] == "com.example.app (Production),com.example.app (Sandbox)")
+            #expect(starting.metadata["routes"]?.description.contains("GET /inApps/v1/transactions/{id}") == true)
         }
     }
 

@@ -255,6 +255,7 @@ struct AppStoreMirrorTests {
                 #expect(object == ["signedTransactionInfo": production])
                 let sandboxAnswer = try await Self.get(
                     client, "/sandbox/inApps/v1/transactions/2000000000000053", authorization: try Self.token())
+                #expect(sandboxAnswer.status == 200)
                 let sandboxObject = try JSONSerialization.jsonObject(with: Data(sandboxAnswer.body)) as? [String: String]
                 #expect(sandboxObject == ["signedTransactionInfo": sandbox])
                 let other = try await Self.get(
@@ -262,11 +263,35 @@ struct AppStoreMirrorTests {
                 #expect(other.status == 401 && other.body.isEmpty)
             }
         }
-        // One environment only: the other's path knows no key.
+        // One environment only: the other's path knows no key. And a public key entry that gives a private-key entry's
+        // key id another key: that key id is refused for both apps.
         let sandboxOnly = try AppStoreServerAPIAppConfiguration(
             bundleIdentifier: N.bundle, keyID: B.keyID, issuerID: B.issuer, publicKey: B.key.publicKey,
             environment: .sandbox)
         #expect(Set(sandboxOnly.tokenKeys.keys) == [.sandbox])
+        var sandboxConfiguration = try L.configuration()
+        sandboxConfiguration.appStoreServerAPI.apps = [sandboxOnly]
+        var conflicting = try Self.configuration()
+        conflicting.appStoreServerAPI.apps.append(
+            try AppStoreServerAPIAppConfiguration(
+                bundleIdentifier: "com.example.other", keyID: B.keyID, issuerID: B.issuer,
+                publicKey: Self.otherKey.publicKey))
+        let configurations = [sandboxConfiguration, conflicting]
+        try await H.withMemoryLedger { ledger in
+            _ = try await Self.learn("2000000000000054", environment: .sandbox, into: ledger)
+            try await H.withLiveService(configurations[0], ledger: ledger) { client, _ in
+                let sandboxPath = "/sandbox/inApps/v1/transactions/2000000000000054"
+                #expect(try await Self.get(client, sandboxPath, authorization: try Self.token()).status == 200)
+                let production = try await Self.get(client, "/inApps/v1/transactions/2000000000000054", authorization: try Self.token())
+                #expect(production.status == 401)
+            }
+            try await H.withLiveService(configurations[1], ledger: ledger) { client, _ in
+                let path = "/sandbox/inApps/v1/transactions/2000000000000054"
+                #expect(try await Self.get(client, path, authorization: try Self.token()).status == 401)
+                let otherApp = try Self.token(key: Self.otherKey, bundle: "com.example.other")
+                #expect(try await Self.get(client, path, authorization: otherApp).status == 401)
+            }
+        }
         #expect(throws: AppStoreServerAPIError.self) {
             try AppStoreServerAPIAppConfiguration(
                 bundleIdentifier: N.bundle, keyID: B.keyID, issuerID: B.issuer, publicKey: B.key.publicKey,

@@ -18,6 +18,9 @@ public struct ServiceCheck: Sendable {
     public let allowedBundleIdentifiers: [String]
     /// The apps refreshed from the App Store Server API, as `bundle id (environment)`.
     public let refreshedApps: [String]
+    /// The apps whose data the mirror of the App Store Server API serves (those with a key, private or public), as
+    /// `bundle id (environment)`.
+    public let mirroredApps: [String]
     /// How many anchors are trusted besides Apple's roots.
     public let extraAnchors: Int
     /// Whether App Store JWS certificates are checked online (OCSP).
@@ -40,10 +43,13 @@ public struct ServiceCheck: Sendable {
     public static let routes = Self.routes(probes: nil, jws: false)
 
     /// The routes of the main listener and who must reach them, and where the probes are when they have their own.
-    public var servedRoutes: String { Self.routes(probes: self.probeListener, jws: self.servesJWSVerify) }
+    public var servedRoutes: String {
+        Self.routes(probes: self.probeListener, jws: self.servesJWSVerify, mirror: !self.mirroredApps.isEmpty)
+    }
 
-    private static func routes(probes: String?, jws: Bool) -> String {
+    private static func routes(probes: String?, jws: Bool, mirror: Bool = false) -> String {
         let inside = "POST /verifyReceipt, POST /sandbox/verifyReceipt" + (jws ? ", POST /jws/verify" : "")
+            + (mirror ? ", GET /inApps/v1/transactions/{id}, GET /sandbox/inApps/v1/transactions/{id}" : "")
         let probeRoutes = "GET /health, GET /metrics"
         return "POST /notifications/v2 (Apple must reach it); "
             + (probes.map { "\(inside) (your network only); \(probeRoutes) on http://\($0) only" }
@@ -66,6 +72,9 @@ public struct ServiceCheck: Sendable {
         self.allowedBundleIdentifiers = (accepted.allowedBundleIdentifiers ?? []).sorted()
         self.refreshedApps = clients.flatMap { environment, apps in apps.keys.map { "\($0) (\(environment.rawValue))" } }
             .sorted()
+        self.mirroredApps = accepted.appStoreServerAPI.apps.flatMap { app in
+            app.tokenKeys.keys.map { "\(app.bundleIdentifier) (\($0.rawValue))" }
+        }.sorted()
         self.extraAnchors = accepted.anchors.certificates.count
         self.checksRevocation = accepted.jwsRevocationCheck != nil
         self.servesJWSVerify = accepted.servesJWSVerify
@@ -99,6 +108,9 @@ public struct ServiceCheck: Sendable {
         lines.append("database: \(self.database) (\(schema))")
         lines.append("apps answered: \(answered)")
         lines.append("App Store Server API: \(refreshed)")
+        if !self.mirroredApps.isEmpty {
+            lines.append("App Store Server API mirror: \(self.mirroredApps.joined(separator: ", "))")
+        }
         lines.append("anchors: \(anchors)")
         lines.append("revocation check (OCSP): \(self.checksRevocation ? "on" : "off")")
         if self.allowsXcodeReceipts { lines.append("Xcode receipts and locally signed JWS: accepted (never in production)") }
@@ -117,6 +129,8 @@ public struct ServiceCheck: Sendable {
             "schema_version": .stringConvertible(self.schemaVersion),
             "apps_answered": .string(self.allowedBundleIdentifiers.isEmpty ? "every app" : self.allowedBundleIdentifiers.joined(separator: ",")),
             "app_store_server_api": .string(self.refreshedApps.isEmpty ? "none" : self.refreshedApps.joined(separator: ",")),
+            "app_store_server_api_mirror": .string(
+                self.mirroredApps.isEmpty ? "none" : self.mirroredApps.joined(separator: ",")),
             "extra_anchors": .stringConvertible(self.extraAnchors),
             "revocation_check": .string(self.checksRevocation ? "on" : "off"),
             "xcode_receipts": .string(self.allowsXcodeReceipts ? "accepted" : "refused"),

@@ -116,8 +116,9 @@ extension ServiceConfiguration {
                             bundleIdentifier: entry.bundleIdentifier, keyID: entry.keyIdentifier,
                             issuerID: entry.issuerIdentifier, publicKey: publicKey, environment: environment))
                 } else {
+                    // The settings check refuses such an entry first; an entry made in code may still be one.
                     throw ServiceStartupError(
-                        .invalidSetting,
+                        .malformedFile,
                         "app_store_server_api \(entry.bundleIdentifier): give exactly one of private_key_file and public_key_file")
                 }
             } catch let error as ServiceStartupError {
@@ -126,7 +127,7 @@ extension ServiceConfiguration {
                 throw ServiceStartupError(
                     .malformedFile, "app_store_server_api \(entry.bundleIdentifier): \(error.code): \(error.reason)")
             } catch {
-                throw ServiceStartupError(.malformedFile, "app_store_server_api \(entry.bundleIdentifier): \(error)")
+                throw ServiceStartupError(.malformedFile, "app_store_server_api \(entry.bundleIdentifier): not usable")
             }
         }
         return apps

@@ -12,11 +12,13 @@ public import Crypto
 /// configuration.appStoreServerAPI.apps = [try AppStoreServerAPIAppConfiguration(bundleIdentifier: "com.example.app", key: key)]
 /// ```
 public struct AppStoreServerAPIAppConfiguration: Sendable {
-    /// The app's bundle id: receipts of this app are refreshed.
+    /// The app's bundle id: receipts of this app are refreshed (with a client) and its data mirrored.
     public let bundleIdentifier: String
-    /// The client configuration for production receipts; `nil` when only Sandbox is refreshed (`environment`).
+    /// The client configuration for production receipts; `nil` when only Sandbox is refreshed (`environment`), or
+    /// nothing (a public key only).
     public let production: AppStoreServerAPIConfiguration?
-    /// The client configuration for sandbox receipts; `nil` when only Production is refreshed (`environment`).
+    /// The client configuration for sandbox receipts; `nil` when only Production is refreshed (`environment`), or
+    /// nothing (a public key only).
     public let sandbox: AppStoreServerAPIConfiguration?
     /// The key the mirror checks this app's bearer tokens with, in each environment it serves.
     public let tokenKeys: [AppStoreEnvironment: BearerTokenVerifier.Key]

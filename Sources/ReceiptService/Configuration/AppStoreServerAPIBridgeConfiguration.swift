@@ -17,7 +17,8 @@ public import AppStoreServerAPI
 /// configuration.appStoreServerAPI.refreshInterval = .seconds(15 * 60)
 /// ```
 public struct AppStoreServerAPIBridgeConfiguration: Sendable {
-    /// The apps refreshed from the API, one entry per bundle id (the first wins for a bundle id given twice).
+    /// The apps refreshed from the API and served by its mirror (or, given a public key only, served only); one entry
+    /// per bundle id (the service refuses a bundle id given twice).
     public var apps: [AppStoreServerAPIAppConfiguration] = []
     /// How old the ledger's data for an original transaction id may be before a request refreshes it (default 1 hour).
     public var refreshInterval: Duration = .seconds(3600)

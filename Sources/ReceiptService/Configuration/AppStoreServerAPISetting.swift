@@ -25,7 +25,7 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
     public var publicKeyFile: String?
     /// `base_url`: another host than Apple's (a local simulator: plain `http` only to a loopback address).
     public var baseURL: String?
-    /// `environment`: `production` or `sandbox` to refresh receipts of that environment only; both by default.
+    /// `environment`: `production` or `sandbox` to refresh and mirror that environment only; both by default.
     public var environment: String?
 
     /// An entry; exactly one of `privateKeyFile` and `publicKeyFile` must be given (the settings check refuses

@@ -39,7 +39,8 @@ public struct ServiceSettings: Sendable {
     /// `check_revocation`: whether App Store JWS certificates are checked online (OCSP, `HTTPOCSPTransport`);
     /// `nil` leaves ``VerifyReceiptConfiguration/jwsRevocationCheck`` as the code set it.
     public var checksRevocation: Bool?
-    /// `app_store_server_api`: the apps refreshed from the App Store Server API (key files read at start).
+    /// `app_store_server_api`: the apps refreshed from the App Store Server API and served by its mirror, or served
+    /// only (a public key); key files read at start.
     public var apps: [AppStoreServerAPISetting] = []
     /// What the verifier accepts and how much work it takes on: every other setting.
     public var verifyReceipt: VerifyReceiptConfiguration
