@@ -3,9 +3,9 @@ import VaporCSQLite
 /// One SQLite connection driven through SQLite's C API (SQLiteNIO's vendored amalgamation), with its prepared
 /// statements kept.
 ///
-/// SQLiteNIO prepares every statement again and hands each row to an event loop as a future of its own. `perf` of the
-/// service: on a read path of many customers preparation was 7 % of the service's CPU against 11 % for running the
-/// statements; on the write path 11 % against 22 %, on the one writer thread every write waits for. So the ledger's
+/// SQLiteNIO prepares every statement again and hands each row to an event loop as a future of its own; `perf` of
+/// the service showed the preparation as a large share of the ledger's time, on the read path and on the one writer
+/// thread every write waits for (the figures: the ledger's documentation, "Measurements"). So the ledger's
 /// connections are its own: a statement's text is prepared once per connection, and its rows are collected on the
 /// calling thread.
 ///
