@@ -29,6 +29,28 @@ struct SQLiteOwnerLockTests {
         await next.shutdown()
     }
 
+    @Test("a lock this process let go but a child being started still holds (fork shares the open file) is waited for")
+    func aChildsCopyOfTheLockIsWaitedOut() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-lock-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("ledger.sqlite").path
+        let owner = try await SQLiteLedger(path: path)
+        await owner.shutdown()
+        // Stand-in for the child: another open file description of the lock file, locked, which the file still says
+        // this process owns; it lets go 300 ms later.
+        let child = open(path + ".lock", O_RDWR)
+        #expect(child >= 0)
+        #expect(flock(child, LOCK_EX | LOCK_NB) == 0)
+        let letGo = Task.detached {
+            try await Task.sleep(for: .milliseconds(300))
+            close(child)
+        }
+        let next = try await SQLiteLedger(path: path)
+        await next.shutdown()
+        try await letGo.value
+    }
+
     @Test("in-memory ledgers own no file: any number open at once")
     func memoryLedgersNeverLock() async throws {
         let first = try await SQLiteLedger(path: nil)
