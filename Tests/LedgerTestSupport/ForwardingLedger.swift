@@ -32,6 +32,12 @@ public struct ForwardingLedger: Ledger {
         try await self.inner.signedTransaction(
             environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
     }
+    public func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> LedgerCustomer? {
+        try await self.inner.customer(
+            environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
+    }
     public func ping() async throws(LedgerError) { try await self.inner.ping() }
     public func shutdown() async { await self.inner.shutdown() }
 }

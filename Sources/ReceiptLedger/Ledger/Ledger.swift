@@ -68,6 +68,14 @@ public protocol Ledger: Sendable {
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) async throws(LedgerError) -> LedgerSignedTransaction?
 
+    /// The customer of the app that `transactionIdentifier` — a transaction id or an original transaction id —
+    /// belongs to (``LedgerCustomer``: the original transactions one receipt holds), with the JWS of every
+    /// transaction and renewal information Apple signed; `nil` when the ledger holds no transaction of that id or
+    /// original id. What the App Store Server API mirror answers customer-wide requests from.
+    func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> LedgerCustomer?
+
     /// Whether the database answers (a trivial query).
     func ping() async throws(LedgerError)
 
@@ -122,7 +130,14 @@ extension Ledger {
         environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
     ) async throws(LedgerError) {}
 
-    /// ``receipt(hash:)`` for each hash.
+    /// Not supported by a ledger of your own unless it says otherwise: the App Store Server API mirror then answers
+    /// Apple's retryable internal error.
+    public func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> LedgerCustomer? {
+        throw LedgerError(.statementFailed, "this ledger does not look customers up")
+    }
+
     /// Not supported by a ledger of your own unless it says otherwise: the App Store Server API mirror then answers
     /// Apple's retryable internal error.
     public func signedTransaction(
@@ -131,6 +146,7 @@ extension Ledger {
         throw LedgerError(.statementFailed, "this ledger does not look transactions up by id")
     }
 
+    /// ``receipt(hash:)`` for each hash.
     public func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String> {
         var recorded = Set<String>()
         for hash in hashes where try await self.receipt(hash: hash) != nil { recorded.insert(hash) }

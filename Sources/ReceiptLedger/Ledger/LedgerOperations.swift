@@ -173,6 +173,76 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
             signedJWS: jws)
     }
 
+    /// The customer `transactionIdentifier` (a transaction id or an original transaction id) belongs to, read on
+    /// one connection: the customer's original transaction ids, their transactions with the JWS stored, and their
+    /// signed renewal information.
+    func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> LedgerCustomer? {
+        let statements = self.statements
+        let rows = try await self.guarded {
+            try await self.backend.read { session -> (ids: [[SQLValue]], transactions: [[SQLValue]], renewals: [[SQLValue]]) in
+                let ids = try await session.run(
+                    statements.selectCustomer(
+                        environment: environment, bundleIdentifier: bundleIdentifier,
+                        transactionIdentifier: transactionIdentifier))
+                var identifiers: [String] = []
+                for row in ids { if row.count == 1, case .text(let id) = row[0] { identifiers.append(id) } }
+                var transactions: [[SQLValue]] = []
+                var renewals: [[SQLValue]] = []
+                for chunk in LedgerStatements.chunks(identifiers.sorted()) {
+                    transactions += try await session.run(
+                        statements.selectSignedTransactions(
+                            environment: environment, bundleIdentifier: bundleIdentifier, ids: chunk))
+                    renewals += try await session.run(
+                        statements.selectSignedRenewalInfo(
+                            environment: environment, bundleIdentifier: bundleIdentifier, ids: chunk))
+                }
+                return (ids, transactions, renewals)
+            }
+        }
+        guard !rows.ids.isEmpty else { return nil }
+        var identifiers: [String] = []
+        for row in rows.ids {
+            guard row.count == 1, case .text(let identifier) = row[0] else {
+                throw LedgerError(.incompatibleSchema, "a stored original transaction id is not text")
+            }
+            identifiers.append(identifier)
+        }
+        var transactions: [LedgerCustomerTransaction] = []
+        transactions.reserveCapacity(rows.transactions.count)
+        for row in rows.transactions {
+            guard row.count == 6, case .text(let id) = row[0], case .text(let original) = row[1],
+                case .integer(let version) = row[2], case .text(let source) = row[3], case .text(let hash) = row[4]
+            else {
+                throw LedgerError(.incompatibleSchema, "a stored transaction's ids, date, source or hash are not as written")
+            }
+            let jws: String?
+            switch row[5] {
+            case .text(let text): jws = text
+            case .null: jws = nil
+            default: throw LedgerError(.incompatibleSchema, "a stored transaction's JWS is not text")
+            }
+            transactions.append(
+                LedgerCustomerTransaction(
+                    transactionIdentifier: id, versionMilliseconds: version,
+                    signed: LedgerSignedTransaction(
+                        originalTransactionIdentifier: original, source: LedgerSource(rawValue: source),
+                        receiptHash: hash, signedJWS: jws)))
+        }
+        var renewals: [String: String] = [:]
+        for row in rows.renewals {
+            guard row.count == 2, case .text(let original) = row[0], case .text(let jws) = row[1] else {
+                throw LedgerError(.incompatibleSchema, "a stored renewal info's id or JWS is not text")
+            }
+            renewals[original] = jws
+        }
+        return LedgerCustomer(
+            environment: environment, bundleIdentifier: bundleIdentifier,
+            originalTransactionIdentifiers: identifiers.sorted(), transactions: transactions,
+            signedRenewalInfo: renewals)
+    }
+
     func recordedReceipts(among hashes: [String]) async throws(LedgerError) -> Set<String> {
         let distinct = Array(Set(hashes))
         guard !distinct.isEmpty else { return [] }

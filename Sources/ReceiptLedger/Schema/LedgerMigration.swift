@@ -238,6 +238,17 @@ struct LedgerMigration: Sendable {
                 "ALTER TABLE receiptkit_notifications ADD COLUMN signed_payload TEXT",
             ]
         },
+        // Keyed by the hash alone (a SHA-256: as selective as a key): an index that began with the primary key's
+        // environment and bundle id would be as good a match for the snapshot read's first two columns to a planner
+        // looking at empty tables, and PostgreSQL's kept plan then filtered the original transaction ids over it.
+        LedgerMigration(version: 8, description: "customers: original transactions by their newest receipt") { _ in
+            [
+                """
+                CREATE INDEX receiptkit_original_transactions_by_receipt
+                    ON receiptkit_original_transactions (latest_receipt_hash)
+                """
+            ]
+        },
     ]
 
     /// The version from which PostgreSQL announces changes on ``changeChannel`` as ``PostgresChangeListener`` reads

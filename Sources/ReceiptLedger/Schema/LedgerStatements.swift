@@ -94,6 +94,72 @@ struct LedgerStatements: Sendable {
         )
     }
 
+    /// The original transaction ids of the customer that `transactionIdentifier` (a transaction id or an original
+    /// transaction id) belongs to: its own, and every one whose newest receipt is its newest receipt — a receipt
+    /// holds all of one customer's purchases in the app, so the original transactions it carries are one
+    /// customer's. No row when no stored transaction has that id or original id.
+    func selectCustomer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) -> SQLStatement {
+        let p = self.dialect.placeholder
+        let named = """
+            SELECT t.original_transaction_id FROM receiptkit_transactions t
+                WHERE t.environment = \(p(1)) AND t.bundle_id = \(p(2))
+                    AND (t.transaction_id = \(p(3)) OR t.original_transaction_id = \(p(3)))
+            """
+        return SQLStatement(
+            sql: """
+                \(named)
+                UNION
+                SELECT c.original_transaction_id FROM receiptkit_original_transactions c
+                WHERE c.environment = \(p(1)) AND c.bundle_id = \(p(2)) AND c.latest_receipt_hash IN (
+                    SELECT o.latest_receipt_hash FROM receiptkit_original_transactions o
+                    WHERE o.environment = \(p(1)) AND o.bundle_id = \(p(2)) AND o.latest_receipt_hash IS NOT NULL
+                        AND o.original_transaction_id IN (\(named))
+                )
+                """,
+            binds: [.text(environment.rawValue), .text(bundleIdentifier), .text(transactionIdentifier)]
+        )
+    }
+
+    /// The transactions of the original transaction ids `ids` (at most ``chunkSize``): id, original id, the
+    /// current version's date, source and key, and the JWS stored with it.
+    func selectSignedTransactions(
+        environment: AppStoreEnvironment, bundleIdentifier: String, ids: ArraySlice<String>
+    ) -> SQLStatement {
+        self.selectByOriginalTransaction(
+            "transaction_id, original_transaction_id, receipt_created_ms, source, receipt_hash, signed_jws",
+            from: "receiptkit_transactions", environment: environment, bundleIdentifier: bundleIdentifier, ids: ids)
+    }
+
+    /// The renewal information of the original transaction ids `ids` (at most ``chunkSize``) that signed data
+    /// taught the ledger: original id and JWS.
+    func selectSignedRenewalInfo(
+        environment: AppStoreEnvironment, bundleIdentifier: String, ids: ArraySlice<String>
+    ) -> SQLStatement {
+        self.selectByOriginalTransaction(
+            "original_transaction_id, signed_jws", from: "receiptkit_renewal_info", environment: environment,
+            bundleIdentifier: bundleIdentifier, ids: ids, and: "source <> 'receipt' AND signed_jws IS NOT NULL")
+    }
+
+    /// `columns` of `table`'s rows of the app whose original transaction id is one of `ids` (at most
+    /// ``chunkSize``), and `condition` holds.
+    private func selectByOriginalTransaction(
+        _ columns: String, from table: String, environment: AppStoreEnvironment, bundleIdentifier: String,
+        ids: ArraySlice<String>, and condition: String = "TRUE"
+    ) -> SQLStatement {
+        let p = self.dialect.placeholder
+        let list = (0..<ids.count).map { p($0 + 3) }.joined(separator: ", ")
+        return SQLStatement(
+            sql: """
+                SELECT \(columns) FROM \(table)
+                WHERE environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id IN (\(list))
+                    AND \(condition)
+                """,
+            binds: [.text(environment.rawValue), .text(bundleIdentifier)] + ids.map { .text($0) }
+        )
+    }
+
     /// The hashes among `hashes` (at most ``chunkSize``) of stored receipts.
     func selectRecordedReceipts(_ hashes: ArraySlice<String>) -> SQLStatement {
         let placeholders = (0..<hashes.count).map { self.dialect.placeholder($0 + 1) }.joined(separator: ", ")
