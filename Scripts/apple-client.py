@@ -5,9 +5,12 @@ every signed value it gets with the library's SignedDataVerifier.
 
     Scripts/apple-client.py BASE_URL KEY.p8 KEY_ID ISSUER_ID BUNDLE_ID ENVIRONMENT ROOT.cer CALL=ARGUMENT...
 
-ENVIRONMENT is Production or Sandbox (the base URL already names it: /sandbox for Sandbox); CALL is
-transaction-info (ARGUMENT a transaction id). Prints one JSON line per call: {"call": CALL, "argument": ARGUMENT,
-"ok": true, "transactionIds": [...]} with the ids of the signed transactions it verified, or {"call": …, "ok": false,
+ENVIRONMENT is Production or Sandbox (the base URL already names it: /sandbox for Sandbox); CALL is one of
+transaction-info, statuses (Get All Subscription Statuses), history (Get Transaction History v2, every page, in the
+library's default order) and refunds (Get Refund History v2, every page), ARGUMENT a transaction id. Prints one JSON
+line per call: {"call": CALL, "argument": ARGUMENT, "ok": true, "transactionIds": [...]} with the ids of the signed
+transactions it verified, in the order received (statuses adds "statuses": {originalTransactionId: status} and the
+original transaction ids of the renewal info it verified; the histories add "pages"), or {"call": …, "ok": false,
 "httpStatus": …, "apiError": …} for an API error, or {"call": …, "ok": false, "verification": STATUS} for a signed value
 Apple's verifier refused. Exits 0 once every call has a line, 69 when the library is not installed.
 """
@@ -15,7 +18,8 @@ import json
 import sys
 
 try:
-    from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
+    from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+    from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
     from appstoreserverlibrary.models.Environment import Environment
     from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 except ImportError:
@@ -41,6 +45,26 @@ def main(argv):
         try:
             if call == "transaction-info":
                 signed = [client.get_transaction_info(argument).signedTransactionInfo]
+            elif call == "statuses":
+                response = client.get_all_subscription_statuses(argument)
+                items = [item for group in response.data or [] for item in group.lastTransactions or []]
+                signed = [item.signedTransactionInfo for item in items]
+                line["statuses"] = {item.originalTransactionId: item.rawStatus for item in items}
+                line["renewalInfo"] = [verifier.verify_and_decode_renewal_info(item.signedRenewalInfo).originalTransactionId
+                                       for item in items]
+            elif call in ("history", "refunds"):
+                signed, revision, pages = [], None, 0
+                while pages < 100:
+                    if call == "history":
+                        response = client.get_transaction_history(argument, revision, TransactionHistoryRequest(),
+                                                                   GetTransactionHistoryVersion.V2)
+                    else:
+                        response = client.get_refund_history(argument, revision)
+                    signed += response.signedTransactions or []
+                    revision, pages = response.revision, pages + 1
+                    if not response.hasMore:
+                        break
+                line["pages"] = pages
             else:
                 print(f"apple-client.py: unknown call {call}", file=sys.stderr)
                 return 64

@@ -126,7 +126,8 @@ public enum JWSSamplePayload {
         return fields
     }
 
-    static func timestamp(_ date: Date) -> JSONValue {
+    /// `date` as the App Store writes timestamps: whole milliseconds since 1970.
+    public static func timestamp(_ date: Date) -> JSONValue {
         .number(AppStoreTimestamp(date).number)
     }
 }

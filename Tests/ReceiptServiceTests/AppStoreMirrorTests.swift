@@ -378,4 +378,40 @@ struct AppleClientMirrorTests {
             }
         }
     }
+
+    @Test("statuses, every page of a history and refunds through Apple's client: each signed value verified by Apple's verifier")
+    func customerEndpoints() async throws {
+        typealias C = AppStoreMirrorCustomerTests
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-mirror-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await ServiceHarness.withMemoryLedger { ledger in
+            _ = try await C.learnCustomer(into: ledger)
+            let components = try ServiceComponents(configuration: try M.configuration(), ledger: ledger, now: { Date() })
+            let server = VerifyReceiptServer(components: components, host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+            try await server.application().test(.live) { client in
+                let port = try #require(client.port)
+                let lines = try await Self.run(
+                    port: port, key: B.key,
+                    calls: ["statuses=\(C.lifetime)", "history=\(C.monthly)", "refunds=\(C.yearly)", "history=2000000000000999"],
+                    in: directory)
+                #expect(lines.count == 4)
+                let customer = C.transactions().compactMap { $0["transactionId"]?.stringValue }.sorted()
+                let latestMonthly = String((Int64(C.monthly) ?? 0) + 21)
+                // The service's clock is the machine's, long after the test data's dates: both subscriptions are over,
+                // the yearly one past its grace period but still in billing retry.
+                #expect(lines[0]["ok"] as? Bool == true, "\(lines[0])")
+                #expect(lines[0]["statuses"] as? [String: Int] == [C.monthly: 2, C.yearly: 3])
+                #expect(Set(lines[0]["transactionIds"] as? [String] ?? []) == [latestMonthly, C.yearly])
+                #expect(Set(lines[0]["renewalInfo"] as? [String] ?? []) == [C.monthly, C.yearly])
+                #expect(lines[1]["ok"] as? Bool == true, "\(lines[1])")
+                #expect(lines[1]["transactionIds"] as? [String] == customer)
+                #expect(lines[1]["pages"] as? Int == 2)
+                #expect(lines[2]["ok"] as? Bool == true, "\(lines[2])")
+                #expect(lines[2]["transactionIds"] as? [String] == [C.lifetime])
+                #expect(lines[3]["httpStatus"] as? Int == 404)
+                #expect(lines[3]["apiError"] as? Int == 4_040_010)
+            }
+        }
+    }
 }

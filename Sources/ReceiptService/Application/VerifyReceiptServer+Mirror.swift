@@ -7,18 +7,40 @@ import NIOCore
 extension VerifyReceiptServer {
     /// The App Store Server API mirror's paths (``AppStoreMirror``), each ending in its parameter: production's and
     /// sandbox's.
-    static let mirrorRoutes: [String: HTTPRequest.Method] = [
-        "/inApps/v1/transactions/": .get, "/sandbox/inApps/v1/transactions/": .get,
-    ]
+    static let mirrorRoutes: [String: HTTPRequest.Method] = Dictionary(
+        uniqueKeysWithValues: ["", "/sandbox"].flatMap { prefix in
+            Self.mirrorPaths.map { ("\(prefix)/\($0)/", HTTPRequest.Method.get) }
+        })
 
-    /// `GET /inApps/v1/transactions/{transactionId}` and its sandbox twin.
+    /// The mirror's paths without their parameter: Get Transaction Info, Get All Subscription Statuses, Get
+    /// Transaction History v2, Get Refund History v2.
+    static let mirrorPaths = ["inApps/v1/transactions", "inApps/v1/subscriptions", "inApps/v2/history", "inApps/v2/refund/lookup"]
+
+    /// Apple's paths, each under `/inApps/…` for production and `/sandbox/inApps/…` for sandbox.
     static func addMirror(to router: Router<VerifyReceiptRequestContext>, _ server: VerifyReceiptServer, _ mirror: AppStoreMirror) {
         for (prefix, environment) in [("", AppStoreEnvironment.production), ("sandbox/", .sandbox)] {
-            router.get("\(prefix)inApps/v1/transactions/:transactionId") { request, context in
-                let id = context.parameters.get("transactionId") ?? ""
-                let authorization = request.headers[.authorization]
-                return try await server.respondMirror(context: context, route: "\(prefix)inApps/v1/transactions") {
-                    await mirror.transactionInfo(environment: environment, authorization: authorization, transactionID: id)
+            for path in Self.mirrorPaths {
+                router.get("\(prefix)\(path)/:transactionId") { request, context in
+                    let id = context.parameters.get("transactionId") ?? ""
+                    let authorization = request.headers[.authorization]
+                    var query: [String: [String]] = [:]
+                    for (name, value) in request.uri.queryParameters { query[String(name), default: []].append(String(value)) }
+                    let parameters = query
+                    return try await server.respondMirror(context: context, route: "\(prefix)\(path)") {
+                        switch path {
+                        case "inApps/v1/subscriptions":
+                            await mirror.subscriptionStatuses(
+                                environment: environment, authorization: authorization, transactionID: id, query: parameters)
+                        case "inApps/v2/history":
+                            await mirror.transactionHistory(
+                                environment: environment, authorization: authorization, transactionID: id, query: parameters)
+                        case "inApps/v2/refund/lookup":
+                            await mirror.refundHistory(
+                                environment: environment, authorization: authorization, transactionID: id, query: parameters)
+                        default:
+                            await mirror.transactionInfo(environment: environment, authorization: authorization, transactionID: id)
+                        }
+                    }
                 }
             }
         }

@@ -87,12 +87,13 @@ public struct VerifyReceiptServer: Sendable {
         let servesJWS = self.verifier.configuration.servesJWSVerify
         var routes = servesJWS ? Self.routes.merging(Self.jwsRoute) { $1 } : Self.routes
         if self.servesProbes { routes.merge(Self.probeRoutes) { $1 } }
+        let verifier = self.verifier
         let mirror = AppStoreMirror(
-            configuration: self.verifier.configuration.appStoreServerAPI, ledger: self.verifier.ledger, now: self.verifier.now)
+            configuration: verifier.configuration.appStoreServerAPI, ledger: verifier.ledger, now: verifier.now,
+            refresh: { query in await verifier.refreshIfDue(query, now: verifier.now()) })
         router.add(
             middleware: CanonicalRouteMiddleware(
                 routes: routes, parameterRoutes: mirror == nil ? [:] : Self.mirrorRoutes, metrics: self.verifier.metrics))
-        let verifier = self.verifier
         let server = self
         let production = AnsweringRoute.verifyReceipt(.production, verifier)
         let sandbox = AnsweringRoute.verifyReceipt(.sandbox, verifier)

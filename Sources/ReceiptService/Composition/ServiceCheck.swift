@@ -49,7 +49,10 @@ public struct ServiceCheck: Sendable {
 
     private static func routes(probes: String?, jws: Bool, mirror: Bool = false) -> String {
         let inside = "POST /verifyReceipt, POST /sandbox/verifyReceipt" + (jws ? ", POST /jws/verify" : "")
-            + (mirror ? ", GET /inApps/v1/transactions/{id}, GET /sandbox/inApps/v1/transactions/{id}" : "")
+            + (mirror
+                ? ", " + VerifyReceiptServer.mirrorPaths.flatMap { ["GET /\($0)/{id}", "GET /sandbox/\($0)/{id}"] }
+                    .joined(separator: ", ")
+                : "")
         let probeRoutes = "GET /health, GET /metrics"
         return "POST /notifications/v2 (Apple must reach it); "
             + (probes.map { "\(inside) (your network only); \(probeRoutes) on http://\($0) only" }

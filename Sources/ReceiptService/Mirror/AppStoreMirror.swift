@@ -18,9 +18,15 @@ struct AppStoreMirror: Sendable {
     /// The tokens each environment accepts: the keys configured for it.
     let verifiers: [AppStoreEnvironment: BearerTokenVerifier]
     let now: @Sendable () -> Date
+    /// Refreshes the ids of a query from the App Store Server API when their data is due, within the refresh wait
+    /// (``ReceiptVerifier``'s bridge, the single flight `/verifyReceipt` shares); whether the ledger was written.
+    let refresh: @Sendable (LedgerQuery) async -> Bool
 
     /// The mirror of `configuration`'s apps, or `nil` when no app has a key (the routes are then not served).
-    init?(configuration: AppStoreServerAPIBridgeConfiguration, ledger: any Ledger, now: @escaping @Sendable () -> Date) {
+    init?(
+        configuration: AppStoreServerAPIBridgeConfiguration, ledger: any Ledger, now: @escaping @Sendable () -> Date,
+        refresh: @escaping @Sendable (LedgerQuery) async -> Bool = { _ in false }
+    ) {
         var keys: [AppStoreEnvironment: [BearerTokenVerifier.Key]] = [:]
         for app in configuration.apps {
             for (environment, key) in app.tokenKeys { keys[environment, default: []].append(key) }
@@ -29,6 +35,7 @@ struct AppStoreMirror: Sendable {
         self.ledger = ledger
         self.verifiers = keys.mapValues { BearerTokenVerifier(keys: Self.merged($0)) }
         self.now = now
+        self.refresh = refresh
     }
 
     /// One key per key id: a key that serves several apps names them all. Entries that give one key id different
@@ -56,6 +63,7 @@ struct AppStoreMirror: Sendable {
 
     /// Get Transaction Info, `GET /inApps/v1/transactions/{transactionId}`: `{"signedTransactionInfo": …}`.
     ///
+    /// For an app the App Store Server API refreshes, its original transaction is refreshed first when due.
     /// A transaction the ledger does not hold (or holds for another app, or the other environment) is Apple's 404
     /// (4040010). One it holds without the JWS of its current version — learnt from a receipt, or its newest version
     /// a receipt's — is Apple's retryable internal error (500, 5000001): Apple knows it, the mirror cannot sign for
@@ -64,20 +72,45 @@ struct AppStoreMirror: Sendable {
         environment: AppStoreEnvironment, authorization: String?, transactionID: String
     ) async -> MirrorAnswer {
         let bundle: String
-        switch self.verifiers[environment]?.check(authorization, now: self.now()) ?? .refused("unknown_key") {
-        case .refused(let reason): return .unauthorized(reason)
-        case .accepted(_, let bundleIdentifier): bundle = bundleIdentifier
+        switch self.admit(environment, authorization, transactionID) {
+        case .refused(let answer): return answer
+        case .admitted(let bundleIdentifier): bundle = bundleIdentifier
         }
-        guard Self.isTransactionIdentifier(transactionID) else { return .error(.invalidTransactionId) }
         do throws(LedgerError) {
             guard
-                let stored = try await self.ledger.signedTransaction(
+                var stored = try await self.ledger.signedTransaction(
                     environment: environment, bundleIdentifier: bundle, transactionIdentifier: transactionID)
             else { return .error(.transactionIdNotFound) }
+            let query = LedgerQuery(
+                environment: environment, bundleIdentifier: bundle,
+                originalTransactionIdentifiers: [stored.originalTransactionIdentifier])
+            if await self.refresh(query),
+                let refreshed = try await self.ledger.signedTransaction(
+                    environment: environment, bundleIdentifier: bundle, transactionIdentifier: transactionID)
+            {
+                stored = refreshed
+            }
             guard let jws = stored.currentJWS else { return .error(.generalInternalRetryable) }
             return .ok(["signedTransactionInfo": .string(jws)])
         } catch {
             return .error(error.isRetryable ? .generalInternalRetryable : .generalInternal)
+        }
+    }
+
+    /// Whether a request may be answered: the app its bearer token names, or the answer refusing it.
+    enum Admission {
+        case admitted(bundleIdentifier: String)
+        case refused(MirrorAnswer)
+    }
+
+    /// The token checked as Apple checks it (401 with an empty body for any refusal), then the id (Apple's 400 for
+    /// one that is not a transaction id): every endpoint's first steps, in Apple's order.
+    func admit(_ environment: AppStoreEnvironment, _ authorization: String?, _ transactionID: String) -> Admission {
+        switch self.verifiers[environment]?.check(authorization, now: self.now()) ?? .refused("unknown_key") {
+        case .refused(let reason): return .refused(.unauthorized(reason))
+        case .accepted(_, let bundleIdentifier):
+            guard Self.isTransactionIdentifier(transactionID) else { return .refused(.error(.invalidTransactionId)) }
+            return .admitted(bundleIdentifier: bundleIdentifier)
         }
     }
 
