@@ -66,9 +66,14 @@ public struct PostgresLedger: BackendLedger, Service {
     }
 
     /// Creates a ledger from a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
+    /// - Parameters:
+    ///   - keepsConnectionsOpen: Whether the pool opens all its connections at once and keeps them
+    ///     (``keepingConnectionsOpen(_:)``): what a long-running service under load wants; a short-lived use (a
+    ///     migration, a check) does not.
     public init(
         url: String,
         snapshotCacheBytes: Int = 16 << 20,
+        keepsConnectionsOpen: Bool = false,
         logger: Logger = Logger(label: "receiptkit.ledger.postgres")
     ) throws(LedgerError) {
         let location = try PostgresLocation(url: url)
@@ -76,9 +81,30 @@ public struct PostgresLedger: BackendLedger, Service {
         let diagnosis = location.connectionConfiguration().map {
             PostgresConnectionDiagnosis(configuration: $0, endpoint: "\(location.host):\(location.port)", logger: logger)
         }
+        let configuration = location.configuration()
         self.init(
-            configuration: location.configuration(), diagnosis: diagnosis, snapshotCacheBytes: snapshotCacheBytes,
-            logger: logger)
+            configuration: keepsConnectionsOpen ? Self.keepingConnectionsOpen(configuration) : configuration,
+            diagnosis: diagnosis, snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+    }
+
+    /// `configuration` with every connection of the pool opened at once and kept, none closed for being idle, and
+    /// no keep-alive query: PostgresNIO's pool schedules an idle-timeout timer (a minute) for each connection beyond
+    /// its minimum and a keep-alive timer (30 seconds) for every connection, each time the connection goes back to
+    /// the pool, and a timer cancelled at the next lease stays allocated until its deadline — under load, tens of
+    /// thousands of them, the service's memory growing with its request rate. With the minimum at the maximum and no
+    /// keep-alive query the pool schedules none. Idle connections are kept alive by TCP instead: the server sends
+    /// keep-alive probes after 60 idle seconds (`tcp_keepalives_idle`, every 10 s, 6 unanswered end the session), so
+    /// a firewall or NAT in between keeps the connection, and a connection the server or network closed is replaced
+    /// by the pool when it sees it close.
+    public static func keepingConnectionsOpen(_ configuration: PostgresClient.Configuration) -> PostgresClient.Configuration {
+        var configuration = configuration
+        configuration.options.minimumConnections = configuration.options.maximumConnections
+        configuration.options.keepAliveBehavior = nil
+        for (name, value) in [("tcp_keepalives_idle", "60"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "6")]
+        where !configuration.options.additionalStartupParameters.contains(where: { $0.0 == name }) {
+            configuration.options.additionalStartupParameters.append((name, value))
+        }
+        return configuration
     }
 
     /// The client configuration a `postgres://` URL describes, to adjust before creating a ledger (pool size,

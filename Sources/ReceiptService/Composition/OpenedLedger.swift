@@ -11,9 +11,10 @@ struct OpenedLedger: Sendable {
     let services: [any Service]
 
     /// Opens `database`; its errors are the service's start-up errors, an SQLite file another process owns named as
-    /// such.
+    /// such. A service that serves keeps its PostgreSQL connections open (`keepsConnectionsOpen`, see
+    /// `PostgresLedger.keepingConnectionsOpen(_:)`); a check or a migration opens only what it uses.
     static func open(
-        _ database: String, snapshotCacheBytes: Int, logger: Logger
+        _ database: String, snapshotCacheBytes: Int, keepsConnectionsOpen: Bool = false, logger: Logger
     ) async throws(ServiceStartupError) -> OpenedLedger {
         let location: LedgerLocation
         do {
@@ -27,7 +28,9 @@ struct OpenedLedger: Sendable {
                 let ledger = try await SQLiteLedger(path: path, snapshotCacheBytes: snapshotCacheBytes)
                 return OpenedLedger(ledger: ledger, location: location, services: [])
             case .postgres(let url):
-                let ledger = try PostgresLedger(url: url, snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+                let ledger = try PostgresLedger(
+                    url: url, snapshotCacheBytes: snapshotCacheBytes, keepsConnectionsOpen: keepsConnectionsOpen,
+                    logger: logger)
                 return OpenedLedger(ledger: ledger, location: location, services: [ledger])
             }
         } catch {

@@ -47,11 +47,12 @@ struct MirrorHistoryFilter: Sendable {
         }
         self.productIdentifiers = Set(query["productId"] ?? [])
         self.subscriptionGroups = Set(query["subscriptionGroupIdentifier"] ?? [])
-        switch try Self.single(query, "inAppOwnershipType", .invalidInAppOwnershipType) {
-        case nil: break
-        case "PURCHASED": self.ownership = .purchased
-        case "FAMILY_SHARED": self.ownership = .familyShared
-        case _?: throw MirrorRefusal(.invalidInAppOwnershipType)
+        if let text = try Self.single(query, "inAppOwnershipType", .invalidInAppOwnershipType) {
+            let ownership = InAppOwnershipType(rawValue: text)
+            guard ownership == .purchased || ownership == .familyShared else {
+                throw MirrorRefusal(.invalidInAppOwnershipType)
+            }
+            self.ownership = ownership
         }
         switch try Self.single(query, "revoked", .invalidRevoked) {
         case nil: break
