@@ -38,6 +38,12 @@ public struct ForwardingLedger: Ledger {
         try await self.inner.customer(
             environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
     }
+    public func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
+    ) async throws(LedgerError) -> LedgerCustomer? {
+        try await self.inner.customer(
+            environment: environment, bundleIdentifier: bundleIdentifier, appAccountToken: appAccountToken)
+    }
     public func ping() async throws(LedgerError) { try await self.inner.ping() }
     public func shutdown() async { await self.inner.shutdown() }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import ReceiptKit
-import ReceiptLedger
+@testable import ReceiptLedger
 import LedgerTestSupport
 import Testing
 
@@ -70,6 +70,80 @@ struct LedgerCustomerTests {
             try await ledger.record(newer)
             #expect(try await Self.customer(ledger, "5000")?.originalTransactionIdentifiers == ["1000", "2000", "5000"])
             #expect(try await Self.customer(ledger, "1001")?.originalTransactionIdentifiers == ["1000", "2000", "5000"])
+        }
+    }
+
+    /// A signed transaction of `original` carrying `token` as its `app_account_token`.
+    static func tokened(_ id: String, original: String, token: String?, signed: Int64) -> LedgerTransaction {
+        var row = S.signed(id, signed: signed)
+        row.originalTransactionIdentifier = original
+        row.json = Array((token.map { #"{"app_account_token":"\#($0)","transaction_id":"\#(id)"}"# } ?? "{}").utf8)
+        return row
+    }
+
+    @Test("a customer by app account token: its signed transactions' original ids and their receipt's; any case; kept when a receipt replaces the row",
+          arguments: LedgerBackend.available)
+    func customerByAppAccountToken(backend: LedgerBackend) async throws {
+        let token = "7E3FB20B-4CDB-47CC-936D-99D65F608138"
+        try await backend.withLedger { ledger in
+            let receipt = LedgerContractTests.entry(
+                ServiceTestPKI.receipt(createdDay: 10, purchases: [
+                    ServiceTestPKI.purchase("1000", original: "1000", day: 1),
+                    ServiceTestPKI.purchase("2000", original: "2000", product: "com.example.lifetime", day: 3, subscription: false),
+                ]), tag: "tokened")
+            try await ledger.record(receipt)
+            try await ledger.apply(LedgerUpdate(source: .notification, transactions: [
+                Self.tokened("1001", original: "1000", token: token.lowercased(), signed: 5_000_000_000_000),
+                Self.tokened("3000", original: "3000", token: "another", signed: 5_000_000_000_000),
+            ]))
+            func customer(_ token: String) async throws -> [String]? {
+                try await ledger.customer(environment: .production, bundleIdentifier: "com.example.app", appAccountToken: token)?
+                    .originalTransactionIdentifiers
+            }
+            #expect(try await customer(token) == ["1000", "2000"], "the receipt's other purchase too")
+            #expect(try await customer(token.lowercased()) == ["1000", "2000"])
+            #expect(try await customer("another") == ["3000"])
+            #expect(try await customer("unknown") == nil)
+            #expect(try await ledger.customer(environment: .sandbox, bundleIdentifier: "com.example.app", appAccountToken: token) == nil)
+            // A newer receipt's version of 1001 (receipts carry no token) leaves the token where it was.
+            let newer = LedgerContractTests.entry(
+                ServiceTestPKI.receipt(createdDay: 90_000, purchases: [
+                    ServiceTestPKI.purchase("1000", original: "1000", day: 1),
+                    ServiceTestPKI.purchase("1001", original: "1000", day: 2),
+                    ServiceTestPKI.purchase("2000", original: "2000", product: "com.example.lifetime", day: 3, subscription: false),
+                ]), tag: "newer")
+            try await ledger.record(newer)
+            #expect(try await customer(token) == ["1000", "2000"])
+        }
+    }
+
+    @Test("migration 8: app account tokens of transactions stored before are found", arguments: LedgerBackend.available)
+    func migrationFromVersion7(backend: LedgerBackend) async throws {
+        try await backend.withLedger(migrated: false) { ledger in
+            let backendLedger = try #require(ledger as? any BackendLedger)
+            try await backendLedger.migrate(upTo: 7)
+            try await backendLedger.execute([
+                """
+                INSERT INTO receiptkit_transactions (environment, transaction_id, original_transaction_id, bundle_id,
+                    product_id, purchase_ms, expires_ms, cancellation_ms, receipt_hash, receipt_created_ms, purchase_json,
+                    source)
+                VALUES ('Production', '1001', '1000', 'com.example.app', 'com.example.monthly', 1000, 2000, NULL,
+                    'jws:aaaa', 1000, '{"app_account_token":"ABC-1","transaction_id":"1001"}', 'notification'),
+                    ('Production', '1002', '1000', 'com.example.app', 'com.example.monthly', 1000, 2000, NULL,
+                    'jws:bbbb', 1000, '{"app_account_token":"abc-1","transaction_id":"1002"}', 'notification'),
+                    ('Production', '4000', '4000', 'com.example.app', 'com.example.monthly', 1000, 2000, NULL,
+                    'jws:cccc', 1000, '{"transaction_id":"4000"}', 'notification')
+                """
+            ])
+            try await ledger.migrate()
+            #expect(try await ledger.schemaVersion() == LedgerSchemaVersion.latest)
+            #expect(
+                try await backendLedger.select(
+                    "SELECT environment, bundle_id, app_account_token, original_transaction_id FROM receiptkit_app_account_tokens")
+                    == [[.text("Production"), .text("com.example.app"), .text("abc-1"), .text("1000")]])
+            let customer = try await ledger.customer(
+                environment: .production, bundleIdentifier: "com.example.app", appAccountToken: "ABC-1")
+            #expect(customer?.originalTransactionIdentifiers == ["1000"])
         }
     }
 }

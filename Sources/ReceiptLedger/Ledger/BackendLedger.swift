@@ -45,6 +45,12 @@ extension BackendLedger {
         try await self.operations.customer(
             environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
     }
+    public func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
+    ) async throws(LedgerError) -> LedgerCustomer? {
+        try await self.operations.customer(
+            environment: environment, bundleIdentifier: bundleIdentifier, appAccountToken: appAccountToken)
+    }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
     public var cacheStatistics: LedgerCacheStatistics? { self.operations.snapshots.statistics }

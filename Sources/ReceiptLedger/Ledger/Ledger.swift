@@ -76,6 +76,14 @@ public protocol Ledger: Sendable {
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) async throws(LedgerError) -> LedgerCustomer?
 
+    /// The customer of the app whose signed transactions carry `appAccountToken` (the UUID the app set at purchase;
+    /// compared in lower case): their original transactions and those their newest receipts carry, read as
+    /// ``customer(environment:bundleIdentifier:transactionIdentifier:)`` reads one; `nil` when no stored
+    /// transaction carries it. Receipts carry no token: a customer known only from receipts is found by its ids.
+    func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
+    ) async throws(LedgerError) -> LedgerCustomer?
+
     /// Whether the database answers (a trivial query).
     func ping() async throws(LedgerError)
 
@@ -129,6 +137,13 @@ extension Ledger {
     public func pauseAPIApp(
         environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
     ) async throws(LedgerError) {}
+
+    /// Not supported by a ledger of your own unless it says otherwise: the entitlements endpoint then answers 503.
+    public func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
+    ) async throws(LedgerError) -> LedgerCustomer? {
+        throw LedgerError(.statementFailed, "this ledger does not look customers up by app account token")
+    }
 
     /// Not supported by a ledger of your own unless it says otherwise: the App Store Server API mirror then answers
     /// Apple's retryable internal error.

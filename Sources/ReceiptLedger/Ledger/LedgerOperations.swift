@@ -179,13 +179,30 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
     func customer(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) async throws(LedgerError) -> LedgerCustomer? {
+        try await self.customer(
+            environment: environment, bundleIdentifier: bundleIdentifier,
+            identified: self.statements.selectCustomer(
+                environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier))
+    }
+
+    /// The customer whose signed transactions carry `appAccountToken`, read as the one a transaction id names.
+    func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
+    ) async throws(LedgerError) -> LedgerCustomer? {
+        try await self.customer(
+            environment: environment, bundleIdentifier: bundleIdentifier,
+            identified: self.statements.selectCustomer(
+                environment: environment, bundleIdentifier: bundleIdentifier, appAccountToken: appAccountToken))
+    }
+
+    /// The customer whose original transaction ids `identify` selects, read on one connection.
+    private func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, identified identify: SQLStatement
+    ) async throws(LedgerError) -> LedgerCustomer? {
         let statements = self.statements
         let rows = try await self.guarded {
             try await self.backend.read { session -> (ids: [[SQLValue]], transactions: [[SQLValue]], renewals: [[SQLValue]]) in
-                let ids = try await session.run(
-                    statements.selectCustomer(
-                        environment: environment, bundleIdentifier: bundleIdentifier,
-                        transactionIdentifier: transactionIdentifier))
+                let ids = try await session.run(identify)
                 var identifiers: [String] = []
                 for row in ids { if row.count == 1, case .text(let id) = row[0] { identifiers.append(id) } }
                 var transactions: [[SQLValue]] = []

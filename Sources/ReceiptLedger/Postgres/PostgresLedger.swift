@@ -67,9 +67,13 @@ public struct PostgresLedger: BackendLedger, Service {
 
     /// Creates a ledger from a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
     /// - Parameters:
+    ///   - url: The server, the role and the database, as above.
+    ///   - snapshotCacheBytes: The most memory snapshots read before may hold (16 MiB by default; 0 reads every
+    ///     snapshot from the database).
     ///   - keepsConnectionsOpen: Whether the pool opens all its connections at once and keeps them
     ///     (``keepingConnectionsOpen(_:)``): what a long-running service under load wants; a short-lived use (a
     ///     migration, a check) does not.
+    ///   - logger: Where PostgresNIO and the change listener log.
     public init(
         url: String,
         snapshotCacheBytes: Int = 16 << 20,

@@ -241,12 +241,34 @@ struct LedgerMigration: Sendable {
         // Keyed by the hash alone (a SHA-256: as selective as a key): an index that began with the primary key's
         // environment and bundle id would be as good a match for the snapshot read's first two columns to a planner
         // looking at empty tables, and PostgreSQL's kept plan then filtered the original transaction ids over it.
-        LedgerMigration(version: 8, description: "customers: original transactions by their newest receipt") { _ in
-            [
+        // The app account tokens signed transactions carry, by customer: a table of their own, which receipts (they
+        // carry none) never clear; filled from the transactions stored before.
+        LedgerMigration(
+            version: 8, description: "customers: original transactions by their newest receipt and by app account token"
+        ) { dialect in
+            let token =
+                dialect == .postgres
+                ? "lower(purchase_json::jsonb ->> 'app_account_token')"
+                : "lower(json_extract(purchase_json, '$.app_account_token'))"
+            return [
                 """
                 CREATE INDEX receiptkit_original_transactions_by_receipt
                     ON receiptkit_original_transactions (latest_receipt_hash)
+                """,
                 """
+                CREATE TABLE receiptkit_app_account_tokens (
+                    environment TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    app_account_token TEXT NOT NULL,
+                    original_transaction_id TEXT NOT NULL,
+                    PRIMARY KEY (environment, bundle_id, app_account_token, original_transaction_id)
+                )
+                """,
+                """
+                INSERT INTO receiptkit_app_account_tokens (environment, bundle_id, app_account_token, original_transaction_id)
+                SELECT DISTINCT environment, bundle_id, \(token), original_transaction_id FROM receiptkit_transactions
+                WHERE purchase_json LIKE '%"app_account_token"%' AND \(token) IS NOT NULL
+                """,
             ]
         },
     ]

@@ -1,4 +1,5 @@
 import AppStorePKI
+import _ReceiptKitShared
 /// The ledger's statements, built once per dialect. Both backends run exactly these, so the shared test suite
 /// exercises the same SQL on each.
 struct LedgerStatements: Sendable {
@@ -102,11 +103,35 @@ struct LedgerStatements: Sendable {
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) -> SQLStatement {
         let p = self.dialect.placeholder
-        let named = """
-            SELECT t.original_transaction_id FROM receiptkit_transactions t
-                WHERE t.environment = \(p(1)) AND t.bundle_id = \(p(2))
-                    AND (t.transaction_id = \(p(3)) OR t.original_transaction_id = \(p(3)))
-            """
+        return self.selectCustomer(
+            environment: environment, bundleIdentifier: bundleIdentifier, key: transactionIdentifier,
+            named: """
+                SELECT t.original_transaction_id FROM receiptkit_transactions t
+                    WHERE t.environment = \(p(1)) AND t.bundle_id = \(p(2))
+                        AND (t.transaction_id = \(p(3)) OR t.original_transaction_id = \(p(3)))
+                """)
+    }
+
+    /// The original transaction ids of the customer whose signed transactions carry `appAccountToken` (compared in
+    /// lower case, as Apple writes UUIDs): those transactions' own, and every one their newest receipts carry.
+    func selectCustomer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
+    ) -> SQLStatement {
+        let p = self.dialect.placeholder
+        return self.selectCustomer(
+            environment: environment, bundleIdentifier: bundleIdentifier, key: appAccountToken.lowercased(),
+            named: """
+                SELECT a.original_transaction_id FROM receiptkit_app_account_tokens a
+                    WHERE a.environment = \(p(1)) AND a.bundle_id = \(p(2)) AND a.app_account_token = \(p(3))
+                """)
+    }
+
+    /// The original transaction ids `named` selects (given the environment, the bundle id and `key` as its first
+    /// three parameters), and every one whose newest receipt is one of theirs.
+    private func selectCustomer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, key: String, named: String
+    ) -> SQLStatement {
+        let p = self.dialect.placeholder
         return SQLStatement(
             sql: """
                 \(named)
@@ -118,7 +143,7 @@ struct LedgerStatements: Sendable {
                         AND o.original_transaction_id IN (\(named))
                 )
                 """,
-            binds: [.text(environment.rawValue), .text(bundleIdentifier), .text(transactionIdentifier)]
+            binds: [.text(environment.rawValue), .text(bundleIdentifier), .text(key)]
         )
     }
 
@@ -296,6 +321,7 @@ struct LedgerStatements: Sendable {
         }
         let rows = transactions.values.sorted { $0.transactionIdentifier < $1.transactionIdentifier }
         var statements = Self.chunks(rows).map { self.upsertTransactions($0) }
+        statements += Self.chunks(Self.appAccountTokens(of: rows)).map { self.insertAppAccountTokens($0) }
         statements += infos.values.sorted { $0.originalTransactionIdentifier < $1.originalTransactionIdentifier }
             .map { self.upsertRenewalInfo($0) }
         if let refresh = update.refresh {
@@ -311,6 +337,42 @@ struct LedgerStatements: Sendable {
             }
         }
         return statements
+    }
+
+    /// The app account tokens `rows` carry (their `latest_receipt_info` element's `app_account_token`, lower-cased),
+    /// each with its row's app and original transaction id, distinct and sorted (so that concurrent writers lock
+    /// rows in one order).
+    static func appAccountTokens(of rows: [LedgerTransaction]) -> [[String]] {
+        var tokens = Set<[String]>()
+        for row in rows where !row.json.isEmpty {
+            guard case .object(let members)? = try? JSONParser.parse(row.json, maximumDepth: 4),
+                case .string(let token)? = members["app_account_token"], !token.isEmpty
+            else { continue }
+            tokens.insert([
+                row.environment.rawValue, row.bundleIdentifier, token.lowercased(), row.originalTransactionIdentifier,
+            ])
+        }
+        return tokens.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// Records app account tokens (environment, bundle id, token, original transaction id; at most ``chunkSize``),
+    /// keeping those recorded before.
+    func insertAppAccountTokens(_ tokens: ArraySlice<[String]>) -> SQLStatement {
+        var binds: [SQLValue] = []
+        var tuples: [String] = []
+        for token in tokens {
+            let first = binds.count + 1
+            tuples.append("(" + (first..<first + 4).map(self.dialect.placeholder).joined(separator: ", ") + ")")
+            binds += token.map(SQLValue.text)
+        }
+        return SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_app_account_tokens (environment, bundle_id, app_account_token, original_transaction_id)
+                VALUES \(tuples.joined(separator: ", "))
+                ON CONFLICT DO NOTHING
+                """,
+            binds: binds
+        )
     }
 
     /// Splits `items` into consecutive chunks of at most ``chunkSize``.

@@ -1,4 +1,4 @@
-import AppStoreJWS
+public import AppStoreJWS
 
 extension JWSTransactionPayload {
     /// The table from a verified StoreKit 2 transaction to verifyReceipt's `latest_receipt_info` element
@@ -47,8 +47,9 @@ extension JWSTransactionPayload {
         VerifyReceiptField.object(self, Self.latestReceiptInfoFields)
     }
 
-    /// `originalTransactionId`, or the transaction's own id when absent or empty (a purchase is its own original).
-    var ledgerOriginalTransactionID: String? {
+    /// `originalTransactionId`, or the transaction's own id when absent or empty (a purchase is its own original):
+    /// the original transaction id the ledger keeps the transaction under.
+    public var ledgerOriginalTransactionID: String? {
         self.originalTransactionID.flatMap { $0.isEmpty ? nil : $0 } ?? self.transactionID
     }
 
