@@ -14,9 +14,12 @@ log="$(mktemp)"
 # mirror is served only for an app with a key: one generated here, its Apple host a closed local port.
 work="$(mktemp -d)"
 openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$work/key.p8"
+# The entitlements endpoint is served behind an admin token: one made here, sent to that path alone (below).
+admin_token="schemathesis-admin-$(openssl rand -hex 16)"
 cat >"$work/settings.json" <<JSON
 {"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "57246542-96fe-1a63-e053-0824d011072a",
-  "key_id": "SCHEMAKEY1", "private_key_file": "$work/key.p8", "base_url": "http://127.0.0.1:9"}]}
+  "key_id": "SCHEMAKEY1", "private_key_file": "$work/key.p8", "base_url": "http://127.0.0.1:9"}],
+ "admin_tokens": ["$admin_token"], "entitlements": {"com.example.app": {"com.example.app.pro": ["pro"]}}}
 JSON
 "$binary" serve --host 127.0.0.1 --port "$port" --database sqlite::memory: --anchor Examples/TestRoot.cer \
   --config "$work/settings.json" --set jws_verify_endpoint=true --log-level warning 2>"$log" &
@@ -35,8 +38,14 @@ claims = {"iss": "57246542-96fe-1a63-e053-0824d011072a", "aud": "appstoreconnect
           "iat": int(time.time()), "exp": int(time.time()) + 3000}
 print(jwt.encode(claims, key, algorithm="ES256", headers={"kid": "SCHEMAKEY1"}))' "$work/key.p8")
 status=0
+checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
 schemathesis run openapi.yaml --url "http://127.0.0.1:$port" --header "Authorization: Bearer $token" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+  --exclude-path /v1/entitlements --checks "$checks" \
+  --max-examples "$examples" --phases examples,coverage,fuzzing --generation-deterministic \
+  --request-timeout 10 --no-color || status=$?
+# The operator's endpoint with its own token.
+schemathesis run openapi.yaml --url "http://127.0.0.1:$port" --header "Authorization: Bearer $admin_token" \
+  --include-path /v1/entitlements --checks "$checks" \
   --max-examples "$examples" --phases examples,coverage,fuzzing --generation-deterministic \
   --request-timeout 10 --no-color || status=$?
 if ! kill -0 "$server" 2>/dev/null; then

@@ -133,6 +133,8 @@ struct ServiceSettingsTests {
         case "a list of strings": return #"["com.example.sample"]"#
         case "a list of paths": return #"["/sample.cer"]"#
         case "an object of strings": return #"{"com.example.sample": "sample"}"#
+        case "a list of tokens (24+ printable characters, no space or comma)": return #"["sample-token-0123456789abcdef"]"#
+        case "{bundle id: {product id: [names]}}": return #"{"com.example.sample": {"com.example.sample.pro": ["pro"]}}"#
         default: break
         }
         if setting.name == "host" { return "localhost" }  // only read here: nothing binds

@@ -88,9 +88,20 @@ public struct VerifyReceiptServer: Sendable {
         var routes = servesJWS ? Self.routes.merging(Self.jwsRoute) { $1 } : Self.routes
         if self.servesProbes { routes.merge(Self.probeRoutes) { $1 } }
         let verifier = self.verifier
+        let refresh: @Sendable (LedgerQuery) async -> Bool = { query in
+            await verifier.refreshIfDue(query, now: verifier.now())
+        }
         let mirror = AppStoreMirror(
             configuration: verifier.configuration.appStoreServerAPI, ledger: verifier.ledger, now: verifier.now,
-            refresh: { query in await verifier.refreshIfDue(query, now: verifier.now()) })
+            refresh: refresh)
+        let tokens = AdminTokens(verifier.configuration.adminTokens)
+        let entitlements =
+            tokens.isEmpty
+            ? nil
+            : EntitlementEndpoint(
+                ledger: verifier.ledger, tokens: tokens, names: verifier.configuration.entitlements, now: verifier.now,
+                refresh: refresh)
+        if entitlements != nil { routes.merge(Self.entitlementsRoute) { $1 } }
         router.add(
             middleware: CanonicalRouteMiddleware(
                 routes: routes, parameterRoutes: mirror == nil ? [:] : Self.mirrorRoutes, metrics: self.verifier.metrics))
@@ -111,6 +122,7 @@ public struct VerifyReceiptServer: Sendable {
         }
         if servesJWS { Self.addJWSVerify(to: router, server) }
         if let mirror { Self.addMirror(to: router, server, mirror) }
+        if let entitlements { Self.addEntitlements(to: router, server, entitlements) }
         if self.servesProbes { Self.addProbes(to: router, verifier) }
         return router
     }

@@ -155,6 +155,73 @@ extension ServiceSetting {
         )
     }
 
+    /// Bearer tokens (a JSON list; from the environment or `--set`, also a comma-separated list), secret: neither
+    /// the tokens nor their number are ever shown. Each is at least 24 characters of printable ASCII without spaces
+    /// or commas (a random 128-bit value in hex or base64url is 22 to 32).
+    static func tokens(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, [String]> & Sendable), _ summary: String
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: "a list of tokens (24+ printable characters, no space or comma)",
+            isSecret: true,
+            read: { input, _, settings throws(SettingProblem) in
+                if case .text(let text) = input, !text.hasPrefix("[") {
+                    settings[keyPath: path] = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                } else {
+                    settings[keyPath: path] = try input.strings()
+                }
+            },
+            check: { settings in
+                for (index, token) in settings[keyPath: path].enumerated() {
+                    let printable = token.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }
+                    // The token's position only, never the token.
+                    if token.utf8.count < 24 || !printable {
+                        return SettingProblem(
+                            "[\(index)] must be at least 24 printable ASCII characters without spaces or commas")
+                    }
+                }
+                return nil
+            },
+            show: { settings in settings[keyPath: path].isEmpty ? "none" : "(secret)" }
+        )
+    }
+
+    /// Entitlement names by app and product (a JSON object of objects of string lists).
+    static func entitlementNames(
+        _ name: String, _ path: any (WritableKeyPath<ServiceSettings, [String: [String: [String]]]> & Sendable),
+        _ summary: String
+    ) -> Self {
+        Self(
+            name: name, summary: summary, rule: "{bundle id: {product id: [names]}}", isSecret: false,
+            read: { input, _, settings throws(SettingProblem) in
+                let refusal = SettingProblem("must be an object of bundle ids, each an object of product ids, each a list of names")
+                guard case .object(let apps) = try input.structured() else { throw refusal }
+                var table: [String: [String: [String]]] = [:]
+                for (bundle, products) in apps {
+                    guard case .object(let members) = products else { throw refusal }
+                    for (product, names) in members {
+                        guard case .array(let items) = names else { throw refusal }
+                        var list: [String] = []
+                        for item in items {
+                            guard case .string(let name) = item, !name.isEmpty else { throw refusal }
+                            list.append(name)
+                        }
+                        table[bundle, default: [:]][product] = list
+                    }
+                }
+                settings[keyPath: path] = table
+            },
+            check: { _ in nil },
+            show: { settings in
+                let table = settings[keyPath: path]
+                guard !table.isEmpty else { return "none" }
+                return table.keys.sorted().map { bundle in
+                    "\(bundle): \(table[bundle]?.count ?? 0) products"
+                }.joined(separator: ", ")
+            }
+        )
+    }
+
     /// File paths (a JSON list), each resolved against the settings file's directory when it names them; every
     /// source adds its own.
     static func paths(

@@ -41,6 +41,14 @@ extension ServiceSettings {
             "check_revocation", \.checksRevocation,
             "Check App Store JWS certificates online (OCSP); an unreachable responder answers a notification 503."),
 
+        // The operator's endpoints.
+        .tokens(
+            "admin_tokens", \.verifyReceipt.adminTokens,
+            "Bearer tokens of GET /v1/entitlements (several for rotation); none: that endpoint is not served."),
+        .entitlementNames(
+            "entitlements", \.verifyReceipt.entitlements,
+            "Entitlement names by bundle id and product id (a product without names grants its product id)."),
+
         // How much work it takes on, and how long it waits.
         .integer("max_body_bytes", \.verifyReceipt.maximumBodySize, in: 1024...67_108_864, "Request bodies above this get HTTP 413."),
         .seconds(

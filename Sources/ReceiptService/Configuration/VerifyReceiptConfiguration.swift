@@ -82,6 +82,13 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// default, and an app without an entry is answered from the ledger alone.
     public var appStoreServerAPI = AppStoreServerAPIBridgeConfiguration()
 
+    /// The operator's bearer tokens (`admin_tokens`), several at once for rotation: `GET /v1/entitlements` needs
+    /// one (`Authorization: Bearer …`, compared in constant time). None (the default): that endpoint is not served.
+    public var adminTokens: [String] = []
+    /// The entitlement names each product grants, by bundle id and product id (`entitlements`): a product without
+    /// names grants one named as its product id.
+    public var entitlements: [String: [String: [String]]] = [:]
+
     /// Creates the default configuration: Apple's root, any app, no shared secrets.
     public init() {}
 }

@@ -90,5 +90,11 @@ struct FailingLedger: Ledger {
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool { throw self.error }
     func apply(_ update: LedgerUpdate) async throws(LedgerError) { throw self.error }
     func ping() async throws(LedgerError) { throw self.error }
+    func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
+    ) async throws(LedgerError) -> LedgerCustomer? { throw self.error }
+    func customer(
+        environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
+    ) async throws(LedgerError) -> LedgerCustomer? { throw self.error }
     func shutdown() async {}
 }

@@ -1,0 +1,130 @@
+import AppStoreJWS
+import AppStorePKI
+import struct Foundation.Date
+import ReceiptLedger
+import ReceiptKit
+
+/// `GET /v1/entitlements`: what a customer is entitled to, from everything the ledger knows (receipts, server
+/// notifications, the App Store Server API), behind the operator's admin tokens.
+///
+/// The customer is the one a transaction id, an original transaction id or an app account token names
+/// (``Ledger/customer(environment:bundleIdentifier:transactionIdentifier:)``); for an app whose data the App Store
+/// Server API refreshes, data that is due is refreshed first, as for the mirror. Items and states follow
+/// ``EntitlementRules``; entitlement names come from the `entitlements` setting.
+struct EntitlementEndpoint: Sendable {
+    let ledger: any Ledger
+    let tokens: AdminTokens
+    /// Entitlement names by bundle id and product id.
+    let names: [String: [String: [String]]]
+    let now: @Sendable () -> Date
+    /// Refreshes a query's ids from the App Store Server API when due (the mirror's); whether the ledger was written.
+    let refresh: @Sendable (LedgerQuery) async -> Bool
+
+    /// The answer to a request with `authorization` and `query`.
+    func answer(authorization: String?, query: [String: [String]]) async -> EntitlementAnswer {
+        guard self.tokens.admits(authorization) else {
+            return .refused(EntitlementRefusal(.unauthorized, .adminTokenRefused, "an admin token is required (Authorization: Bearer …)"))
+        }
+        do throws(EntitlementRefusal) {
+            let request = try EntitlementQuery(query: query)
+            return .answered(try await self.entitlements(request))
+        } catch {
+            return .refused(error)
+        }
+    }
+
+    /// The answer's members for `request`.
+    func entitlements(_ request: EntitlementQuery) async throws(EntitlementRefusal) -> [String: JSONValue] {
+        let found: [String: JSONValue]?
+        do throws(LedgerError) {
+            found = try await self.read(request)
+        } catch {
+            throw error.isRetryable
+                ? EntitlementRefusal(.unavailable, .ledgerUnavailable, "the ledger is unavailable; try again")
+                : EntitlementRefusal(.failed, .ledgerError, "the ledger failed to answer")
+        }
+        guard let found else {
+            throw EntitlementRefusal(
+                .notFound, .customerNotFound,
+                "the ledger knows no such customer of \(request.bundleIdentifier) in \(request.environment.rawValue)")
+        }
+        return found
+    }
+
+    /// The answer's members, read from the ledger (refreshed first when due); `nil` for a customer it does not know.
+    private func read(_ request: EntitlementQuery) async throws(LedgerError) -> [String: JSONValue]? {
+        let moment = request.moment ?? self.now()
+        guard var customer = try await self.customer(request) else { return nil }
+        let asked = LedgerQuery(
+            environment: request.environment, bundleIdentifier: request.bundleIdentifier,
+            originalTransactionIdentifiers: customer.originalTransactionIdentifiers)
+        if await self.refresh(asked), let refreshed = try await self.customer(request) {
+            customer = refreshed
+        }
+        let snapshot = try await self.ledger.snapshot(
+            matching: LedgerQuery(
+                environment: request.environment, bundleIdentifier: request.bundleIdentifier,
+                originalTransactionIdentifiers: customer.originalTransactionIdentifiers))
+        let items = EntitlementRules.items(
+            Self.purchases(snapshot, customer), renewals: Self.renewals(snapshot, customer),
+            names: self.names[request.bundleIdentifier] ?? [:], at: moment.epochMilliseconds)
+        var active = Set<String>()
+        for item in items where item.state.grantsAccess { active.formUnion(item.entitlements) }
+        return [
+            "bundle_id": .string(request.bundleIdentifier),
+            "environment": .string(request.environment.rawValue),
+            "at_ms": .number(JSONNumber(moment.epochMilliseconds)),
+            "original_transaction_ids": .array(customer.originalTransactionIdentifiers.map(JSONValue.string)),
+            "active_entitlements": .array(active.sorted().map(JSONValue.string)),
+            "items": .array(items.map(\.json)),
+        ]
+    }
+
+    private func customer(_ request: EntitlementQuery) async throws(LedgerError) -> LedgerCustomer? {
+        switch request.customer {
+        case .appAccountToken(let token):
+            return try await self.ledger.customer(
+                environment: request.environment, bundleIdentifier: request.bundleIdentifier, appAccountToken: token)
+        case .originalTransactionID(let id), .transactionID(let id):
+            return try await self.ledger.customer(
+                environment: request.environment, bundleIdentifier: request.bundleIdentifier, transactionIdentifier: id)
+        }
+    }
+
+    /// Every stored transaction of the customer, with what the JWS of its version says where the ledger kept it.
+    static func purchases(_ snapshot: LedgerSnapshot, _ customer: LedgerCustomer) -> [PurchaseFacts] {
+        var signed: [String: String] = [:]
+        for transaction in customer.transactions {
+            if let jws = transaction.signed.currentJWS { signed[transaction.transactionIdentifier] = jws }
+        }
+        return snapshot.transactions.map { row in
+            var facts = PurchaseFacts(row)
+            if let jws = signed[row.transactionIdentifier], let payload = Self.payload(jws),
+                let transaction = try? JWSTransactionPayload(fields: payload)
+            {
+                facts.learn(from: transaction)
+            }
+            return facts
+        }
+    }
+
+    /// Each subscription's renewal information, from the signed renewal information where the ledger kept it.
+    static func renewals(_ snapshot: LedgerSnapshot, _ customer: LedgerCustomer) -> [String: RenewalFacts] {
+        var renewals: [String: RenewalFacts] = [:]
+        for row in snapshot.renewalInfo {
+            if let jws = customer.signedRenewalInfo[row.originalTransactionIdentifier], let payload = Self.payload(jws),
+                let info = try? JWSRenewalInfoPayload(fields: payload)
+            {
+                renewals[row.originalTransactionIdentifier] = RenewalFacts(info, versionMilliseconds: row.updatedMilliseconds)
+            } else {
+                renewals[row.originalTransactionIdentifier] = RenewalFacts(row)
+            }
+        }
+        return renewals
+    }
+
+    /// The payload of a JWS the ledger kept (verified when it was learnt).
+    private static func payload(_ jws: String) -> [String: JSONValue]? {
+        try? CompactJWS(Array(jws.utf8)).payload
+    }
+}
