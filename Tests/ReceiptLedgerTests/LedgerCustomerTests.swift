@@ -144,6 +144,53 @@ struct LedgerCustomerTests {
             let customer = try await ledger.customer(
                 environment: .production, bundleIdentifier: "com.example.app", appAccountToken: "ABC-1")
             #expect(customer?.originalTransactionIdentifiers == ["1000"])
+            // Rows stored before are numbered by version date, then id; a row written now comes after them.
+            let numbered = try #require(customer).transactions.sorted { $0.changeNumber < $1.changeNumber }
+            #expect(numbered.map(\.transactionIdentifier) == ["1001", "1002"])
+            #expect(numbered.map(\.changeNumber) == [1, 2])
+            var next = S.signed("1003", signed: 500)
+            next.originalTransactionIdentifier = "1000"
+            try await ledger.apply(LedgerUpdate(source: .notification, transactions: [next]))
+            let third = try await ledger.customer(
+                environment: .production, bundleIdentifier: "com.example.app", transactionIdentifier: "1003")
+            #expect(third?.transactions.first { $0.transactionIdentifier == "1003" }?.changeNumber == 4,
+                    "after the rows stored before (4000 took 3)")
+        }
+    }
+
+    @Test("change numbers: a row inserted or given new content takes the next, a version that changes nothing keeps its own",
+          arguments: LedgerBackend.available)
+    func changeNumbers(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            func numbers() async throws -> [String: Int64] {
+                let customer = try #require(try await Self.customer(ledger, "1000"))
+                return Dictionary(uniqueKeysWithValues: customer.transactions.map { ($0.transactionIdentifier, $0.changeNumber) })
+            }
+            var first = S.signed("1001", signed: 5_000)
+            first.originalTransactionIdentifier = "1000"
+            var second = S.signed("1002", signed: 5_000)
+            second.originalTransactionIdentifier = "1000"
+            try await ledger.apply(LedgerUpdate(source: .notification, transactions: [first]))
+            try await ledger.apply(LedgerUpdate(source: .notification, transactions: [second]))
+            let before = try await numbers()
+            let one = try #require(before["1001"])
+            let two = try #require(before["1002"])
+            #expect(two > one, "inserted later, numbered later")
+            // 1001 signed again, unchanged; 1002 signed again with a refund.
+            var same = first
+            same.receiptCreationMilliseconds = 6_000
+            same.receiptHash = "jws:1001-6000"
+            var refunded = second
+            refunded.receiptCreationMilliseconds = 6_000
+            refunded.receiptHash = "jws:1002-6000"
+            refunded.cancellationDateMilliseconds = 5_500
+            refunded.json = Array(#"{"cancellation_date_ms":"5500","transaction_id":"1002"}"#.utf8)
+            try await ledger.apply(LedgerUpdate(source: .api, transactions: [same, refunded]))
+            let after = try await numbers()
+            #expect(after["1001"] == one, "an unchanged version keeps its number")
+            #expect((after["1002"] ?? 0) > two, "new content, a new number")
+            let versions = try #require(try await Self.customer(ledger, "1000")).transactions
+            #expect(versions.first { $0.transactionIdentifier == "1001" }?.versionMilliseconds == 6_000, "the version is still the newer one")
         }
     }
 }

@@ -392,4 +392,117 @@ struct AppStoreMirrorCustomerTests {
             #expect(store.requests.count == calls)
         }
     }
+
+    @Test("history pages follow the ledger's change numbers: a refresh that signs everything again repeats nothing; a transaction learnt late, signed early, comes after the last revision",
+          arguments: LedgerBackend.available)
+    func historyAcrossRefreshesAndLateArrivals(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            _ = try await Self.learnCustomer(into: ledger)
+            try await H.withLiveService(try M.configuration(), ledger: ledger) { client, _ in
+                let first = try await Self.get(client, "/inApps/v2/history/\(Self.monthly)")
+                let firstPage = first.object["signedTransactions"] as? [String] ?? []
+                #expect(firstPage.count == 20)
+                let revision = try #require(first.object["revision"] as? String)
+                // Apple signs every transaction again, unchanged, an hour later (an API refresh does).
+                var again: [LedgerTransaction] = []
+                for fields in Self.transactions() {
+                    var fields = fields
+                    fields["signedDate"] = JWSSamplePayload.timestamp(N.signed.addingTimeInterval(3600))
+                    again.append(try #require(LedgerTransaction(
+                        verified: try JWSTransactionPayload(fields: fields), jws: try Self.sign(fields),
+                        environment: .production, source: .api)))
+                }
+                try await ledger.apply(LedgerUpdate(source: .api, transactions: again))
+                let second = try await Self.get(client, "/inApps/v2/history/\(Self.monthly)?revision=\(revision)")
+                let secondPage = second.object["signedTransactions"] as? [String] ?? []
+                #expect(secondPage.count == 4, "the rest, and nothing of the first page again")
+                #expect(second.object["hasMore"] as? Bool == false)
+                func ids(_ page: [String]) -> [String] {
+                    page.compactMap { (try? CompactJWS(Array($0.utf8)))?.payload["transactionId"]?.stringValue }
+                }
+                let all = Self.transactions().compactMap { $0["transactionId"]?.stringValue }.sorted()
+                #expect(ids(firstPage) + ids(secondPage) == all)
+                let last = try #require(second.object["revision"] as? String)
+                let quiet = try await Self.get(client, "/inApps/v2/history/\(Self.monthly)?revision=\(last)")
+                #expect((quiet.object["signedTransactions"] as? [String])?.isEmpty == true, "an unchanged re-signing is no change")
+                // A renewal Apple signed a day before everything else, learnt only now (a notification retried late).
+                var late = JWSSamplePayload.transaction(
+                    bundleIdentifier: N.bundle, productID: "com.example.app.monthly", transactionID: "2000000000000060",
+                    originalTransactionID: Self.monthly, purchaseDate: ServiceTestPKI.now.addingTimeInterval(-Self.day),
+                    signedDate: N.signed.addingTimeInterval(-Self.day))
+                late["transactionReason"] = .string("RENEWAL")
+                let lateJWS = try Self.sign(late)
+                try await ledger.apply(LedgerUpdate(source: .notification, transactions: [
+                    try #require(LedgerTransaction(verified: try JWSTransactionPayload(fields: late), jws: lateJWS, environment: .production, source: .notification))
+                ]))
+                let changed = try await Self.get(client, "/inApps/v2/history/\(Self.monthly)?revision=\(last)")
+                #expect(changed.object["signedTransactions"] as? [String] == [lateJWS])
+            }
+        }
+    }
+
+    @Test("refund history pages follow the change numbers too: a refund learnt later comes after the last revision, however early its date",
+          arguments: LedgerBackend.available)
+    func refundLearntLate(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            _ = try await Self.learnCustomer(into: ledger)
+            try await H.withLiveService(try M.configuration(), ledger: ledger) { client, _ in
+                let first = try await Self.get(client, "/inApps/v2/refund/lookup/\(Self.monthly)")
+                let revision = try #require(first.object["revision"] as? String)
+                // The first monthly transaction, refunded long ago, learnt now.
+                var refunded = Self.transactions()[0]
+                refunded["revocationDate"] = JWSSamplePayload.timestamp(ServiceTestPKI.now.addingTimeInterval(-300 * Self.day))
+                refunded["revocationReason"] = .number(JSONNumber(1))
+                refunded["signedDate"] = JWSSamplePayload.timestamp(N.signed.addingTimeInterval(60))
+                let jws = try Self.sign(refunded)
+                try await ledger.apply(LedgerUpdate(source: .notification, transactions: [
+                    try #require(LedgerTransaction(verified: try JWSTransactionPayload(fields: refunded), jws: jws, environment: .production, source: .notification))
+                ]))
+                let after = try await Self.get(client, "/inApps/v2/refund/lookup/\(Self.monthly)?revision=\(revision)")
+                #expect(after.object["signedTransactions"] as? [String] == [jws])
+            }
+        }
+    }
+
+    @Test("query names are percent-decoded like their values; a sign or a space in a number is refused")
+    func encodedNamesAndStrictNumbers() async throws {
+        try await ServiceHarness.withMemoryLedger { ledger in
+            _ = try await Self.learnCustomer(into: ledger)
+            try await H.withLiveService(try M.configuration(), ledger: ledger) { client, _ in
+                let filtered = try await Self.get(client, "/inApps/v2/history/\(Self.monthly)?product%54ype=NON_CONSUMABLE")
+                let ids = (filtered.object["signedTransactions"] as? [String] ?? []).compactMap {
+                    (try? CompactJWS(Array($0.utf8)))?.payload["transactionId"]?.stringValue
+                }
+                #expect(ids == [Self.lifetime], "the encoded name is the filter")
+                for bad in ["startDate=%2B5", "endDate=+5", "startDate=%205"] {
+                    let answer = try await M.get(client, "/inApps/v2/history/\(Self.monthly)?\(bad)", authorization: try M.token())
+                    #expect(answer.status == 400, "\(bad)")
+                }
+                let status = try await M.get(client, "/inApps/v1/subscriptions/\(Self.monthly)?status=%2B1", authorization: try M.token())
+                #expect(status.status == 400)
+            }
+        }
+    }
+
+    @Test("stale data (a transaction the ledger holds no JWS for) is refreshed sooner than the refresh interval, but not at every request",
+          arguments: LedgerBackend.available)
+    func staleDataIsRefreshedSooner(backend: LedgerBackend) async throws {
+        let store = try B.store()
+        try await B.withBridgeAndLedger(backend, store: store, configure: { try B.configuration(baseURL: $0) }) {
+            _, verifier, ledger in
+            let query = LedgerQuery(
+                environment: .production, bundleIdentifier: N.bundle, originalTransactionIdentifiers: [L.original])
+            // Refreshed 90 s ago: fresh for the hour-long interval, due for stale data (older than a minute).
+            try await ledger.apply(LedgerUpdate(
+                source: .api, refresh: LedgerRefresh(query, at: ServiceTestPKI.now.addingTimeInterval(-90))))
+            let calls = store.requests.count
+            #expect(await verifier.refreshIfDue(query, now: ServiceTestPKI.now) == false)
+            #expect(store.requests.count == calls, "fresh: Apple not asked")
+            #expect(await verifier.refreshIfDue(query, now: ServiceTestPKI.now, stale: true))
+            #expect(store.requests.count > calls, "stale: refreshed")
+            let asked = store.requests.count
+            #expect(await verifier.refreshIfDue(query, now: ServiceTestPKI.now, stale: true) == false)
+            #expect(store.requests.count == asked, "just refreshed: not asked again")
+        }
+    }
 }

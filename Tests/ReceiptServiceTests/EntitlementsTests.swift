@@ -361,11 +361,30 @@ struct EntitlementRuleTests {
         #expect(EntitlementRules.items([coins], renewals: [:], names: [:], at: Self.now).isEmpty)
     }
 
-    @Test("a subscription whose group is unknown is its original transaction's; two groups are two items")
+    @Test("two subscriptions of one group (the customer's own and one shared by the family) are two items: a later revoked share hides nothing")
+    func twoSubscriptionsOfOneGroup() throws {
+        let own = try Self.renewal("10", original: "1", bought: -10, group: "g")
+        let shared = try Self.renewal("20", original: "2", bought: -2, group: "g", revoked: -1, ownership: .familyShared)
+        #expect(Self.states([own, shared]) == ["10": "active", "20": "revoked"])
+    }
+
+    @Test("a purchase of unknown type the customer's newest receipt no longer carries entitles nothing (a finished consumable)")
+    func finishedConsumable() throws {
+        var coins = try Self.renewal("30", original: "3", product: "coins", bought: -20, group: nil)
+        coins.kind = .lasting
+        coins.expiresMilliseconds = nil
+        let kept = EntitlementRules.items([coins], renewals: [:], names: [:], at: Self.now)
+        #expect(kept.map(\.state) == [.active])
+        let finished = EntitlementRules.items(
+            [coins], renewals: [:], names: [:], at: Self.now, leftTheNewestReceipt: { $0.originalTransactionID == "3" })
+        #expect(finished.isEmpty)
+    }
+
+    @Test("a subscription is its original transaction's, whatever its products and whether its group is known")
     func grouping() throws {
         let purchases = [
             try Self.renewal("10", original: "1", bought: -10, group: nil),
-            try Self.renewal("11", original: "1", bought: -5, group: nil),
+            try Self.renewal("11", original: "1", product: "premium", bought: -5, group: nil),
             try Self.renewal("20", original: "2", product: "yearly", bought: -5, group: "h"),
         ]
         #expect(Self.states(purchases) == ["11": "active", "20": "active"])

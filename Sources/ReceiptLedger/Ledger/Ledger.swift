@@ -138,15 +138,16 @@ extension Ledger {
         environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
     ) async throws(LedgerError) {}
 
-    /// Not supported by a ledger of your own unless it says otherwise: the entitlements endpoint then answers 503.
+    /// Not supported by a ledger of your own unless it says otherwise: the entitlements endpoint then answers 500
+    /// (`ledger_error`).
     public func customer(
         environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
     ) async throws(LedgerError) -> LedgerCustomer? {
         throw LedgerError(.statementFailed, "this ledger does not look customers up by app account token")
     }
 
-    /// Not supported by a ledger of your own unless it says otherwise: the App Store Server API mirror then answers
-    /// Apple's retryable internal error.
+    /// Not supported by a ledger of your own unless it says otherwise: the App Store Server API mirror's customer-wide
+    /// endpoints then answer Apple's internal error (500, 5000000).
     public func customer(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) async throws(LedgerError) -> LedgerCustomer? {

@@ -229,8 +229,9 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         var transactions: [LedgerCustomerTransaction] = []
         transactions.reserveCapacity(rows.transactions.count)
         for row in rows.transactions {
-            guard row.count == 6, case .text(let id) = row[0], case .text(let original) = row[1],
-                case .integer(let version) = row[2], case .text(let source) = row[3], case .text(let hash) = row[4]
+            guard row.count == 7, case .text(let id) = row[0], case .text(let original) = row[1],
+                case .integer(let version) = row[2], case .text(let source) = row[3], case .text(let hash) = row[4],
+                case .integer(let change) = row[6]
             else {
                 throw LedgerError(.incompatibleSchema, "a stored transaction's ids, date, source or hash are not as written")
             }
@@ -242,7 +243,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
             }
             transactions.append(
                 LedgerCustomerTransaction(
-                    transactionIdentifier: id, versionMilliseconds: version,
+                    transactionIdentifier: id, versionMilliseconds: version, changeNumber: change,
                     signed: LedgerSignedTransaction(
                         originalTransactionIdentifier: original, source: LedgerSource(rawValue: source),
                         receiptHash: hash, signedJWS: jws)))

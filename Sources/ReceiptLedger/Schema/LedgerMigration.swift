@@ -242,14 +242,25 @@ struct LedgerMigration: Sendable {
         // environment and bundle id would be as good a match for the snapshot read's first two columns to a planner
         // looking at empty tables, and PostgreSQL's kept plan then filtered the original transaction ids over it.
         // The app account tokens signed transactions carry, by customer: a table of their own, which receipts (they
-        // carry none) never clear; filled from the transactions stored before.
+        // carry none) never clear; filled from the transactions stored before (read from their JSON as the ledger
+        // writes it, so that a row whose JSON is not an object cannot fail the migration). Change numbers: the order
+        // in which the ledger learnt of each transaction's content, for the mirror's history pages; rows stored
+        // before are numbered by version date.
         LedgerMigration(
-            version: 8, description: "customers: original transactions by their newest receipt and by app account token"
+            version: 8,
+            description: "customers: original transactions by their newest receipt and by app account token; change numbers"
         ) { dialect in
             let token =
                 dialect == .postgres
-                ? "lower(purchase_json::jsonb ->> 'app_account_token')"
-                : "lower(json_extract(purchase_json, '$.app_account_token'))"
+                ? "lower(substring(purchase_json FROM '\"app_account_token\":\"([^\"]*)\"'))"
+                : "lower(CASE WHEN json_valid(purchase_json) THEN json_extract(purchase_json, '$.app_account_token') END)"
+            let counter =
+                dialect == .postgres
+                ? [
+                    "CREATE SEQUENCE receiptkit_change_seq",
+                    "SELECT setval('receiptkit_change_seq', (SELECT COALESCE(MAX(change_seq), 0) + 1 FROM receiptkit_transactions), false)",
+                ]
+                : ["CREATE INDEX receiptkit_transactions_by_change ON receiptkit_transactions (change_seq)"]
             return [
                 """
                 CREATE INDEX receiptkit_original_transactions_by_receipt
@@ -269,7 +280,17 @@ struct LedgerMigration: Sendable {
                 SELECT DISTINCT environment, bundle_id, \(token), original_transaction_id FROM receiptkit_transactions
                 WHERE purchase_json LIKE '%"app_account_token"%' AND \(token) IS NOT NULL
                 """,
-            ]
+                "ALTER TABLE receiptkit_transactions ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0",
+                """
+                UPDATE receiptkit_transactions SET change_seq = numbered.n
+                FROM (SELECT environment, bundle_id, transaction_id,
+                        row_number() OVER (ORDER BY receipt_created_ms, transaction_id) AS n
+                      FROM receiptkit_transactions) AS numbered
+                WHERE numbered.environment = receiptkit_transactions.environment
+                    AND numbered.bundle_id = receiptkit_transactions.bundle_id
+                    AND numbered.transaction_id = receiptkit_transactions.transaction_id
+                """,
+            ] + counter
         },
     ]
 

@@ -38,14 +38,19 @@ struct LedgerStatements: Sendable {
     /// rows in one order): a stored row is replaced only by a newer version (receipt creation or signing date, then
     /// hash), and a signed row that records a refund or revocation never by a receipt row without one
     /// (``LedgerTransaction/supersedes(_:)``).
+    ///
+    /// A row inserted, or replaced by different content, takes the next change number; a version that changes nothing
+    /// (Apple signing the same transaction again) keeps the row's.
     func upsertTransactions(_ rows: ArraySlice<LedgerTransaction>) -> SQLStatement {
         let table = LedgerTransaction.table
-        let (tuples, binds) = self.values(rows, table.columns)
+        let (tuples, binds) = self.values(rows, table.columns, extra: self.dialect.nextChangeNumber)
         return SQLStatement(
             sql: """
-                INSERT INTO \(table.name) (\(Self.names(table.columns)))
+                INSERT INTO \(table.name) (\(Self.names(table.columns)), change_seq)
                 VALUES \(tuples)
-                ON CONFLICT \(Self.upsert(table))
+                ON CONFLICT \(Self.upsert(table)),
+                    change_seq = CASE WHEN excluded.purchase_json <> \(table.name).purchase_json
+                        THEN excluded.change_seq ELSE \(table.name).change_seq END
                 WHERE (excluded.receipt_created_ms, excluded.receipt_hash)
                     > (\(table.name).receipt_created_ms, \(table.name).receipt_hash)
                     AND NOT (excluded.source = 'receipt' AND excluded.cancellation_ms IS NULL
@@ -57,9 +62,10 @@ struct LedgerStatements: Sendable {
         )
     }
 
-    /// The `VALUES` tuples of a multi-row `INSERT` of `rows` into `columns`, and their bound values.
+    /// The `VALUES` tuples of a multi-row `INSERT` of `rows` into `columns` (and `extra`, an SQL expression, last in
+    /// each), and their bound values.
     private func values<Record>(
-        _ rows: ArraySlice<Record>, _ columns: [LedgerColumn<Record>]
+        _ rows: ArraySlice<Record>, _ columns: [LedgerColumn<Record>], extra: String? = nil
     ) -> (tuples: String, binds: [SQLValue]) {
         var binds: [SQLValue] = []
         binds.reserveCapacity(rows.count * columns.count)
@@ -67,7 +73,7 @@ struct LedgerStatements: Sendable {
         tuples.reserveCapacity(rows.count)
         for row in rows {
             let first = binds.count + 1
-            let placeholders = (first..<first + columns.count).map(self.dialect.placeholder)
+            let placeholders = (first..<first + columns.count).map(self.dialect.placeholder) + (extra.map { [$0] } ?? [])
             tuples.append("(" + placeholders.joined(separator: ", ") + ")")
             binds.append(contentsOf: columns.map { $0.value(row) })
         }
@@ -148,12 +154,12 @@ struct LedgerStatements: Sendable {
     }
 
     /// The transactions of the original transaction ids `ids` (at most ``chunkSize``): id, original id, the
-    /// current version's date, source and key, and the JWS stored with it.
+    /// current version's date, source and key, the JWS stored with it and its change number.
     func selectSignedTransactions(
         environment: AppStoreEnvironment, bundleIdentifier: String, ids: ArraySlice<String>
     ) -> SQLStatement {
         self.selectByOriginalTransaction(
-            "transaction_id, original_transaction_id, receipt_created_ms, source, receipt_hash, signed_jws",
+            "transaction_id, original_transaction_id, receipt_created_ms, source, receipt_hash, signed_jws, change_seq",
             from: "receiptkit_transactions", environment: environment, bundleIdentifier: bundleIdentifier, ids: ids)
     }
 

@@ -25,6 +25,16 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The next change number of `receiptkit_transactions` (``LedgerCustomerTransaction/changeNumber``), evaluated
+    /// in the writing statement: PostgreSQL's sequence, shared by every instance; on SQLite, whose one writer
+    /// commits in turn, one more than the largest stored (an index reads it).
+    var nextChangeNumber: String {
+        switch self {
+        case .sqlite: "(SELECT COALESCE(MAX(change_seq), 0) + 1 FROM receiptkit_transactions)"
+        case .postgres: "nextval('receiptkit_change_seq')"
+        }
+    }
+
     /// One row holding 1 when `receiptkit_schema` exists where the ledger's tables are looked for (PostgreSQL: the
     /// first schema of the `search_path` that has it), 0 when not — without creating it or needing the right to.
     var versionTableExists: String {

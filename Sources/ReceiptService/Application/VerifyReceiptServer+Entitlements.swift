@@ -12,9 +12,7 @@ extension VerifyReceiptServer {
     ) {
         router.get("v1/entitlements") { request, context in
             let authorization = request.headers[.authorization]
-            var query: [String: [String]] = [:]
-            for (name, value) in request.uri.queryParameters { query[String(name), default: []].append(String(value)) }
-            let parameters = query
+            let parameters = QueryParameters.of(request.uri)
             let timeout = server.verifier.configuration.requestTimeout
             let answer =
                 try await withDeadline(timeout - (ContinuousClock.now - context.received)) {

@@ -23,9 +23,7 @@ extension VerifyReceiptServer {
                 router.get("\(prefix)\(path)/:transactionId") { request, context in
                     let id = context.parameters.get("transactionId") ?? ""
                     let authorization = request.headers[.authorization]
-                    var query: [String: [String]] = [:]
-                    for (name, value) in request.uri.queryParameters { query[String(name), default: []].append(String(value)) }
-                    let parameters = query
+                    let parameters = QueryParameters.of(request.uri)
                     return try await server.respondMirror(context: context, route: "\(prefix)\(path)") {
                         switch path {
                         case "inApps/v1/subscriptions":

@@ -88,8 +88,8 @@ public struct VerifyReceiptServer: Sendable {
         var routes = servesJWS ? Self.routes.merging(Self.jwsRoute) { $1 } : Self.routes
         if self.servesProbes { routes.merge(Self.probeRoutes) { $1 } }
         let verifier = self.verifier
-        let refresh: @Sendable (LedgerQuery) async -> Bool = { query in
-            await verifier.refreshIfDue(query, now: verifier.now())
+        let refresh: @Sendable (LedgerQuery, Bool) async -> Bool = { query, stale in
+            await verifier.refreshIfDue(query, now: verifier.now(), stale: stale)
         }
         let mirror = AppStoreMirror(
             configuration: verifier.configuration.appStoreServerAPI, ledger: verifier.ledger, now: verifier.now,

@@ -19,18 +19,26 @@ extension ReceiptVerifier {
     }
 
     /// For an app the App Store Server API refreshes, refreshes those of `query`'s original transaction ids whose
-    /// data is due, waiting at most the refresh wait — what the App Store Server API mirror does before it answers.
+    /// data is due — all of them when `stale` (the caller holds something only Apple can sign anew: a transaction
+    /// whose newest version a receipt gave, so the ledger has no JWS of it) — waiting at most the refresh wait: what
+    /// the App Store Server API mirror and the entitlements endpoint do before they answer. Backoffs, pauses and the
+    /// single flight apply as for `/verifyReceipt`.
     /// - Returns: Whether a refresh wrote to the ledger in time (the caller reads it again).
-    func refreshIfDue(_ query: LedgerQuery, now: Date) async -> Bool {
+    func refreshIfDue(_ query: LedgerQuery, now: Date, stale: Bool = false) async -> Bool {
         guard let refresher = self.refresher,
             refresher.refreshes(bundleIdentifier: query.bundleIdentifier, environment: query.environment),
             !query.originalTransactionIdentifiers.isEmpty
         else { return false }
         // A ledger that cannot say when the ids were refreshed cannot answer either: the caller's read says so.
         guard let snapshot = try? await self.ledger.snapshot(matching: query) else { return false }
+        // Stale data is due sooner, but not on every request: Apple's answer may not make it current (a receipt
+        // created after Apple signed), and each request would ask again.
+        let interval = DurationConversion.milliseconds(
+            stale ? min(self.configuration.appStoreServerAPI.refreshInterval, Self.staleRefreshInterval)
+                : self.configuration.appStoreServerAPI.refreshInterval)
         let due = self.dueForRefresh(
             query.originalTransactionIdentifiers, environment: query.environment,
-            bundleIdentifier: query.bundleIdentifier, snapshot: snapshot, now: now)
+            bundleIdentifier: query.bundleIdentifier, snapshot: snapshot, now: now, interval: interval)
         guard !due.isEmpty else { return false }
         return await refresher.refresh(due, wait: self.refreshWait)
     }
@@ -43,12 +51,16 @@ extension ReceiptVerifier {
             bundleIdentifier: entry.bundleIdentifier, snapshot: snapshot, now: now)
     }
 
-    /// Those of `identifiers` whose App Store Server API data is due; the others are counted `fresh`.
+    /// How old stale data (``refreshIfDue(_:now:stale:)``) may be before a request refreshes it.
+    static let staleRefreshInterval: Duration = .seconds(60)
+
+    /// Those of `identifiers` whose App Store Server API data is older than `interval` milliseconds (the refresh
+    /// interval by default); the others are counted `fresh`.
     func dueForRefresh(
         _ identifiers: [String], environment: AppStoreEnvironment, bundleIdentifier: String, snapshot: LedgerSnapshot,
-        now: Date
+        now: Date, interval: Int64? = nil
     ) -> [RefreshKey] {
-        let interval = DurationConversion.milliseconds(self.configuration.appStoreServerAPI.refreshInterval)
+        let interval = interval ?? DurationConversion.milliseconds(self.configuration.appStoreServerAPI.refreshInterval)
         let nowMilliseconds = now.epochMilliseconds
         var due: [RefreshKey] = []
         var seen = Set<String>()

@@ -38,21 +38,26 @@ public struct ServiceCheck: Sendable {
 
     /// Whether `POST /jws/verify` is served (`jws_verify_endpoint`).
     public let servesJWSVerify: Bool
+    /// Whether `GET /v1/entitlements` is served (`admin_tokens` names a token).
+    public let servesEntitlements: Bool
 
     /// The routes served by default, and who must reach them.
     public static let routes = Self.routes(probes: nil, jws: false)
 
     /// The routes of the main listener and who must reach them, and where the probes are when they have their own.
     public var servedRoutes: String {
-        Self.routes(probes: self.probeListener, jws: self.servesJWSVerify, mirror: !self.mirroredApps.isEmpty)
+        Self.routes(
+            probes: self.probeListener, jws: self.servesJWSVerify, mirror: !self.mirroredApps.isEmpty,
+            entitlements: self.servesEntitlements)
     }
 
-    private static func routes(probes: String?, jws: Bool, mirror: Bool = false) -> String {
+    private static func routes(probes: String?, jws: Bool, mirror: Bool = false, entitlements: Bool = false) -> String {
         let inside = "POST /verifyReceipt, POST /sandbox/verifyReceipt" + (jws ? ", POST /jws/verify" : "")
             + (mirror
                 ? ", " + VerifyReceiptServer.mirrorPaths.flatMap { ["GET /\($0)/{id}", "GET /sandbox/\($0)/{id}"] }
                     .joined(separator: ", ")
                 : "")
+            + (entitlements ? ", GET /v1/entitlements (admin token)" : "")
         let probeRoutes = "GET /health, GET /metrics"
         return "POST /notifications/v2 (Apple must reach it); "
             + (probes.map { "\(inside) (your network only); \(probeRoutes) on http://\($0) only" }
@@ -81,6 +86,7 @@ public struct ServiceCheck: Sendable {
         self.extraAnchors = accepted.anchors.certificates.count
         self.checksRevocation = accepted.jwsRevocationCheck != nil
         self.servesJWSVerify = accepted.servesJWSVerify
+        self.servesEntitlements = !accepted.adminTokens.isEmpty
         self.unknownVariables = unknownVariables
         self.allowsXcodeReceipts = accepted.allowsXcodeReceipts
         self.migratesOnStart = settings.migratesOnStart

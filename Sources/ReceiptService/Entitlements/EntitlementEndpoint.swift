@@ -18,7 +18,7 @@ struct EntitlementEndpoint: Sendable {
     let names: [String: [String: [String]]]
     let now: @Sendable () -> Date
     /// Refreshes a query's ids from the App Store Server API when due (the mirror's); whether the ledger was written.
-    let refresh: @Sendable (LedgerQuery) async -> Bool
+    let refresh: @Sendable (LedgerQuery, Bool) async -> Bool
 
     /// The answer to a request with `authorization` and `query`.
     func answer(authorization: String?, query: [String: [String]]) async -> EntitlementAnswer {
@@ -58,16 +58,27 @@ struct EntitlementEndpoint: Sendable {
         let asked = LedgerQuery(
             environment: request.environment, bundleIdentifier: request.bundleIdentifier,
             originalTransactionIdentifiers: customer.originalTransactionIdentifiers)
-        if await self.refresh(asked), let refreshed = try await self.customer(request) {
+        if await self.refresh(asked, false), let refreshed = try await self.customer(request) {
             customer = refreshed
         }
         let snapshot = try await self.ledger.snapshot(
             matching: LedgerQuery(
                 environment: request.environment, bundleIdentifier: request.bundleIdentifier,
                 originalTransactionIdentifiers: customer.originalTransactionIdentifiers))
+        // The newest receipt of the customer, and each original transaction's newest receipt: a purchase of unknown
+        // type the newest no longer carries was a consumable the app finished.
+        let newest = snapshot.latestReceiptHash
+        var receiptOfOriginal: [String: String] = [:]
+        for record in snapshot.originalTransactions {
+            if let hash = record.latestReceiptHash { receiptOfOriginal[record.originalTransactionIdentifier] = hash }
+        }
         let items = EntitlementRules.items(
             Self.purchases(snapshot, customer), renewals: Self.renewals(snapshot, customer),
-            names: self.names[request.bundleIdentifier] ?? [:], at: moment.epochMilliseconds)
+            names: self.names[request.bundleIdentifier] ?? [:], at: moment.epochMilliseconds,
+            leftTheNewestReceipt: { purchase in
+                guard let newest, let own = receiptOfOriginal[purchase.originalTransactionID] else { return false }
+                return own != newest
+            })
         var active = Set<String>()
         for item in items where item.state.grantsAccess { active.formUnion(item.entitlements) }
         return [

@@ -33,40 +33,42 @@ enum EntitlementRules {
         return .billingRetry
     }
 
-    /// One item for each subscription group (a subscription whose group the ledger does not know — a receipt does
-    /// not say it — is its original transaction's) and each other product the customer bought by `moment`, in
-    /// product id order; consumables entitle nothing and have none. `names` maps product ids to entitlement names
-    /// (a product without any names itself).
+    /// One item for each subscription — an original transaction id, which an upgrade, a downgrade or a crossgrade
+    /// within the group keeps while the product changes, so two items of one group are two subscriptions (the
+    /// customer's own and one shared by the family, say), each with its own state — and for each other product the
+    /// customer bought by `moment`, in product id order. Consumables entitle nothing and have none; neither does a
+    /// purchase of unknown type that the customer's newest receipt no longer carries (`leftTheNewestReceipt`: a
+    /// consumable the app finished leaves the receipt, a non-consumable never does). `names` maps product ids to
+    /// entitlement names (a product without any names itself).
     static func items(
-        _ purchases: [PurchaseFacts], renewals: [String: RenewalFacts], names: [String: [String]], at moment: Int64
+        _ purchases: [PurchaseFacts], renewals: [String: RenewalFacts], names: [String: [String]], at moment: Int64,
+        leftTheNewestReceipt: (PurchaseFacts) -> Bool = { _ in false }
     ) -> [EntitlementItem] {
-        var groupOfOriginal: [String: String] = [:]
-        for purchase in purchases {
-            if let group = purchase.subscriptionGroup, groupOfOriginal[purchase.originalTransactionID] == nil {
-                groupOfOriginal[purchase.originalTransactionID] = group
-            }
-        }
         var latest: [String: PurchaseFacts] = [:]
         var learnt: [String: Int64] = [:]
         for purchase in purchases where purchase.kind != .consumable {
             if let bought = purchase.purchaseMilliseconds, bought > moment { continue }
+            if purchase.kind == .lasting, leftTheNewestReceipt(purchase) { continue }
             let key =
-                purchase.expiresMilliseconds != nil || purchase.kind == .autoRenewable
-                ? "group:" + (groupOfOriginal[purchase.originalTransactionID] ?? "original:" + purchase.originalTransactionID)
-                : "product:" + purchase.productID
+                Self.isSubscription(purchase)
+                ? "subscription:" + purchase.originalTransactionID : "product:" + purchase.productID
             learnt[key] = max(learnt[key] ?? Int64.min, purchase.versionMilliseconds)
             if let held = latest[key], Self.order(held) >= Self.order(purchase) { continue }
             latest[key] = purchase
         }
         return latest.map { key, purchase in
-            let renewal = purchase.kind == .autoRenewable || purchase.expiresMilliseconds != nil
-                ? renewals[purchase.originalTransactionID] : nil
+            let renewal = Self.isSubscription(purchase) ? renewals[purchase.originalTransactionID] : nil
             let updated = max(learnt[key] ?? purchase.versionMilliseconds, renewal?.versionMilliseconds ?? Int64.min)
             return EntitlementItem(
                 purchase: purchase, renewal: renewal, state: Self.state(purchase, renewal: renewal, at: moment),
                 entitlements: names[purchase.productID] ?? [purchase.productID], updatedMilliseconds: updated)
         }
         .sorted { ($0.purchase.productID, $0.purchase.originalTransactionID) < ($1.purchase.productID, $1.purchase.originalTransactionID) }
+    }
+
+    /// Whether `purchase` is an auto-renewable subscription's (signed data says so; a receipt's has an expiry date).
+    static func isSubscription(_ purchase: PurchaseFacts) -> Bool {
+        purchase.kind == .autoRenewable
     }
 
     /// The order of a subscription's transactions: purchase date, then expiry, then id.

@@ -21,7 +21,7 @@ extension AppStoreMirror {
         await self.answerForCustomer(environment, authorization, transactionID) { () throws(MirrorRefusal) in
             var wanted: Set<Int64> = []
             for text in query["status"] ?? [] {
-                guard let status = Int64(text), (1...5).contains(status) else { throw MirrorRefusal(.invalidStatus) }
+                guard let status = Self.digits(text), (1...5).contains(status) else { throw MirrorRefusal(.invalidStatus) }
                 wanted.insert(status)
             }
             return wanted
@@ -101,7 +101,9 @@ extension AppStoreMirror {
     }
 
     /// Get Refund History v2, `GET /inApps/v2/refund/lookup/{transactionId}`: the customer's refunded and revoked
-    /// transactions, by `revocationDate`, at most ``pageSize`` a page; `revision` continues after the page.
+    /// transactions in the order the ledger learnt of them (their change numbers: a refund is a change), at most
+    /// ``pageSize`` a page; `revision` continues after the page, and a refund learnt later — however early its
+    /// `revocationDate` — comes after it.
     func refundHistory(
         environment: AppStoreEnvironment, authorization: String?, transactionID: String, query: [String: [String]]
     ) async -> MirrorAnswer {
@@ -110,9 +112,8 @@ extension AppStoreMirror {
         } answer: { _, customer, boundary throws(MirrorRefusal) in
             let refunded = try Self.signed(customer)
                 .compactMap { transaction -> (MirrorPosition, MirrorTransaction)? in
-                    guard let revoked = transaction.revocationMilliseconds else { return nil }
-                    let position = MirrorPosition(milliseconds: revoked, identifier: transaction.transactionIdentifier)
-                    return position > boundary ? (position, transaction) : nil
+                    guard transaction.revocationMilliseconds != nil, transaction.position > boundary else { return nil }
+                    return (transaction.position, transaction)
                 }
                 .sorted { $0.0 < $1.0 }
             let page = refunded.prefix(Self.pageSize)
@@ -154,7 +155,8 @@ extension AppStoreMirror {
             let query = LedgerQuery(
                 environment: environment, bundleIdentifier: bundle,
                 originalTransactionIdentifiers: customer.originalTransactionIdentifiers)
-            if await self.refresh(query),
+            let stale = customer.transactions.contains { $0.signed.currentJWS == nil }
+            if await self.refresh(query, stale),
                 let refreshed = try await self.ledger.customer(
                     environment: environment, bundleIdentifier: bundle, transactionIdentifier: transactionID)
             {

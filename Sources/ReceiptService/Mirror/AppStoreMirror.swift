@@ -18,14 +18,15 @@ struct AppStoreMirror: Sendable {
     /// The tokens each environment accepts: the keys configured for it.
     let verifiers: [AppStoreEnvironment: BearerTokenVerifier]
     let now: @Sendable () -> Date
-    /// Refreshes the ids of a query from the App Store Server API when their data is due, within the refresh wait
+    /// Refreshes the ids of a query from the App Store Server API when their data is due — sooner when it is stale
+    /// (the second argument: the ledger holds no JWS of something it must serve) — within the refresh wait
     /// (``ReceiptVerifier``'s bridge, the single flight `/verifyReceipt` shares); whether the ledger was written.
-    let refresh: @Sendable (LedgerQuery) async -> Bool
+    let refresh: @Sendable (LedgerQuery, Bool) async -> Bool
 
     /// The mirror of `configuration`'s apps, or `nil` when no app has a key (the routes are then not served).
     init?(
         configuration: AppStoreServerAPIBridgeConfiguration, ledger: any Ledger, now: @escaping @Sendable () -> Date,
-        refresh: @escaping @Sendable (LedgerQuery) async -> Bool = { _ in false }
+        refresh: @escaping @Sendable (LedgerQuery, Bool) async -> Bool = { _, _ in false }
     ) {
         var keys: [AppStoreEnvironment: [BearerTokenVerifier.Key]] = [:]
         for app in configuration.apps {
@@ -84,7 +85,7 @@ struct AppStoreMirror: Sendable {
             let query = LedgerQuery(
                 environment: environment, bundleIdentifier: bundle,
                 originalTransactionIdentifiers: [stored.originalTransactionIdentifier])
-            if await self.refresh(query),
+            if await self.refresh(query, stored.currentJWS == nil),
                 let refreshed = try await self.ledger.signedTransaction(
                     environment: environment, bundleIdentifier: bundle, transactionIdentifier: transactionID)
             {
@@ -112,6 +113,13 @@ struct AppStoreMirror: Sendable {
             guard Self.isTransactionIdentifier(transactionID) else { return .refused(.error(.invalidTransactionId)) }
             return .admitted(bundleIdentifier: bundleIdentifier)
         }
+    }
+
+    /// `text` as a number when it is 1 to 18 ASCII digits (no sign, no space: Apple's parameters are plain digits;
+    /// 18 digits cannot overflow), else `nil`.
+    static func digits(_ text: String) -> Int64? {
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int64(text)
     }
 
     /// Apple's transaction ids: 1 to 64 ASCII digits (InvalidTransactionIdError otherwise).

@@ -31,11 +31,11 @@ struct MirrorHistoryFilter: Sendable {
         default: throw MirrorRefusal(.invalidSort)
         }
         if let text = try Self.single(query, "startDate", .invalidStartDate) {
-            guard let value = Int64(text), value >= 0 else { throw MirrorRefusal(.invalidStartDate) }
+            guard let value = AppStoreMirror.digits(text) else { throw MirrorRefusal(.invalidStartDate) }
             self.startDate = value
         }
         if let text = try Self.single(query, "endDate", .invalidEndDate) {
-            guard let value = Int64(text), value >= 0 else { throw MirrorRefusal(.invalidEndDate) }
+            guard let value = AppStoreMirror.digits(text) else { throw MirrorRefusal(.invalidEndDate) }
             self.endDate = value
         }
         if let start = self.startDate, let end = self.endDate, start >= end {

@@ -1,15 +1,16 @@
-/// A place in an order of the mirror's transactions: a date in milliseconds, then the transaction id. What a
-/// `revision` token holds (``MirrorRevision``).
+/// A place in the order of the mirror's transactions: the ledger's change number
+/// (``LedgerCustomerTransaction/changeNumber``), then the transaction id. What a `revision` token holds
+/// (``MirrorRevision``).
 struct MirrorPosition: Sendable, Hashable, Comparable {
-    let milliseconds: Int64
+    let number: Int64
     let identifier: String
 
     static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.milliseconds != rhs.milliseconds ? lhs.milliseconds < rhs.milliseconds : lhs.identifier < rhs.identifier
+        lhs.number != rhs.number ? lhs.number < rhs.number : lhs.identifier < rhs.identifier
     }
 
     /// Before every transaction.
-    static let start = Self(milliseconds: Int64.min, identifier: "")
+    static let start = Self(number: Int64.min, identifier: "")
     /// After every transaction (ids are at most 64 digits; `~` sorts after every digit).
-    static let end = Self(milliseconds: Int64.max, identifier: "~")
+    static let end = Self(number: Int64.max, identifier: "~")
 }

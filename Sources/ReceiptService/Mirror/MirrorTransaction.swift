@@ -7,11 +7,11 @@ struct MirrorTransaction: Sendable {
     let jws: String
     let payload: JWSTransactionPayload
     let transactionIdentifier: String
-    /// The date of the version the ledger holds: the position in the order of changes that `revision` pages walk.
-    let versionMilliseconds: Int64
+    /// When the ledger learnt the content it holds (its change number): the order `revision` pages walk.
+    let changeNumber: Int64
 
-    /// The position in the order of changes: the version's date, then the transaction id.
-    var position: MirrorPosition { MirrorPosition(milliseconds: self.versionMilliseconds, identifier: self.transactionIdentifier) }
+    /// The position in the order of changes: the change number, then the transaction id.
+    var position: MirrorPosition { MirrorPosition(number: self.changeNumber, identifier: self.transactionIdentifier) }
 
     /// `purchaseDate`, in milliseconds.
     var purchaseMilliseconds: Int64 { self.payload.fields.integer("purchaseDate") ?? 0 }
@@ -25,6 +25,6 @@ struct MirrorTransaction: Sendable {
         self.jws = jws
         self.payload = try JWSTransactionPayload(fields: try CompactJWS(Array(jws.utf8)).payload)
         self.transactionIdentifier = stored.transactionIdentifier
-        self.versionMilliseconds = stored.versionMilliseconds
+        self.changeNumber = stored.changeNumber
     }
 }
