@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import AppStoreJWS
+import ReceiptKitTesting
 import NIOCore
 import ReceiptKit
 import ReceiptLedger
@@ -46,6 +48,58 @@ struct TwoInstanceTests {
                             #expect(object["latest_receipt"] as? String == Data(renewed).base64EncodedString())
                         }
                     }
+                }
+            }
+        }
+    }
+
+    @Test("the mirror and the entitlements answer alike from either instance: a customer learnt through one, a refund through the other")
+    func mirrorAndEntitlementsAlike() async throws {
+        typealias C = AppStoreMirrorCustomerTests
+        typealias E = EntitlementsTests
+        try await LedgerBackend.withTwoPostgresLedgers { a, b in
+            _ = try await C.learnCustomer(into: a)
+            let configuration = try E.configuration()
+            try await H.withLiveService(configuration, ledger: a) { clientA, _ in
+                try await H.withLiveService(configuration, ledger: b) { clientB, _ in
+                    func answers(_ client: any TestClientProtocol) async throws -> [String] {
+                        var bodies: [String] = []
+                        for path in [
+                            "/inApps/v1/subscriptions/\(C.monthly)", "/inApps/v2/history/\(C.monthly)",
+                            "/inApps/v2/refund/lookup/\(C.monthly)", "/inApps/v1/transactions/\(C.yearly)",
+                        ] {
+                            let answer = try await AppStoreMirrorTests.get(client, path, authorization: try AppStoreMirrorTests.token())
+                            #expect(answer.status == 200, "\(path)")
+                            bodies.append(String(decoding: answer.body, as: UTF8.self))
+                        }
+                        let entitlements = try await client.execute(
+                            uri: "/v1/entitlements?\(E.app)&transaction_id=\(C.monthly)", method: .get,
+                            headers: [.authorization: "Bearer " + E.tokens[0]]) { String(buffer: $0.body) }
+                        bodies.append(entitlements)
+                        return bodies
+                    }
+                    let fromA = try await answers(clientA)
+                    #expect(try await answers(clientB) == fromA)
+                    // The yearly subscription refunded, learnt through the second instance.
+                    var refunded = C.transactions()[22]
+                    refunded["revocationDate"] = JWSSamplePayload.timestamp(ServiceTestPKI.now.addingTimeInterval(-60))
+                    refunded["revocationReason"] = .number(JSONNumber(0))
+                    refunded["signedDate"] = JWSSamplePayload.timestamp(NotificationServiceTests.signed.addingTimeInterval(60))
+                    try await b.apply(LedgerUpdate(source: .notification, transactions: [
+                        try #require(LedgerTransaction(
+                            verified: try JWSTransactionPayload(fields: refunded), jws: try C.sign(refunded),
+                            environment: .production, source: .notification))
+                    ]))
+                    let afterB = try await answers(clientB)
+                    #expect(afterB != fromA)
+                    // The other instance's snapshot cache hears the change (its listener), a moment later.
+                    var afterA = try await answers(clientA)
+                    for _ in 0..<50 where afterA != afterB {
+                        try await Task.sleep(for: .milliseconds(100))
+                        afterA = try await answers(clientA)
+                    }
+                    #expect(afterA == afterB)
+                    #expect(afterB[4].contains("\"refunded\""))
                 }
             }
         }
