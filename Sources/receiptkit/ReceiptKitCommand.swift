@@ -15,7 +15,7 @@ struct ReceiptKitCommand: AsyncParsableCommand {
         version: ReceiptKitVersion.string,
         subcommands: [
             InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self,
-            ServeCommand.self, LedgerCommand.self, JWSCommand.self, CodegenCommand.self, APICommand.self,
+            ServeCommand.self, LedgerCommand.self, SubscriptionCommand.self, JWSCommand.self, CodegenCommand.self, APICommand.self,
         ]
     )
 }

@@ -28,15 +28,15 @@ extension VerifyReceiptServer {
                         switch path {
                         case "inApps/v1/subscriptions":
                             await mirror.subscriptionStatuses(
-                                environment: environment, authorization: authorization, transactionID: id, query: parameters)
+                                environment: environment, caller: .token(authorization), transactionID: id, query: parameters)
                         case "inApps/v2/history":
                             await mirror.transactionHistory(
-                                environment: environment, authorization: authorization, transactionID: id, query: parameters)
+                                environment: environment, caller: .token(authorization), transactionID: id, query: parameters)
                         case "inApps/v2/refund/lookup":
                             await mirror.refundHistory(
-                                environment: environment, authorization: authorization, transactionID: id, query: parameters)
+                                environment: environment, caller: .token(authorization), transactionID: id, query: parameters)
                         default:
-                            await mirror.transactionInfo(environment: environment, authorization: authorization, transactionID: id)
+                            await mirror.transactionInfo(environment: environment, caller: .token(authorization), transactionID: id)
                         }
                     }
                 }

@@ -16,9 +16,9 @@ extension AppStoreMirror {
     /// information and its status at the time of the request (``MirrorSubscriptionStatus``); `status` (1 to 5,
     /// several allowed) keeps only those.
     func subscriptionStatuses(
-        environment: AppStoreEnvironment, authorization: String?, transactionID: String, query: [String: [String]]
+        environment: AppStoreEnvironment, caller: MirrorCaller, transactionID: String, query: [String: [String]]
     ) async -> MirrorAnswer {
-        await self.answerForCustomer(environment, authorization, transactionID) { () throws(MirrorRefusal) in
+        await self.answerForCustomer(environment, caller, transactionID) { () throws(MirrorRefusal) in
             var wanted: Set<Int64> = []
             for text in query["status"] ?? [] {
                 guard let status = Self.digits(text), (1...5).contains(status) else { throw MirrorRefusal(.invalidStatus) }
@@ -77,9 +77,9 @@ extension AppStoreMirror {
     /// order the ledger learnt of them (`sort`), filtered (``MirrorHistoryFilter``), at most ``pageSize`` a page;
     /// `revision` continues after the page it came with, and once `hasMore` is false, gets what changed since.
     func transactionHistory(
-        environment: AppStoreEnvironment, authorization: String?, transactionID: String, query: [String: [String]]
+        environment: AppStoreEnvironment, caller: MirrorCaller, transactionID: String, query: [String: [String]]
     ) async -> MirrorAnswer {
-        await self.answerForCustomer(environment, authorization, transactionID) { () throws(MirrorRefusal) in
+        await self.answerForCustomer(environment, caller, transactionID) { () throws(MirrorRefusal) in
             (try MirrorHistoryFilter(query: query), try Self.revision(query, MirrorRevision.history))
         } answer: { bundle, customer, request throws(MirrorRefusal) in
             let (filter, boundary) = request
@@ -105,9 +105,9 @@ extension AppStoreMirror {
     /// ``pageSize`` a page; `revision` continues after the page, and a refund learnt later — however early its
     /// `revocationDate` — comes after it.
     func refundHistory(
-        environment: AppStoreEnvironment, authorization: String?, transactionID: String, query: [String: [String]]
+        environment: AppStoreEnvironment, caller: MirrorCaller, transactionID: String, query: [String: [String]]
     ) async -> MirrorAnswer {
-        await self.answerForCustomer(environment, authorization, transactionID) { () throws(MirrorRefusal) in
+        await self.answerForCustomer(environment, caller, transactionID) { () throws(MirrorRefusal) in
             try Self.revision(query, MirrorRevision.refunds) ?? .start
         } answer: { _, customer, boundary throws(MirrorRefusal) in
             let refunded = try Self.signed(customer)
@@ -130,12 +130,12 @@ extension AppStoreMirror {
     /// has one and the customer's data was due —, then `answer`'s members as the 200 answer, or the answer of
     /// whichever refused.
     private func answerForCustomer<Parameters>(
-        _ environment: AppStoreEnvironment, _ authorization: String?, _ transactionID: String,
+        _ environment: AppStoreEnvironment, _ caller: MirrorCaller, _ transactionID: String,
         parameters: () throws(MirrorRefusal) -> Parameters,
         answer: (String, LedgerCustomer, Parameters) throws(MirrorRefusal) -> [String: JSONValue]
     ) async -> MirrorAnswer {
         let bundle: String
-        switch self.admit(environment, authorization, transactionID) {
+        switch self.admit(environment, caller, transactionID) {
         case .refused(let answer): return answer
         case .admitted(let bundleIdentifier): bundle = bundleIdentifier
         }

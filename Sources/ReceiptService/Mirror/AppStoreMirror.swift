@@ -39,6 +39,15 @@ struct AppStoreMirror: Sendable {
         self.refresh = refresh
     }
 
+    /// A mirror for a caller the process trusts (``MirrorCaller/trusted(bundleIdentifier:)``): `receiptkit
+    /// subscription` reading a ledger directly, with no token and no refresh from Apple.
+    init(ledger: any Ledger, now: @escaping @Sendable () -> Date) {
+        self.ledger = ledger
+        self.verifiers = [:]
+        self.now = now
+        self.refresh = { _, _ in false }
+    }
+
     /// One key per key id: a key that serves several apps names them all. Entries that give one key id different
     /// keys or issuers (a settings mistake) leave that key id out altogether — its tokens are refused — rather than
     /// let one app's key read another app's data.
@@ -70,10 +79,10 @@ struct AppStoreMirror: Sendable {
     /// a receipt's — is Apple's retryable internal error (500, 5000001): Apple knows it, the mirror cannot sign for
     /// it, and a client must not read "does not exist".
     func transactionInfo(
-        environment: AppStoreEnvironment, authorization: String?, transactionID: String
+        environment: AppStoreEnvironment, caller: MirrorCaller, transactionID: String
     ) async -> MirrorAnswer {
         let bundle: String
-        switch self.admit(environment, authorization, transactionID) {
+        switch self.admit(environment, caller, transactionID) {
         case .refused(let answer): return answer
         case .admitted(let bundleIdentifier): bundle = bundleIdentifier
         }
@@ -105,14 +114,21 @@ struct AppStoreMirror: Sendable {
     }
 
     /// The token checked as Apple checks it (401 with an empty body for any refusal), then the id (Apple's 400 for
-    /// one that is not a transaction id): every endpoint's first steps, in Apple's order.
-    func admit(_ environment: AppStoreEnvironment, _ authorization: String?, _ transactionID: String) -> Admission {
-        switch self.verifiers[environment]?.check(authorization, now: self.now()) ?? .refused("unknown_key") {
-        case .refused(let reason): return .refused(.unauthorized(reason))
-        case .accepted(_, let bundleIdentifier):
-            guard Self.isTransactionIdentifier(transactionID) else { return .refused(.error(.invalidTransactionId)) }
-            return .admitted(bundleIdentifier: bundleIdentifier)
+    /// one that is not a transaction id): every endpoint's first steps, in Apple's order. A trusted caller names its
+    /// app itself.
+    func admit(_ environment: AppStoreEnvironment, _ caller: MirrorCaller, _ transactionID: String) -> Admission {
+        let bundleIdentifier: String
+        switch caller {
+        case .trusted(let bundle):
+            bundleIdentifier = bundle
+        case .token(let authorization):
+            switch self.verifiers[environment]?.check(authorization, now: self.now()) ?? .refused("unknown_key") {
+            case .refused(let reason): return .refused(.unauthorized(reason))
+            case .accepted(_, let bundle): bundleIdentifier = bundle
+            }
         }
+        guard Self.isTransactionIdentifier(transactionID) else { return .refused(.error(.invalidTransactionId)) }
+        return .admitted(bundleIdentifier: bundleIdentifier)
     }
 
     /// `text` as a number when it is 1 to 18 ASCII digits (no sign, no space: Apple's parameters are plain digits;

@@ -26,4 +26,16 @@ public enum JSONValue: Sendable, Hashable {
         if case .object(let value) = self { return value }
         return nil
     }
+
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The number, when this is one.
+    public var numberValue: JSONNumber? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
 }
