@@ -193,4 +193,31 @@ struct LedgerCustomerTests {
             #expect(versions.first { $0.transactionIdentifier == "1001" }?.versionMilliseconds == 6_000, "the version is still the newer one")
         }
     }
+
+    @Test("SQLite looks a customer up by index: no scan of the app's transactions or original transactions")
+    func sqliteCustomerPlan() async throws {
+        try await LedgerBackend.sqliteFile.withLedger { ledger in
+            let sqlite = try #require(ledger as? SQLiteLedger)
+            let statements = LedgerStatements(dialect: .sqlite)
+            for statement in [
+                statements.selectCustomer(environment: .production, bundleIdentifier: "b", transactionIdentifier: "1"),
+                statements.selectCustomer(environment: .production, bundleIdentifier: "b", appAccountToken: "t"),
+            ] {
+                let plan = try await sqlite.operations.backend.read { session in
+                    try await session.run(SQLStatement(sql: "EXPLAIN QUERY PLAN " + statement.sql, binds: statement.binds))
+                }
+                let details = plan.compactMap { row -> String? in
+                    guard case .text(let detail)? = row.last else { return nil }
+                    return detail
+                }
+                #expect(!details.isEmpty)
+                for detail in details where detail.hasPrefix("SEARCH") || detail.hasPrefix("SCAN") {
+                    // Each search names its key column; none reads the app's rows whole.
+                    #expect(!detail.hasPrefix("SCAN"), "\(detail)")
+                    #expect(!detail.hasSuffix("(environment=? AND bundle_id=?)"), "\(detail)")
+                }
+                #expect(details.contains { $0.contains("receiptkit_original_transactions_by_receipt") }, "\(details)")
+            }
+        }
+    }
 }

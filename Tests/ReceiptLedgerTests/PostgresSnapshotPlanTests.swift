@@ -55,6 +55,57 @@ struct PostgresSnapshotPlanTests {
     }
 
     @Test(
+        "a customer's lookup (planned at each run, as the ledger runs it unprepared) reads every table by its index at an app's scale",
+        Self.needsPostgres)
+    func customerLookupUsesIndexes() async throws {
+        try await Self.onMigratedLedger { connection in
+            // 20,000 customers of one app, two transactions each, one receipt each, a token each; statistics read.
+            for sql in [
+                """
+                INSERT INTO receiptkit_transactions (environment, transaction_id, original_transaction_id, bundle_id,
+                    product_id, purchase_ms, expires_ms, cancellation_ms, receipt_hash, receipt_created_ms, purchase_json, source)
+                SELECT 'Production', (i * 10 + k)::text, (i * 10)::text, 'b', 'p', 0, 0, NULL, 'h' || i, 0, '{}', 'receipt'
+                FROM generate_series(1, 20000) AS i, generate_series(0, 1) AS k
+                """,
+                """
+                INSERT INTO receiptkit_original_transactions (environment, bundle_id, original_transaction_id,
+                    latest_receipt_hash, latest_receipt_created_ms)
+                SELECT 'Production', 'b', (i * 10)::text, 'h' || i, 0 FROM generate_series(1, 20000) AS i
+                """,
+                """
+                INSERT INTO receiptkit_app_account_tokens (environment, bundle_id, app_account_token, original_transaction_id)
+                SELECT 'Production', 'b', 't' || i, (i * 10)::text FROM generate_series(1, 20000) AS i
+                """,
+                "ANALYZE",
+            ] {
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: LedgerBackend.quiet)
+            }
+            // As the ledger's connections plan: one generic plan per run, from the statistics of the moment.
+            try await connection.query("SET plan_cache_mode = force_generic_plan", logger: LedgerBackend.quiet)
+            let statements = LedgerStatements(dialect: .postgres)
+            for (name, statement) in [
+                ("by_id", statements.selectCustomer(environment: .production, bundleIdentifier: "b", transactionIdentifier: "1")),
+                ("by_token", statements.selectCustomer(environment: .production, bundleIdentifier: "b", appAccountToken: "t")),
+            ] {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "PREPARE customer_\(name) (text, text, text) AS \(statement.sql)"),
+                    logger: LedgerBackend.quiet)
+                var lines: [String] = []
+                for try await row in try await connection.query(
+                    PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE customer_\(name) ('Production', 'b', '1001')"), logger: LedgerBackend.quiet)
+                {
+                    lines.append(try row.decode(String.self))
+                }
+                let plan = lines.joined(separator: "\n")
+                #expect(!plan.contains("Seq Scan"), "\(name):\n\(plan)")
+                #expect(plan.contains("receiptkit_original_transactions_by_receipt"), "\(name):\n\(plan)")
+                // Every index condition names its key column, not only the app's (a filter over the app's rows).
+                #expect(!plan.contains("Filter: (transaction_id ="), "\(name):\n\(plan)")
+            }
+        }
+    }
+
+    @Test(
         "the ledger's connections keep the snapshot read's plan: planned once, not on every read",
         Self.needsPostgres)
     func planKeptPerConnection() async throws {

@@ -238,9 +238,10 @@ struct LedgerMigration: Sendable {
                 "ALTER TABLE receiptkit_notifications ADD COLUMN signed_payload TEXT",
             ]
         },
-        // Keyed by the hash alone (a SHA-256: as selective as a key): an index that began with the primary key's
-        // environment and bundle id would be as good a match for the snapshot read's first two columns to a planner
-        // looking at empty tables, and PostgreSQL's kept plan then filtered the original transaction ids over it.
+        // Keyed by the hash first (a SHA-256: as selective as a key), then the app: an index that began with the
+        // primary key's environment and bundle id would be as good a match for the snapshot read's first two columns
+        // to a planner looking at empty tables, and PostgreSQL's kept plan then filtered the original transaction ids
+        // over it; with the app after the hash, a customer's lookup matches the whole index.
         // The app account tokens signed transactions carry, by customer: a table of their own, which receipts (they
         // carry none) never clear; filled from the transactions stored before (read from their JSON as the ledger
         // writes it, so that a row whose JSON is not an object cannot fail the migration). Change numbers: the order
@@ -264,7 +265,7 @@ struct LedgerMigration: Sendable {
             return [
                 """
                 CREATE INDEX receiptkit_original_transactions_by_receipt
-                    ON receiptkit_original_transactions (latest_receipt_hash)
+                    ON receiptkit_original_transactions (latest_receipt_hash, environment, bundle_id)
                 """,
                 """
                 CREATE TABLE receiptkit_app_account_tokens (

@@ -111,10 +111,13 @@ struct LedgerStatements: Sendable {
         let p = self.dialect.placeholder
         return self.selectCustomer(
             environment: environment, bundleIdentifier: bundleIdentifier, key: transactionIdentifier,
+            // Two lookups, one by each index: with `OR` SQLite read every transaction of the app.
             named: """
                 SELECT t.original_transaction_id FROM receiptkit_transactions t
-                    WHERE t.environment = \(p(1)) AND t.bundle_id = \(p(2))
-                        AND (t.transaction_id = \(p(3)) OR t.original_transaction_id = \(p(3)))
+                    WHERE t.environment = \(p(1)) AND t.bundle_id = \(p(2)) AND t.transaction_id = \(p(3))
+                UNION
+                SELECT t.original_transaction_id FROM receiptkit_transactions t
+                    WHERE t.environment = \(p(1)) AND t.bundle_id = \(p(2)) AND t.original_transaction_id = \(p(3))
                 """)
     }
 
@@ -138,11 +141,14 @@ struct LedgerStatements: Sendable {
         environment: AppStoreEnvironment, bundleIdentifier: String, key: String, named: String
     ) -> SQLStatement {
         let p = self.dialect.placeholder
+        // SQLite, without statistics, may prefer the primary key's prefix (every original transaction of the app) to
+        // the receipt index; PostgreSQL plans these unprepared statements from its statistics at each run.
+        let byReceipt = self.dialect == .sqlite ? " INDEXED BY receiptkit_original_transactions_by_receipt" : ""
         return SQLStatement(
             sql: """
                 \(named)
                 UNION
-                SELECT c.original_transaction_id FROM receiptkit_original_transactions c
+                SELECT c.original_transaction_id FROM receiptkit_original_transactions c\(byReceipt)
                 WHERE c.environment = \(p(1)) AND c.bundle_id = \(p(2)) AND c.latest_receipt_hash IN (
                     SELECT o.latest_receipt_hash FROM receiptkit_original_transactions o
                     WHERE o.environment = \(p(1)) AND o.bundle_id = \(p(2)) AND o.latest_receipt_hash IS NOT NULL
