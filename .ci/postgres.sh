@@ -35,12 +35,18 @@ case "${1:-}" in
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
     as_owner "$bin/initdb" -D "$dir/data" -U receiptkit --auth=trust -E UTF8 --locale=C >"$dir/initdb.log"
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400" start >&2
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=800" start >&2
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U receiptkit receiptkit
     echo "postgres://receiptkit@127.0.0.1:$port/receiptkit?sslmode=disable"
     ;;
   stop)
     bin="$(find_bin)"
+    # What the server refused or failed is otherwise lost with its directory: a count and the last lines.
+    if [ -f "$dir/server.log" ]; then
+      fatal="$(grep -c 'FATAL' "$dir/server.log" || true)"
+      echo "postgres.sh: the server logged ${fatal:-0} FATAL lines" >&2
+      grep 'FATAL' "$dir/server.log" | grep -v 'terminating connection due to administrator command' | tail -n 10 >&2 || true
+    fi
     if [ -n "$bin" ] && [ -d "$dir/data" ]; then
       as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >&2 || true
     fi

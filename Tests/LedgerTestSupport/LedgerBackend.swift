@@ -68,7 +68,12 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
         guard let url = Self.postgresURL else { throw PostgresUnavailable() }
         let schema = "rk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         var configuration = try PostgresLedger.configuration(url: url)
+        // Hundreds of tests run at once on one server: the admin client needs one connection (and so no change
+        // listener), a test's ledger a few — PostgresNIO's default of 20 each, kept for a minute when idle, reached
+        // the test server's max_connections under CI's load, and leases then timed out.
+        configuration.options.maximumConnections = 1
         let admin = PostgresLedger(configuration: configuration, logger: Self.quiet)
+        configuration.options.maximumConnections = Self.connectionsPerTestLedger
         configuration.options.additionalStartupParameters = [("search_path", schema)]
         let scoped = configuration
         // A client's pool runs once: the admin client stays up for create, test and drop.
@@ -84,6 +89,9 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
             }
         }
     }
+
+    /// The pool size of a test's PostgreSQL ledger (a test that needs more sets its own).
+    package static let connectionsPerTestLedger = 6
 
     /// Runs `body` with two ledger handles — two instances — on one fresh PostgreSQL schema, migrated.
     package static func withTwoPostgresLedgers(

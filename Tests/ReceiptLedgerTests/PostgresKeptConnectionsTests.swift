@@ -22,6 +22,7 @@ struct PostgresKeptConnectionsTests {
         var configuration = try PostgresLedger.configuration(url: url)
         configuration.options.maximumConnections = count
         if keepsOpen { configuration = PostgresLedger.keepingConnectionsOpen(configuration) }
+        configuration.options.additionalStartupParameters.removeAll { $0.0 == "application_name" }
         configuration.options.additionalStartupParameters.append(("application_name", name))
         let ledger = PostgresLedger(configuration: configuration, snapshotCacheBytes: 0, logger: LedgerBackend.quiet)
         return try await LedgerBackend.running(ledger) {

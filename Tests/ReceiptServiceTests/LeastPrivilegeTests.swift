@@ -17,22 +17,28 @@ import Testing
 @Suite("PostgreSQL: the service's role needs no right to change the schema", .serialized)
 struct LeastPrivilegeTests {
     /// The test server's URL with another role (trust authentication: the password is not checked there).
-    static func url(role: String) throws -> String {
+    static func url(role: String, applicationName: String? = nil) throws -> String {
         guard let base = LedgerBackend.postgresURL, var components = URLComponents(string: base) else {
             throw PostgresUnavailable()
         }
         components.user = role
         components.password = "unused"
+        if let applicationName {
+            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "application_name", value: applicationName)]
+        }
         guard let url = components.string else { throw PostgresUnavailable() }
         return url
     }
 
-    static func configuration(role: String, settings: [String: String] = [:]) throws -> ServiceConfiguration {
+    static func configuration(
+        role: String, applicationName: String? = nil, settings: [String: String] = [:]
+    ) throws -> ServiceConfiguration {
         var configuration = ServiceConfiguration(logger: LedgerBackend.quiet)
-        configuration.database = try Self.url(role: role)
+        configuration.database = try Self.url(role: role, applicationName: applicationName)
         configuration.host = "127.0.0.1"
         configuration.port = 0
-        configuration.commandLineSettings = settings
+        // A few connections each: many tests share the test server.
+        configuration.commandLineSettings = ["database_max_connections": "3"].merging(settings) { $1 }
         configuration.verifyReceipt.anchors = AppStoreTrustAnchors([try ServiceTestPKI.ca.root.certificate])
         configuration.now = { ServiceTestPKI.now }
         return configuration
@@ -58,7 +64,13 @@ struct LeastPrivilegeTests {
             try await sql("ALTER ROLE \(service) SET search_path = \(owner)")
             try await sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
             do {
-                try await Self.exercise(owner: owner, service: service, sql: sql)
+                try await Self.exercise(owner: owner, service: service, sql: sql) { name in
+                    var count = 0
+                    let rows = try await admin.client.query(
+                        "SELECT count(*)::int8 FROM pg_stat_activity WHERE application_name = \(name)", logger: LedgerBackend.quiet)
+                    for try await value in rows.decode(Int64.self) { count = Int(value) }
+                    return count
+                }
             } catch {
                 try? await Self.dropRoles(owner: owner, service: service, sql: sql)
                 throw error
@@ -74,7 +86,10 @@ struct LeastPrivilegeTests {
         try await sql("DROP ROLE \(owner)")
     }
 
-    static func exercise(owner: String, service: String, sql: (String) async throws -> Void) async throws {
+    static func exercise(
+        owner: String, service: String, sql: (String) async throws -> Void,
+        connections: @escaping @Sendable (String) async throws -> Int
+    ) async throws {
         let rowsOnly = ["migrate_on_start": "false"]
         // Before any migration: refused with the schema found and the way out.
         let early = try Self.configuration(role: service, settings: rowsOnly)
@@ -109,9 +124,12 @@ struct LeastPrivilegeTests {
         #expect(check.isServable)
         #expect(check.schemaVersion == LedgerSchemaVersion.latest)
 
-        // Serving as the service's role: a receipt recorded and answered, then answered from the ledger again.
+        // Serving as the service's role: a receipt recorded and answered, then answered from the ledger again; the
+        // service holds database_max_connections connections (3 here), named by the URL's application_name.
         let receipt = try ServiceTestPKI.mint(ServiceTestPKI.receipt())
-        let application = try await buildApplication(configuration: try Self.configuration(role: service, settings: rowsOnly))
+        let name = "rk_lp_\(service.suffix(12))"
+        let application = try await buildApplication(
+            configuration: try Self.configuration(role: service, applicationName: name, settings: rowsOnly))
         try await application.test(.live) { client in
             for _ in 0..<2 {
                 let answer = try await ServiceHarness.post(client, body: ServiceHarness.body(receipt))
@@ -119,6 +137,13 @@ struct LeastPrivilegeTests {
                 #expect((answer["latest_receipt_info"] as? [Any])?.count == 1)
             }
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            var held = 0
+            for _ in 0..<50 {
+                held = try await connections(name)
+                if held >= 3 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(held == 3)
         }
     }
 }

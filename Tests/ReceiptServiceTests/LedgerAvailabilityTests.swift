@@ -82,11 +82,24 @@ struct LedgerAvailabilityTests {
             ("postgres://u@db/rk?sslrootcert=/nonexistent/root.pem", "sslrootcert /nonexistent/root.pem: not a readable file of PEM certificates"),
             ("postgres://u@db/rk?sslmode=disable&sslrootcert=\(root.path)", "sslrootcert names roots for TLS, and sslmode=disable turns TLS off"),
             ("postgres://u@db/rk?sslmode=allow", "sslmode must be disable, prefer, require, verify-ca, verify-full, not allow"),
+            ("postgres://u@db/rk?application_name=", "application_name must be 1 to 63 printable ASCII characters"),
+            ("postgres://u@db/rk?application_name=\(String(repeating: "a", count: 64))", "application_name must be 1 to 63 printable ASCII characters"),
+            ("postgres://u@db/rk?application_name=r%0Ak", "application_name must be 1 to 63 printable ASCII characters"),
+            ("postgres://u@db/rk?application_name=r%C3%A9", "application_name must be 1 to 63 printable ASCII characters"),
         ] {
             let error = #expect(throws: LedgerError.self) { _ = try PostgresLocation(url: url) }
             #expect(error?.code == .invalidLocation)
             #expect(error?.reason == reason)
         }
+    }
+
+    @Test("application_name names the ledger's connections: receiptkit unless the URL says otherwise")
+    func applicationName() throws {
+        #expect(try PostgresLocation(url: "postgres://u@db/rk").applicationName == "receiptkit")
+        #expect(try PostgresLocation(url: "postgres://u@db/rk?application_name=billing%20api").applicationName == "billing api")
+        let parameters = try PostgresLocation(url: "postgres://u@db/rk?application_name=a").configuration()
+            .options.additionalStartupParameters
+        #expect(parameters.filter { $0.0 == "application_name" }.map(\.1) == ["a"])
     }
 
     @Test("a PostgreSQL server that does not answer: the first call gives up at the lease limit, later ones at the shorter one")

@@ -73,11 +73,13 @@ public struct PostgresLedger: BackendLedger, Service {
     ///   - keepsConnectionsOpen: Whether the pool opens all its connections at once and keeps them
     ///     (``keepingConnectionsOpen(_:)``): what a long-running service under load wants; a short-lived use (a
     ///     migration, a check) does not.
+    ///   - maximumConnections: The pool's size (`nil`: PostgresNIO's default, 20); at least 1.
     ///   - logger: Where PostgresNIO and the change listener log.
     public init(
         url: String,
         snapshotCacheBytes: Int = 16 << 20,
         keepsConnectionsOpen: Bool = false,
+        maximumConnections: Int? = nil,
         logger: Logger = Logger(label: "receiptkit.ledger.postgres")
     ) throws(LedgerError) {
         let location = try PostgresLocation(url: url)
@@ -85,7 +87,10 @@ public struct PostgresLedger: BackendLedger, Service {
         let diagnosis = location.connectionConfiguration().map {
             PostgresConnectionDiagnosis(configuration: $0, endpoint: "\(location.host):\(location.port)", logger: logger)
         }
-        let configuration = location.configuration()
+        var configuration = location.configuration()
+        if let maximumConnections {
+            configuration.options.maximumConnections = max(1, maximumConnections)
+        }
         self.init(
             configuration: keepsConnectionsOpen ? Self.keepingConnectionsOpen(configuration) : configuration,
             diagnosis: diagnosis, snapshotCacheBytes: snapshotCacheBytes, logger: logger)

@@ -3,7 +3,8 @@ import NIOSSL
 import PostgresNIO
 
 /// A `postgres://` (or `postgresql://`) URL taken apart: `postgres://user[:password]@host[:port]/database`
-/// with an optional `?sslmode=disable|prefer|require|verify-ca|verify-full` and `&sslrootcert=PATH`.
+/// with an optional `?sslmode=disable|prefer|require|verify-ca|verify-full`, `&sslrootcert=PATH` and
+/// `&application_name=NAME` (what `pg_stat_activity` shows for the ledger's connections; `receiptkit` by default).
 ///
 /// Without `sslmode`, a host that is not loopback gets `require`: `prefer` falls back to plaintext when the
 /// server (or an attacker on the path) does not offer TLS, and would send the password and every ledger row in
@@ -21,6 +22,8 @@ struct PostgresLocation: Sendable, Hashable {
     var sslMode: String
     /// `sslrootcert`: a PEM file of the roots the server's certificate must chain to, instead of the system's.
     var rootCertificatePath: String?
+    /// `application_name`: printable ASCII, at most 63 characters (what the server keeps).
+    var applicationName: String
 
     init(url: String) throws(LedgerError) {
         guard let components = URLComponents(string: url),
@@ -47,6 +50,12 @@ struct PostgresLocation: Sendable, Hashable {
                 .invalidLocation, "sslmode must be \(Self.sslModes.joined(separator: ", ")), not \(self.sslMode)")
         }
         self.rootCertificatePath = items.last { $0.name == "sslrootcert" }?.value
+        self.applicationName = items.last { $0.name == "application_name" }?.value ?? "receiptkit"
+        guard (1...63).contains(self.applicationName.utf8.count),
+            self.applicationName.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+        else {
+            throw LedgerError(.invalidLocation, "application_name must be 1 to 63 printable ASCII characters")
+        }
         if let root = self.rootCertificatePath {
             guard self.sslMode != "disable" else {
                 throw LedgerError(.invalidLocation, "sslrootcert names roots for TLS, and sslmode=disable turns TLS off")
@@ -111,6 +120,7 @@ struct PostgresLocation: Sendable, Hashable {
             host: self.host, port: self.port, username: self.user, password: self.password,
             database: self.database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
+        configuration.options.additionalStartupParameters = [("application_name", self.applicationName)]
         return configuration
     }
 }

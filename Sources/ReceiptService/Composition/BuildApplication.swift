@@ -43,7 +43,8 @@ public func buildApplication(
     let apiClients = try ServiceComponents.apiClients(for: accepted, transport: AsyncHTTPTransport(), now: configuration.now)
 
     let opened = try await OpenedLedger.open(
-        settings.database, snapshotCacheBytes: settings.ledgerSnapshotCacheBytes, keepsConnectionsOpen: true,
+        settings.database, snapshotCacheBytes: settings.ledgerSnapshotCacheBytes,
+        keepsConnectionsOpen: settings.databaseMaximumConnections,
         logger: logger)
     let ledger = opened.ledger
 

@@ -11,10 +11,10 @@ struct OpenedLedger: Sendable {
     let services: [any Service]
 
     /// Opens `database`; its errors are the service's start-up errors, an SQLite file another process owns named as
-    /// such. A service that serves keeps its PostgreSQL connections open (`keepsConnectionsOpen`, see
-    /// `PostgresLedger.keepingConnectionsOpen(_:)`); a check or a migration opens only what it uses.
+    /// such. A service that serves keeps that many PostgreSQL connections open (`keepsConnectionsOpen`, see
+    /// `PostgresLedger.keepingConnectionsOpen(_:)`); a check or a migration (`nil`) opens only what it uses.
     static func open(
-        _ database: String, snapshotCacheBytes: Int, keepsConnectionsOpen: Bool = false, logger: Logger
+        _ database: String, snapshotCacheBytes: Int, keepsConnectionsOpen: Int? = nil, logger: Logger
     ) async throws(ServiceStartupError) -> OpenedLedger {
         let location: LedgerLocation
         do {
@@ -29,8 +29,8 @@ struct OpenedLedger: Sendable {
                 return OpenedLedger(ledger: ledger, location: location, services: [])
             case .postgres(let url):
                 let ledger = try PostgresLedger(
-                    url: url, snapshotCacheBytes: snapshotCacheBytes, keepsConnectionsOpen: keepsConnectionsOpen,
-                    logger: logger)
+                    url: url, snapshotCacheBytes: snapshotCacheBytes, keepsConnectionsOpen: keepsConnectionsOpen != nil,
+                    maximumConnections: keepsConnectionsOpen, logger: logger)
                 return OpenedLedger(ledger: ledger, location: location, services: [ledger])
             }
         } catch {

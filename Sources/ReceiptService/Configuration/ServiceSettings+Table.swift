@@ -23,6 +23,9 @@ extension ServiceSettings {
         .integer(
             "ledger_snapshot_cache_bytes", \.ledgerSnapshotCacheBytes, in: 0...1_099_511_627_776,
             "Memory for snapshots the ledger read before (0: every request reads the database)."),
+        .integer(
+            "database_max_connections", \.databaseMaximumConnections, in: 1...10_000,
+            "PostgreSQL connections this instance opens and keeps (all instances' sum under the server's max_connections)."),
         .flag(
             "migrate_on_start", \.migratesOnStart,
             "Migrate the ledger's schema at start; false: start only on this build's schema (serve --migrate first)."),
@@ -44,7 +47,7 @@ extension ServiceSettings {
         // The operator's endpoints.
         .tokens(
             "admin_tokens", \.verifyReceipt.adminTokens,
-            "Bearer tokens of GET /v1/entitlements (several for rotation); none: that endpoint is not served."),
+            "Tokens of GET /v1/entitlements (Bearer) and the timeline page /ui/subscriptions (Basic password); none: neither is served."),
         .entitlementNames(
             "entitlements", \.verifyReceipt.entitlements,
             "Entitlement names by bundle id and product id (a product without names grants its product id)."),

@@ -26,6 +26,10 @@ public struct ServiceSettings: Sendable {
     /// every `/verifyReceipt` snapshot from the database). PostgreSQL keeps snapshots only while it hears every
     /// instance's writes.
     public var ledgerSnapshotCacheBytes = 16 << 20
+    /// `database_max_connections`: the PostgreSQL connections a serving instance opens at start and keeps (20, as
+    /// PostgresNIO's pool; ignored for SQLite). Every instance holds this many: their sum, with the server's other
+    /// clients, must stay under the server's `max_connections`.
+    public var databaseMaximumConnections = 20
     /// `migrate_on_start`: whether the service migrates the ledger's schema when it starts (the default). Off, it
     /// starts only on a ledger at this build's schema version — an owner role migrates it first with
     /// `receiptkit serve --migrate` — so the service's own role needs no right to change the schema.
