@@ -32,6 +32,13 @@ public struct ForwardingLedger: Ledger {
         try await self.inner.signedTransaction(
             environment: environment, bundleIdentifier: bundleIdentifier, transactionIdentifier: transactionIdentifier)
     }
+    public func notifications(
+        environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String], limit: Int
+    ) async throws(LedgerError) -> [LedgerNotificationEntry] {
+        try await self.inner.notifications(
+            environment: environment, bundleIdentifier: bundleIdentifier,
+            originalTransactionIdentifiers: originalTransactionIdentifiers, limit: limit)
+    }
     public func customer(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) async throws(LedgerError) -> LedgerCustomer? {

@@ -220,4 +220,66 @@ struct LedgerCustomerTests {
             }
         }
     }
+
+    @Test("migration 9: notifications are found by original transaction from then on; those recorded before are not",
+          arguments: LedgerBackend.available)
+    func migrationFromVersion8(backend: LedgerBackend) async throws {
+        try await backend.withLedger(migrated: false) { ledger in
+            let backendLedger = try #require(ledger as? any BackendLedger)
+            try await backendLedger.migrate(upTo: 8)
+            try await backendLedger.execute([
+                """
+                INSERT INTO receiptkit_notifications (notification_uuid, environment, bundle_id, notification_type, subtype,
+                    signed_ms, received_ms, payload_json)
+                VALUES ('old-uuid', 'Production', 'com.example.app', 'DID_RENEW', NULL, 1000, 1001, '{}')
+                """
+            ])
+            try await ledger.migrate()
+            #expect(try await ledger.schemaVersion() == LedgerSchemaVersion.latest)
+            func found() async throws -> [String] {
+                try await ledger.notifications(
+                    environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000"],
+                    limit: 10
+                ).map(\.notificationUUID)
+            }
+            #expect(try await found() == [], "the ledger did not note whose it was")
+            var transaction = S.signed("1001", signed: 2_000)
+            transaction.originalTransactionIdentifier = "1000"
+            for (uuid, signed) in [("b-uuid", Int64(3_000)), ("a-uuid", 3_000), ("c-uuid", 2_500)] {
+                try await ledger.recordNotification(
+                    LedgerNotification(
+                        notificationUUID: uuid, environment: .production, bundleIdentifier: "com.example.app",
+                        notificationType: "DID_RENEW", subtype: "x", signedMilliseconds: signed, receivedMilliseconds: 4_000,
+                        payloadJSON: Array("{}".utf8), transaction: transaction, renewalInfo: nil))
+            }
+            // Newest signed first, then by UUID; the limit keeps the newest.
+            #expect(try await found() == ["a-uuid", "b-uuid", "c-uuid"])
+            let first = try #require(
+                try await ledger.notifications(
+                    environment: .production, bundleIdentifier: "com.example.app", originalTransactionIdentifiers: ["1000", "9"],
+                    limit: 1
+                ).first)
+            #expect(first == LedgerNotificationEntry(
+                notificationUUID: "a-uuid", originalTransactionIdentifier: "1000", notificationType: "DID_RENEW", subtype: "x",
+                signedMilliseconds: 3_000, receivedMilliseconds: 4_000))
+        }
+    }
+
+    @Test("SQLite reads a customer's notifications by their index, not by walking the app's")
+    func sqliteNotificationPlan() async throws {
+        try await LedgerBackend.sqliteFile.withLedger { ledger in
+            let sqlite = try #require(ledger as? SQLiteLedger)
+            let statement = LedgerStatements(dialect: .sqlite).selectNotifications(
+                environment: .production, bundleIdentifier: "b", ids: ["1", "2"], limit: 200)
+            let plan = try await sqlite.operations.backend.read { session in
+                try await session.run(SQLStatement(sql: "EXPLAIN QUERY PLAN " + statement.sql, binds: statement.binds))
+            }
+            let details = plan.compactMap { row -> String? in
+                guard case .text(let detail)? = row.last else { return nil }
+                return detail
+            }
+            #expect(details.contains { $0.hasPrefix("SEARCH") && $0.contains("receiptkit_notifications_by_original") }, "\(details)")
+            #expect(!details.contains { $0.hasPrefix("SCAN") }, "\(details)")
+        }
+    }
 }

@@ -121,19 +121,7 @@ struct Endpoint: Sendable, Hashable {
 
     /// RFC 3986 §2.3: everything but the unreserved characters, percent-encoded as UTF-8.
     static func percentEncoded(_ value: String) -> String {
-        var result = ""
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result +=
-                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
-            }
-        }
-        return result
+        PercentEncoding.unreserved(value)
     }
 
     /// Whole milliseconds since 1970, as Apple's query dates are written; `nil` for an instant out of range.

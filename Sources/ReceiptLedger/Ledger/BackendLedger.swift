@@ -51,6 +51,13 @@ extension BackendLedger {
         try await self.operations.customer(
             environment: environment, bundleIdentifier: bundleIdentifier, appAccountToken: appAccountToken)
     }
+    public func notifications(
+        environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String], limit: Int
+    ) async throws(LedgerError) -> [LedgerNotificationEntry] {
+        try await self.operations.notifications(
+            environment: environment, bundleIdentifier: bundleIdentifier,
+            originalTransactionIdentifiers: originalTransactionIdentifiers, limit: limit)
+    }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
     public var cacheStatistics: LedgerCacheStatistics? { self.operations.snapshots.statistics }

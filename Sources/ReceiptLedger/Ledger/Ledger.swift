@@ -84,6 +84,13 @@ public protocol Ledger: Sendable {
         environment: AppStoreEnvironment, bundleIdentifier: String, appAccountToken: String
     ) async throws(LedgerError) -> LedgerCustomer?
 
+    /// The newest `limit` server notifications the ledger recorded about any of `originalTransactionIdentifiers`
+    /// of the app, newest signed first (a customer's timeline). Notifications recorded before schema version 9
+    /// are not found: the ledger did not note which original transaction they were about.
+    func notifications(
+        environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String], limit: Int
+    ) async throws(LedgerError) -> [LedgerNotificationEntry]
+
     /// Whether the database answers (a trivial query).
     func ping() async throws(LedgerError)
 
@@ -152,6 +159,13 @@ extension Ledger {
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) async throws(LedgerError) -> LedgerCustomer? {
         throw LedgerError(.statementFailed, "this ledger does not look customers up")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise: the timeline page then answers 500.
+    public func notifications(
+        environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String], limit: Int
+    ) async throws(LedgerError) -> [LedgerNotificationEntry] {
+        throw LedgerError(.statementFailed, "this ledger does not look notifications up")
     }
 
     /// Not supported by a ledger of your own unless it says otherwise: the App Store Server API mirror then answers

@@ -195,6 +195,48 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                 environment: environment, bundleIdentifier: bundleIdentifier, appAccountToken: appAccountToken))
     }
 
+    /// The newest `limit` notifications about `originalTransactionIdentifiers`, newest signed first (then by UUID).
+    func notifications(
+        environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String], limit: Int
+    ) async throws(LedgerError) -> [LedgerNotificationEntry] {
+        let statements = self.statements
+        let rows = try await self.guarded {
+            try await self.backend.read { session in
+                var rows: [[SQLValue]] = []
+                for chunk in LedgerStatements.chunks(originalTransactionIdentifiers.sorted()) {
+                    rows += try await session.run(
+                        statements.selectNotifications(
+                            environment: environment, bundleIdentifier: bundleIdentifier, ids: chunk, limit: limit))
+                }
+                return rows
+            }
+        }
+        var entries: [LedgerNotificationEntry] = []
+        entries.reserveCapacity(rows.count)
+        for row in rows {
+            guard row.count == 6, case .text(let uuid) = row[0], case .text(let original) = row[1],
+                case .text(let type) = row[2], case .integer(let signed) = row[4], case .integer(let received) = row[5]
+            else {
+                throw LedgerError(.incompatibleSchema, "a stored notification's ids, type or dates are not as written")
+            }
+            let subtype: String?
+            switch row[3] {
+            case .text(let text): subtype = text
+            case .null: subtype = nil
+            default: throw LedgerError(.incompatibleSchema, "a stored notification's subtype is not text")
+            }
+            entries.append(
+                LedgerNotificationEntry(
+                    notificationUUID: uuid, originalTransactionIdentifier: original, notificationType: type,
+                    subtype: subtype, signedMilliseconds: signed, receivedMilliseconds: received))
+        }
+        // Chunks each come ordered: merge them.
+        entries.sort {
+            ($0.signedMilliseconds, $1.notificationUUID) > ($1.signedMilliseconds, $0.notificationUUID)
+        }
+        return Array(entries.prefix(max(0, limit)))
+    }
+
     /// The customer whose original transaction ids `identify` selects, read on one connection.
     private func customer(
         environment: AppStoreEnvironment, bundleIdentifier: String, identified identify: SQLStatement

@@ -68,4 +68,9 @@ extension LedgerNotification {
             renewalInfo: self.renewalInfo.map { [$0] } ?? []
         )
     }
+
+    /// The original transaction it is about: its transaction's, or its renewal information's.
+    public var originalTransactionIdentifier: String? {
+        self.transaction?.originalTransactionIdentifier ?? self.renewalInfo?.originalTransactionIdentifier
+    }
 }

@@ -293,6 +293,17 @@ struct LedgerMigration: Sendable {
                 """,
             ] + counter
         },
+        // The original transaction each notification is about, for a customer's timeline; notifications recorded
+        // before keep none (their id is inside the JWS of their payload, which SQL cannot read): they are not on it.
+        LedgerMigration(version: 9, description: "notifications by original transaction") { _ in
+            [
+                "ALTER TABLE receiptkit_notifications ADD COLUMN original_transaction_id TEXT",
+                """
+                CREATE INDEX receiptkit_notifications_by_original
+                    ON receiptkit_notifications (original_transaction_id, environment, bundle_id, signed_ms)
+                """,
+            ]
+        },
     ]
 
     /// The version from which PostgreSQL announces changes on ``changeChannel`` as ``PostgresChangeListener`` reads

@@ -238,8 +238,8 @@ struct LedgerStatements: Sendable {
             sql: """
                 INSERT INTO receiptkit_notifications
                     (notification_uuid, environment, bundle_id, notification_type, subtype, signed_ms, received_ms,
-                     payload_json, signed_payload)
-                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)), \(p(7)), \(p(8)), \(p(9)))
+                     payload_json, signed_payload, original_transaction_id)
+                VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)), \(p(7)), \(p(8)), \(p(9)), \(p(10)))
                 ON CONFLICT (notification_uuid) DO NOTHING
                 RETURNING notification_uuid
                 """,
@@ -249,8 +249,23 @@ struct LedgerStatements: Sendable {
                 notification.subtype.map(SQLValue.text) ?? .null, .integer(notification.signedMilliseconds),
                 .integer(notification.receivedMilliseconds), .text(String(decoding: notification.payloadJSON, as: UTF8.self)),
                 notification.signedPayload.map(SQLValue.text) ?? .null,
+                notification.originalTransactionIdentifier.map(SQLValue.text) ?? .null,
             ]
         )
+    }
+
+    /// The newest `limit` notifications of the app about one of `ids` (at most ``chunkSize``), newest first.
+    func selectNotifications(
+        environment: AppStoreEnvironment, bundleIdentifier: String, ids: ArraySlice<String>, limit: Int
+    ) -> SQLStatement {
+        var statement = self.selectByOriginalTransaction(
+            "notification_uuid, original_transaction_id, notification_type, subtype, signed_ms, received_ms",
+            // SQLite would walk the app's index backwards for the order (every notification of the app) unless told.
+            from: self.dialect == .sqlite
+                ? "receiptkit_notifications INDEXED BY receiptkit_notifications_by_original" : "receiptkit_notifications",
+            environment: environment, bundleIdentifier: bundleIdentifier, ids: ids)
+        statement.sql += "\nORDER BY signed_ms DESC, notification_uuid LIMIT \(max(0, limit))"
+        return statement
     }
 
     /// Transactions, renewal information and original-transaction records in one statement

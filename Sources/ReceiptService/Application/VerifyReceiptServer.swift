@@ -101,10 +101,15 @@ public struct VerifyReceiptServer: Sendable {
             : EntitlementEndpoint(
                 ledger: verifier.ledger, tokens: tokens, names: verifier.configuration.entitlements, now: verifier.now,
                 refresh: refresh)
-        if entitlements != nil { routes.merge(Self.entitlementsRoute) { $1 } }
+        var parameterRoutes = mirror == nil ? [:] : Self.mirrorRoutes
+        if entitlements != nil {
+            routes.merge(Self.entitlementsRoute) { $1 }
+            routes.merge(Self.timelineRoute) { $1 }
+            parameterRoutes.merge(Self.timelineParameterRoute) { $1 }
+        }
         router.add(
             middleware: CanonicalRouteMiddleware(
-                routes: routes, parameterRoutes: mirror == nil ? [:] : Self.mirrorRoutes, metrics: self.verifier.metrics))
+                routes: routes, parameterRoutes: parameterRoutes, metrics: self.verifier.metrics))
         let server = self
         let production = AnsweringRoute.verifyReceipt(.production, verifier)
         let sandbox = AnsweringRoute.verifyReceipt(.sandbox, verifier)
@@ -122,7 +127,10 @@ public struct VerifyReceiptServer: Sendable {
         }
         if servesJWS { Self.addJWSVerify(to: router, server) }
         if let mirror { Self.addMirror(to: router, server, mirror) }
-        if let entitlements { Self.addEntitlements(to: router, server, entitlements) }
+        if let entitlements {
+            Self.addEntitlements(to: router, server, entitlements)
+            Self.addTimeline(to: router, server, TimelineEndpoint(entitlements: entitlements, ledger: verifier.ledger))
+        }
         if self.servesProbes { Self.addProbes(to: router, verifier) }
         return router
     }

@@ -82,8 +82,9 @@ public struct VerifyReceiptConfiguration: Sendable {
     /// default, and an app without an entry is answered from the ledger alone.
     public var appStoreServerAPI = AppStoreServerAPIBridgeConfiguration()
 
-    /// The operator's bearer tokens (`admin_tokens`), several at once for rotation: `GET /v1/entitlements` needs
-    /// one (`Authorization: Bearer …`, compared in constant time). None (the default): that endpoint is not served.
+    /// The operator's tokens (`admin_tokens`), several at once for rotation: `GET /v1/entitlements` needs one
+    /// (`Authorization: Bearer …`), the timeline page `GET /ui/subscriptions…` one as an HTTP Basic password;
+    /// compared in constant time. None (the default): neither is served.
     public var adminTokens: [String] = []
     /// The entitlement names each product grants, by bundle id and product id (`entitlements`): a product without
     /// names grants one named as its product id.

@@ -21,7 +21,26 @@ struct AdminTokens: Sendable {
         guard authorization.utf8.count > scheme.utf8.count,
             authorization.prefix(scheme.count).lowercased() == scheme
         else { return false }
-        let digest = Array(SHA256.hash(data: Array(authorization.utf8.dropFirst(scheme.utf8.count))))
+        return self.contains(Array(authorization.utf8.dropFirst(scheme.utf8.count)))
+    }
+
+    /// Whether `authorization` is HTTP `Basic` (RFC 7617) whose password is one of the tokens, whatever the user
+    /// name: what a browser sends for the timeline page once a person has typed the token in.
+    func admitsBasic(_ authorization: String?) -> Bool {
+        guard let authorization, authorization.utf8.count <= 8192 else { return false }
+        let scheme = "basic "
+        guard authorization.utf8.count > scheme.utf8.count,
+            authorization.prefix(scheme.count).lowercased() == scheme,
+            let decoded = Base64Decoder.bytes(of: String(authorization.dropFirst(scheme.count)))
+        else { return false }
+        // The user name ends at the first colon (RFC 7617 §2: it cannot hold one); the rest is the password.
+        guard let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        return self.contains(Array(decoded[(colon + 1)...]))
+    }
+
+    /// Whether `token` is one of the tokens, every one compared in constant time.
+    private func contains(_ token: [UInt8]) -> Bool {
+        let digest = Array(SHA256.hash(data: token))
         var admitted = false
         for stored in self.digests {
             // Every token compared: no early exit.

@@ -53,6 +53,22 @@ struct EntitlementEndpoint: Sendable {
 
     /// The answer's members, read from the ledger (refreshed first when due); `nil` for a customer it does not know.
     private func read(_ request: EntitlementQuery) async throws(LedgerError) -> [String: JSONValue]? {
+        guard let facts = try await self.facts(request) else { return nil }
+        var active = Set<String>()
+        for item in facts.items where item.state.grantsAccess { active.formUnion(item.entitlements) }
+        return [
+            "bundle_id": .string(request.bundleIdentifier),
+            "environment": .string(request.environment.rawValue),
+            "at_ms": .number(JSONNumber(facts.moment.epochMilliseconds)),
+            "original_transaction_ids": .array(facts.customer.originalTransactionIdentifiers.map(JSONValue.string)),
+            "active_entitlements": .array(active.sorted().map(JSONValue.string)),
+            "items": .array(facts.items.map(\.json)),
+        ]
+    }
+
+    /// What the ledger knows of the customer `request` names, at its moment (refreshed first when due); `nil` for
+    /// a customer it does not know.
+    func facts(_ request: EntitlementQuery) async throws(LedgerError) -> CustomerFacts? {
         let moment = request.moment ?? self.now()
         guard var customer = try await self.customer(request) else { return nil }
         let asked = LedgerQuery(
@@ -72,23 +88,16 @@ struct EntitlementEndpoint: Sendable {
         for record in snapshot.originalTransactions {
             if let hash = record.latestReceiptHash { receiptOfOriginal[record.originalTransactionIdentifier] = hash }
         }
+        let purchases = Self.purchases(snapshot, customer)
+        let renewals = Self.renewals(snapshot, customer)
         let items = EntitlementRules.items(
-            Self.purchases(snapshot, customer), renewals: Self.renewals(snapshot, customer),
+            purchases, renewals: renewals,
             names: self.names[request.bundleIdentifier] ?? [:], at: moment.epochMilliseconds,
             leftTheNewestReceipt: { purchase in
                 guard let newest, let own = receiptOfOriginal[purchase.originalTransactionID] else { return false }
                 return own != newest
             })
-        var active = Set<String>()
-        for item in items where item.state.grantsAccess { active.formUnion(item.entitlements) }
-        return [
-            "bundle_id": .string(request.bundleIdentifier),
-            "environment": .string(request.environment.rawValue),
-            "at_ms": .number(JSONNumber(moment.epochMilliseconds)),
-            "original_transaction_ids": .array(customer.originalTransactionIdentifiers.map(JSONValue.string)),
-            "active_entitlements": .array(active.sorted().map(JSONValue.string)),
-            "items": .array(items.map(\.json)),
-        ]
+        return CustomerFacts(customer: customer, purchases: purchases, renewals: renewals, items: items, moment: moment)
     }
 
     private func customer(_ request: EntitlementQuery) async throws(LedgerError) -> LedgerCustomer? {
