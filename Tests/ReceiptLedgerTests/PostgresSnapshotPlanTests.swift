@@ -126,4 +126,40 @@ struct PostgresSnapshotPlanTests {
         #expect((plans.first?.0 ?? 0) >= 1, "generic plans: \(plans)")
         }
     }
+
+    @Test(
+        "a customer's notifications (planned at each run, as the ledger runs it unprepared) are read by their index at an app's scale",
+        Self.needsPostgres)
+    func notificationsPlanAtScale() async throws {
+        try await Self.onMigratedLedger { connection in
+            // 20,000 notifications of one app, one per customer; statistics read.
+            for sql in [
+                """
+                INSERT INTO receiptkit_notifications (notification_uuid, environment, bundle_id, notification_type, subtype,
+                    signed_ms, received_ms, payload_json, original_transaction_id)
+                SELECT 'u' || i, 'Production', 'b', 'DID_RENEW', NULL, i, i, '{}', (i * 10)::text
+                FROM generate_series(1, 20000) AS i
+                """,
+                "ANALYZE",
+            ] {
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: LedgerBackend.quiet)
+            }
+            // As the ledger's connections plan: one generic plan per run, from the statistics of the moment.
+            try await connection.query("SET plan_cache_mode = force_generic_plan", logger: LedgerBackend.quiet)
+            let statement = LedgerStatements(dialect: .postgres).selectNotifications(
+                environment: .production, bundleIdentifier: "b", ids: ["10", "20"], limit: 200)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "PREPARE notices (text, text, text, text) AS \(statement.sql)"), logger: LedgerBackend.quiet)
+            var lines: [String] = []
+            for try await row in try await connection.query(
+                PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE notices ('Production', 'b', '10', '20')"), logger: LedgerBackend.quiet)
+            {
+                lines.append(try row.decode(String.self))
+            }
+            let plan = lines.joined(separator: "\n")
+            #expect(plan.contains("receiptkit_notifications_by_original"), "\(plan)")
+            #expect(!plan.contains("receiptkit_notifications_by_app"), "\(plan)")
+            #expect(!plan.contains("Seq Scan"), "\(plan)")
+        }
+    }
 }

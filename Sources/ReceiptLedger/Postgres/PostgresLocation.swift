@@ -109,6 +109,7 @@ struct PostgresLocation: Sendable, Hashable {
             host: self.host, port: self.port, username: self.user, password: self.password, database: self.database,
             tls: tls)
         configuration.options.connectTimeout = .seconds(5)
+        configuration.options.additionalStartupParameters = [("application_name", self.applicationName)]
         return configuration
     }
 

@@ -264,7 +264,9 @@ struct LedgerStatements: Sendable {
             from: self.dialect == .sqlite
                 ? "receiptkit_notifications INDEXED BY receiptkit_notifications_by_original" : "receiptkit_notifications",
             environment: environment, bundleIdentifier: bundleIdentifier, ids: ids)
-        statement.sql += "\nORDER BY signed_ms DESC, notification_uuid LIMIT \(max(0, limit))"
+        // Ordered by an expression, not the column: the app's index (environment, bundle id, signed date) cannot then
+        // offer the order, which would have a plan walk every notification of the app, newest first, filtering ids.
+        statement.sql += "\nORDER BY signed_ms + 0 DESC, notification_uuid LIMIT \(max(0, limit))"
         return statement
     }
 

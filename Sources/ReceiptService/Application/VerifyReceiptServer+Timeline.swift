@@ -16,16 +16,19 @@ extension VerifyReceiptServer {
         router.get("ui/subscriptions") { request, context in
             let authorization = request.headers[.authorization]
             let parameters = QueryParameters.of(request.uri)
+            let crossSite = TimelineAnswer.isCrossSite(request.headers)
             return try await server.respondTimeline(context: context, route: "ui/subscriptions") {
-                await endpoint.search(authorization: authorization, query: parameters)
+                crossSite ? .crossSite : await endpoint.search(authorization: authorization, query: parameters)
             }
         }
         router.get("ui/subscriptions/:originalTransactionId") { request, context in
             let authorization = request.headers[.authorization]
             let parameters = QueryParameters.of(request.uri)
             let id = context.parameters.get("originalTransactionId") ?? ""
+            let crossSite = TimelineAnswer.isCrossSite(request.headers)
             return try await server.respondTimeline(context: context, route: "ui/subscriptions/{id}") {
-                await endpoint.page(authorization: authorization, originalTransactionID: id, query: parameters)
+                crossSite
+                    ? .crossSite : await endpoint.page(authorization: authorization, originalTransactionID: id, query: parameters)
             }
         }
     }

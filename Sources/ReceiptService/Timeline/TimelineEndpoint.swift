@@ -33,21 +33,26 @@ struct TimelineEndpoint: Sendable {
         parameters["bundle_id"] = query["bundle_id"]
         parameters["environment"] = query["environment"] ?? [AppStoreEnvironment.production.rawValue]
         form.environment = AppStoreEnvironment(rawValue: parameters["environment"]?.first ?? "")
+        // `q` first: what the form names, in its own words.
+        guard (query["q"]?.count ?? 0) <= 1 else {
+            return .page(.malformed, TimelinePage.search(form, message: "q is given more than once"))
+        }
         if EntitlementQuery.isUUID(form.text) {
             parameters["app_account_token"] = [form.text]
-        } else {
+        } else if AppStoreMirror.isTransactionIdentifier(form.text) {
             parameters["transaction_id"] = [form.text]
+        } else {
+            let message =
+                form.text.isEmpty
+                ? "q is required: a transaction id, an original transaction id or an app account token"
+                : "give a transaction id or original transaction id (digits) or an app account token (a UUID)"
+            return .page(.malformed, TimelinePage.search(form, message: message))
         }
         let request: EntitlementQuery
         do throws(EntitlementRefusal) {
             request = try EntitlementQuery(query: parameters)
         } catch {
-            let message =
-                error.reason == .invalidParameter && parameters["transaction_id"] != nil && !form.text.isEmpty
-                    && !AppStoreMirror.isTransactionIdentifier(form.text)
-                ? "give a transaction id or original transaction id (digits) or an app account token (a UUID)"
-                : error.message
-            return .page(error.outcome, TimelinePage.search(form, message: message))
+            return .page(error.outcome, TimelinePage.search(form, message: error.message))
         }
         let found: LedgerCustomer?
         do throws(LedgerError) {
