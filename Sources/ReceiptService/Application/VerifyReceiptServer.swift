@@ -129,7 +129,7 @@ public struct VerifyReceiptServer: Sendable {
         if let mirror { Self.addMirror(to: router, server, mirror) }
         if let entitlements {
             Self.addEntitlements(to: router, server, entitlements)
-            Self.addTimeline(to: router, server, TimelineEndpoint(entitlements: entitlements, ledger: verifier.ledger))
+            Self.addTimeline(to: router, server, TimelineEndpoint(entitlements: entitlements))
         }
         if self.servesProbes { Self.addProbes(to: router, verifier) }
         return router

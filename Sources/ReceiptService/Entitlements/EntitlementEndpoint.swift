@@ -44,9 +44,7 @@ struct EntitlementEndpoint: Sendable {
                 : EntitlementRefusal(.failed, .ledgerError, "the ledger failed to answer")
         }
         guard let found else {
-            throw EntitlementRefusal(
-                .notFound, .customerNotFound,
-                "the ledger knows no such customer of \(request.bundleIdentifier) in \(request.environment.rawValue)")
+            throw EntitlementRefusal(.notFound, .customerNotFound, Self.unknownCustomer(request))
         }
         return found
     }
@@ -100,7 +98,13 @@ struct EntitlementEndpoint: Sendable {
         return CustomerFacts(customer: customer, purchases: purchases, renewals: renewals, items: items, moment: moment)
     }
 
-    private func customer(_ request: EntitlementQuery) async throws(LedgerError) -> LedgerCustomer? {
+    /// Why a request's customer is not found: the sentence the endpoint and the timeline page say.
+    static func unknownCustomer(_ request: EntitlementQuery) -> String {
+        "the ledger knows no such customer of \(request.bundleIdentifier) in \(request.environment.rawValue)"
+    }
+
+    /// The customer `request` names, as the ledger holds it now (no refresh).
+    func customer(_ request: EntitlementQuery) async throws(LedgerError) -> LedgerCustomer? {
         switch request.customer {
         case .appAccountToken(let token):
             return try await self.ledger.customer(

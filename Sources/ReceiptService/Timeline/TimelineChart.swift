@@ -200,20 +200,20 @@ struct TimelineChart: Sendable {
         }
         out += """
             <text class="intent" x="\(Self.number(Self.width - Self.intentWidth + 8))" y="\(Self.number(bar + 4))">\
-            \(HTMLText.escaped(Self.clipped(Self.intent(lane), 30)))</text>
+            \(HTMLText.escaped(Self.clipped(Self.intent(lane.item, lane.renewal), 30)))</text>
             </g>
 
             """
         return out
     }
 
-    /// What happens at the lane's end: the state, then whether and into what it renews.
-    static func intent(_ lane: Lane) -> String {
-        let state = lane.item.map { Self.stateName($0.state) } ?? "—"
-        guard let item = lane.item, item.purchase.kind == .autoRenewable else { return state }
-        switch lane.renewal?.autoRenewStatus {
+    /// What happens at a lane's end: the item's state, then whether and into what it renews.
+    static func intent(_ item: EntitlementItem?, _ renewal: RenewalFacts?) -> String {
+        let state = item.map { Self.stateName($0.state) } ?? "—"
+        guard let item, item.purchase.kind == .autoRenewable else { return state }
+        switch renewal?.autoRenewStatus {
         case .on?:
-            let next = lane.renewal?.autoRenewProductID
+            let next = renewal?.autoRenewProductID
             return next.map { $0 == item.purchase.productID ? "\(state) · renews" : "\(state) · renews as \($0)" }
                 ?? "\(state) · renews"
         case .off?:

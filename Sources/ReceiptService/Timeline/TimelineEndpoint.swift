@@ -9,8 +9,8 @@ import _ReceiptKitShared
 /// The customer is read as the entitlements endpoint reads one (``EntitlementEndpoint/facts(_:)``: refreshed from the
 /// App Store Server API first when due), with the newest ``notificationLimit`` notifications about it.
 struct TimelineEndpoint: Sendable {
+    /// The reading the page shares with `GET /v1/entitlements`: its ledger, tokens, names and refresh.
     let entitlements: EntitlementEndpoint
-    let ledger: any Ledger
     /// The most notifications a page lists.
     static let notificationLimit = 200
 
@@ -56,22 +56,12 @@ struct TimelineEndpoint: Sendable {
         }
         let found: LedgerCustomer?
         do throws(LedgerError) {
-            switch request.customer {
-            case .appAccountToken(let token):
-                found = try await self.ledger.customer(
-                    environment: request.environment, bundleIdentifier: request.bundleIdentifier, appAccountToken: token)
-            case .originalTransactionID(let id), .transactionID(let id):
-                found = try await self.ledger.customer(
-                    environment: request.environment, bundleIdentifier: request.bundleIdentifier, transactionIdentifier: id)
-            }
+            found = try await self.entitlements.customer(request)
         } catch {
             return Self.failed(error, form)
         }
         guard let customer = found else {
-            return .page(
-                .notFound,
-                TimelinePage.search(
-                    form, message: "the ledger knows no such customer of \(request.bundleIdentifier) in \(request.environment.rawValue)"))
+            return .page(.notFound, TimelinePage.search(form, message: EntitlementEndpoint.unknownCustomer(request)))
         }
         // The page of the original transaction the id names, else the customer's first.
         let named = customer.transactions.first { $0.transactionIdentifier == form.text }?.signed.originalTransactionIdentifier
@@ -102,13 +92,9 @@ struct TimelineEndpoint: Sendable {
         }
         do throws(LedgerError) {
             guard let facts = try await self.entitlements.facts(request) else {
-                return .page(
-                    .notFound,
-                    TimelinePage.search(
-                        form,
-                        message: "the ledger knows no such customer of \(request.bundleIdentifier) in \(request.environment.rawValue)"))
+                return .page(.notFound, TimelinePage.search(form, message: EntitlementEndpoint.unknownCustomer(request)))
             }
-            let notifications = try await self.ledger.notifications(
+            let notifications = try await self.entitlements.ledger.notifications(
                 environment: request.environment, bundleIdentifier: request.bundleIdentifier,
                 originalTransactionIdentifiers: facts.customer.originalTransactionIdentifiers, limit: Self.notificationLimit)
             return .page(

@@ -76,9 +76,6 @@ enum TimelinePage {
     private static func itemsTable(_ items: [EntitlementItem]) -> String {
         var rows = ""
         for item in items {
-            let chartLane = TimelineChart.Lane(
-                originalTransactionID: item.purchase.originalTransactionID, purchases: [], renewal: item.renewal,
-                item: item, notifications: [])
             rows += Self.row([
                 (HTMLText.escaped(item.purchase.productID), nil),
                 (HTMLText.escaped(item.purchase.originalTransactionID), "mono"),
@@ -86,7 +83,7 @@ enum TimelinePage {
                 (HTMLText.escaped(item.entitlements.joined(separator: ", ")), nil),
                 (Self.optionalDate(item.purchase.expiresMilliseconds), nil),
                 (Self.optionalDate(item.renewal?.gracePeriodExpiresMilliseconds), nil),
-                (item.purchase.kind == .autoRenewable ? HTMLText.escaped(TimelineChart.intent(chartLane)) : "", nil),
+                (item.purchase.kind == .autoRenewable ? HTMLText.escaped(TimelineChart.intent(item, item.renewal)) : "", nil),
                 (item.purchase.offer.map { HTMLText.escaped(TimelineChart.offerName($0)) } ?? "", nil),
                 (Self.ownership(item.purchase.ownership), nil),
             ])
