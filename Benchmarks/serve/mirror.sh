@@ -8,7 +8,8 @@
 #
 #   Benchmarks/serve/mirror.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS] [CUSTOMERS]
 #
-# Defaults: a release build made here, 5 s per run, 64 connections, 3 rounds, 10,000 customers.
+# Defaults: a release build made here, 5 s per run, 64 connections, 3 rounds, 10,000 customers. MIRROR_PERF=PREFIX
+# records the server's profile during each statuses run (perf record -g, to PREFIX.KIND.ROUND).
 # PostgreSQL: RECEIPTKIT_TEST_POSTGRES_URL, else a server .ci/postgres.sh starts (and stops) on port 54333.
 set -euo pipefail
 # shellcheck source=../setup.sh
@@ -138,8 +139,12 @@ for round in $(seq 1 "$rounds"); do
         wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/sandbox/verifyReceipt" \
           -- "$work/known.lines" 2 >"$work/wrk.txt"
       else
+        # MIRROR_PERF=PREFIX: the server profiled during the statuses run (perf record; PREFIX.KIND.ROUND).
+        [ -n "${MIRROR_PERF:-}" ] && perf record -q -g -p "$server" -o "$MIRROR_PERF.$kind.$round" -- sleep "$seconds" 2>/dev/null &
+        profiler=$!
         wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/get.lua" "http://127.0.0.1:$port" \
           -- "$work/ids.txt" 2 "$token" >"$work/wrk.txt"
+        [ -n "${MIRROR_PERF:-}" ] && wait "$profiler"
       fi
       after=$(cpu_ticks)
       wrk_figures "$work/wrk.txt" "$before" "$after"

@@ -45,6 +45,33 @@ struct JWSDecodingTests {
         #expect(code(Self.jws(payload: "{}") + "\n") == nil)
     }
 
+    func payloadOnlyCode(_ text: String, configuration: JWSDecodingConfiguration = .default) -> JWSError.Code? {
+        do {
+            _ = try CompactJWS.payload(of: Array(text.utf8), configuration: configuration)
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test("the payload alone is what the whole decoding reads, held to the same rules; the header is not read")
+    func payloadAloneIsTheDecodedPayload() throws {
+        let text = Self.jws(payload: #"{"transactionId":"7","price":990,"nested":{"a":[true,null]}}"#)
+        #expect(try CompactJWS.payload(of: Array(text.utf8)) == CompactJWS(Array(text.utf8)).payload)
+        #expect(payloadOnlyCode("a.b") == .malformedJWS)
+        #expect(payloadOnlyCode("a.b.c.d") == .malformedJWS)
+        #expect(payloadOnlyCode("e30.e30=.AAAA") == .malformedJWS)
+        #expect(payloadOnlyCode(Self.jws(payload: "[]")) == .malformedJSON)
+        #expect(payloadOnlyCode(Self.jws(payload: #"{"a":1,"a":2}"#)) == .malformedJSON)
+        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect(payloadOnlyCode(Self.jws(payload: #"{"a":\#(deep)}"#)) == .malformedJSON)
+        let big = Self.jws(payload: #"{"a":""# + String(repeating: "x", count: 2000) + #""}"#)
+        #expect(payloadOnlyCode(big, configuration: JWSDecodingConfiguration(maximumLength: 1000)) == .inputTooLarge)
+        // A header the whole decoding refuses is not read here: the caller verified the JWS before keeping it.
+        #expect(code(Self.jws(header: #"{"alg":1}"#, payload: "{}")) == .malformedHeader)
+        #expect(payloadOnlyCode(Self.jws(header: #"{"alg":1}"#, payload: "{}")) == nil)
+    }
+
     @Test func sizeIsBoundedBeforeAnythingIsDecoded() {
         let big = Self.jws(payload: #"{"a":""# + String(repeating: "x", count: 2000) + #""}"#)
         #expect(code(big, configuration: JWSDecodingConfiguration(maximumLength: 1000)) == .inputTooLarge)

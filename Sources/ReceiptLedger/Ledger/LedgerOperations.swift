@@ -244,20 +244,25 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         let statements = self.statements
         let rows = try await self.guarded {
             try await self.backend.read { session -> (ids: [[SQLValue]], transactions: [[SQLValue]], renewals: [[SQLValue]]) in
-                let ids = try await session.run(identify)
-                var identifiers: [String] = []
-                for row in ids { if row.count == 1, case .text(let id) = row[0] { identifiers.append(id) } }
+                // The ids, then their transactions and renewal information, chunk by chunk: on SQLite one hop.
+                let results = try await session.run(identify) { ids in
+                    var identifiers: [String] = []
+                    for row in ids { if row.count == 1, case .text(let id) = row[0] { identifiers.append(id) } }
+                    return LedgerStatements.chunks(identifiers.sorted()).flatMap { chunk in
+                        [
+                            statements.selectSignedTransactions(
+                                environment: environment, bundleIdentifier: bundleIdentifier, ids: chunk),
+                            statements.selectSignedRenewalInfo(
+                                environment: environment, bundleIdentifier: bundleIdentifier, ids: chunk),
+                        ]
+                    }
+                }
                 var transactions: [[SQLValue]] = []
                 var renewals: [[SQLValue]] = []
-                for chunk in LedgerStatements.chunks(identifiers.sorted()) {
-                    transactions += try await session.run(
-                        statements.selectSignedTransactions(
-                            environment: environment, bundleIdentifier: bundleIdentifier, ids: chunk))
-                    renewals += try await session.run(
-                        statements.selectSignedRenewalInfo(
-                            environment: environment, bundleIdentifier: bundleIdentifier, ids: chunk))
+                for (offset, rows) in results.dropFirst().enumerated() {
+                    if offset % 2 == 0 { transactions += rows } else { renewals += rows }
                 }
-                return (ids, transactions, renewals)
+                return (results.first ?? [], transactions, renewals)
             }
         }
         guard !rows.ids.isEmpty else { return nil }

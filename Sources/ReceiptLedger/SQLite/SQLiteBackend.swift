@@ -132,6 +132,12 @@ struct SQLiteBackend: SQLBackend {
         func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
             try await self.readers.run(statement)
         }
+
+        func run(
+            _ first: SQLStatement, then next: @escaping @Sendable ([[SQLValue]]) throws -> [SQLStatement]
+        ) async throws -> [[[SQLValue]]] {
+            try await self.readers.run(first, then: next)
+        }
     }
 
     /// The writer's statements, each on its thread.

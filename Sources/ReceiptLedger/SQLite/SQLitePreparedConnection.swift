@@ -66,6 +66,14 @@ final class SQLitePreparedConnection: @unchecked Sendable {
     /// The texts of the statements kept (which the cache drops first is its business; tests read it).
     var keptStatements: Set<String> { Set(self.statements.keys) }
 
+    /// How many times SQLite prepared the kept statement `sql` again by itself since it was first prepared
+    /// (`SQLITE_STMTSTATUS_REPREPARE`: a schema change, or a bound value its plan depends on), `nil` when none is
+    /// kept. A statement on a hot path should count none: it is then parsed and planned once per connection.
+    func repreparations(of sql: String) -> Int? {
+        guard let kept = self.statements[sql] else { return nil }
+        return Int(sqlite_nio_sqlite3_stmt_status(kept.statement, SQLITE_STMTSTATUS_REPREPARE, 0))
+    }
+
     /// Runs `statement` and returns its rows, each as its columns' values in select order.
     func run(_ statement: SQLStatement) throws(LedgerError) -> [[SQLValue]] {
         guard let handle = self.handle else { throw LedgerError(.unavailable, "SQLite: the connection is closed") }

@@ -34,13 +34,33 @@ struct SQLiteReaders: Sendable {
 
     /// Runs `statement` on a reader thread.
     func run(_ statement: SQLStatement) async throws -> [[SQLValue]] {
+        try await self.withConnection { try $0.run(statement) }
+    }
+
+    /// Runs `first`, then the statements `next` makes of its rows, on one reader in one hop to its thread (a
+    /// customer's lookup: its ids, then their rows), and returns the rows of each in order. Each statement sees
+    /// committed data, as when run one by one.
+    func run(
+        _ first: SQLStatement, then next: @escaping @Sendable ([[SQLValue]]) throws -> [SQLStatement]
+    ) async throws -> [[[SQLValue]]] {
+        try await self.withConnection { connection in
+            var results = [try connection.run(first)]
+            for statement in try next(results[0]) { results.append(try connection.run(statement)) }
+            return results
+        }
+    }
+
+    /// `body` with a free reader, on its thread.
+    private func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (SQLitePreparedConnection) throws -> T
+    ) async throws -> T {
         try await self.threadPool.runToCompletion {
             guard let connection = self.idle.withLockedValue({ $0.popLast() }) else {
                 // Not reached: the pool runs no more statements at once than there are connections.
                 throw LedgerError(.unavailable, "SQLite: no reader free")
             }
             defer { self.idle.withLockedValue { $0.append(connection) } }
-            return try connection.run(statement)
+            return try body(connection)
         }
     }
 

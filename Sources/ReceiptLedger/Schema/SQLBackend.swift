@@ -3,6 +3,23 @@
 protocol SQLSession: Sendable {
     /// Runs one statement and returns its rows, each as its columns' values in select order.
     func run(_ statement: SQLStatement) async throws -> [[SQLValue]]
+
+    /// Runs `first`, then the statements `next` makes of its rows, in order, and returns the rows of each: `first`'s,
+    /// then those of `next`'s statements. SQLite's readers run them all in one hop to one reader's thread; other
+    /// sessions one after the other.
+    func run(
+        _ first: SQLStatement, then next: @escaping @Sendable ([[SQLValue]]) throws -> [SQLStatement]
+    ) async throws -> [[[SQLValue]]]
+}
+
+extension SQLSession {
+    func run(
+        _ first: SQLStatement, then next: @escaping @Sendable ([[SQLValue]]) throws -> [SQLStatement]
+    ) async throws -> [[[SQLValue]]] {
+        var results = [try await self.run(first)]
+        for statement in try next(results[0]) { results.append(try await self.run(statement)) }
+        return results
+    }
 }
 
 /// What a database driver provides to ``LedgerOperations``: sessions for reads and for atomic writes.

@@ -149,6 +149,6 @@ struct EntitlementEndpoint: Sendable {
 
     /// The payload of a JWS the ledger kept (verified when it was learnt).
     private static func payload(_ jws: String) -> [String: JSONValue]? {
-        try? CompactJWS(Array(jws.utf8)).payload
+        try? CompactJWS.payload(of: jws.utf8)
     }
 }

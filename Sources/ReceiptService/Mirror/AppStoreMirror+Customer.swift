@@ -47,7 +47,7 @@ extension AppStoreMirror {
                 }
                 let renewal: JWSRenewalInfoPayload
                 do {
-                    renewal = try JWSRenewalInfoPayload(fields: try CompactJWS(Array(renewalJWS.utf8)).payload)
+                    renewal = try JWSRenewalInfoPayload(fields: try CompactJWS.payload(of: renewalJWS.utf8))
                 } catch {
                     throw MirrorRefusal(.generalInternal)
                 }

@@ -23,7 +23,7 @@ struct MirrorTransaction: Sendable {
     init?(_ stored: LedgerCustomerTransaction) throws(JWSError) {
         guard let jws = stored.signed.currentJWS else { return nil }
         self.jws = jws
-        self.payload = try JWSTransactionPayload(fields: try CompactJWS(Array(jws.utf8)).payload)
+        self.payload = try JWSTransactionPayload(fields: try CompactJWS.payload(of: jws.utf8))
         self.transactionIdentifier = stored.transactionIdentifier
         self.changeNumber = stored.changeNumber
     }
