@@ -254,6 +254,28 @@ struct EndpointTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test("a transaction history date out of range is refused before sending, not left out (which would widen the query)")
+    func aHistoryDateOutOfRangeIsRefusedBeforeSending() async throws {
+        let transport = ScriptedTransport([ScriptedTransport.json(200, "{}")])
+        let client = try TestClients.client(transport)
+        for filter in [
+            TransactionHistoryFilter(startDate: Date(timeIntervalSince1970: 1e300)),
+            TransactionHistoryFilter(startDate: Date(timeIntervalSince1970: 0), endDate: Date(timeIntervalSince1970: -1e13)),
+            TransactionHistoryFilter(endDate: Date(timeIntervalSince1970: .infinity)),
+        ] {
+            let error = await #expect(throws: AppStoreServerAPIError.self) {
+                try await client.transactionHistoryPageUnverified(transactionID: "1234", filter: filter)
+            }
+            #expect(error?.code == .invalidConfiguration)
+            #expect(error?.reason.contains("Date is out of range") == true)
+            let all = await #expect(throws: AppStoreServerAPIError.self) {
+                try await client.transactionHistory(transactionID: "1234", filter: filter)
+            }
+            #expect(all?.code == .invalidConfiguration)
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test func theHostsAreApplesForEachEnvironment() throws {
         let key = try TestClients.key()
         let production = try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: .production)

@@ -223,6 +223,65 @@ struct RetryTests {
         #expect(second.requests.count == 1)
     }
 
+    @Test("a 403 with one of Apple's request error codes is an API error of that code, not a refused key",
+          arguments: [APIErrorCode.subscriptionExtensionIneligible, .subscriptionMaxExtension,
+                      .familySharedSubscriptionExtensionIneligible, APIErrorCode(rawValue: 4_030_017)])
+    func aForbiddenRequestIsAnAPIError(code: APIErrorCode) async throws {
+        let (result, transport) = try await run([
+            ScriptedTransport.json(403, #"{"errorCode":\#(code.rawValue),"errorMessage":"Forbidden - subscription state ineligible for extension."}"#),
+            ScriptedTransport.json(200, Self.info),
+        ])
+        guard case .failure(let error) = result else {
+            Issue.record("expected api_error")
+            return
+        }
+        #expect(error.code == .apiError)
+        #expect(error.apiErrorCode == code)
+        #expect(error.httpStatus == 403)
+        #expect(!error.isRetryable)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("a 403 naming no code of Apple's 403 family is the key refused", arguments: ["", #"{"errorCode":4000006}"#, "{}"])
+    func aForbiddenKeyIsForbidden(body: String) async throws {
+        let (result, transport) = try await run([ScriptedTransport.json(403, body), ScriptedTransport.json(200, Self.info)])
+        guard case .failure(let error) = result else {
+            Issue.record("expected forbidden")
+            return
+        }
+        #expect(error.code == .forbidden)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("Apple's retryable 404s are retried, as Apple documents them (resend the same request)",
+          arguments: [APIErrorCode.accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIDNotFoundRetryable])
+    func retryableNotFoundIsRetried(code: APIErrorCode) async throws {
+        let runtime = PinnedRuntime()
+        let (result, transport) = try await run(
+            [
+                ScriptedTransport.json(404, #"{"errorCode":\#(code.rawValue),"errorMessage":"Not found. Try again."}"#),
+                ScriptedTransport.json(200, Self.info),
+            ],
+            runtime: runtime)
+        guard case .success = result else {
+            Issue.record("expected the retry to succeed: \(result)")
+            return
+        }
+        #expect(transport.requests.count == 2)
+        #expect(runtime.sleeps.count == 1)
+        // Retried no more than the policy allows: three of them fail as the API error of that code.
+        let (again, exhausted) = try await run(
+            Array(repeating: ScriptedTransport.json(404, #"{"errorCode":\#(code.rawValue)}"#), count: 4))
+        guard case .failure(let error) = again else {
+            Issue.record("expected api_error")
+            return
+        }
+        #expect(error.code == .apiError)
+        #expect(error.apiErrorCode == code)
+        #expect(error.isRetryable)
+        #expect(exhausted.requests.count == 3)
+    }
+
     @Test func anOversizedAnswerIsRefused() async throws {
         let transport = ScriptedTransport([ScriptedTransport.json(200, String(repeating: " ", count: 100) + Self.info)])
         let client = try TestClients.client(transport) { $0.maximumResponseSize = 64 }

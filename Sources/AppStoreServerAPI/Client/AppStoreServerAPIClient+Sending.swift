@@ -188,6 +188,10 @@ extension AppStoreServerAPIClient {
         switch status {
         case 401:
             return .final(error(.unauthorized))
+        case 403 where apple?.errorCode?.isForbiddenRequest == true:
+            // Apple's 403 family (4030004 "subscription state ineligible for extension", …) refuses this request,
+            // not the key: an API error of its code, which stops nothing else.
+            return .final(error(.apiError))
         case 403:
             return .final(error(.forbidden))
         case 429:
@@ -195,6 +199,9 @@ extension AppStoreServerAPIClient {
             return .retryable(error(.rateLimited, retryAfter: retryAfter), retryAfter: retryAfter)
         case 500..<600:
             return .retryable(error(.serverError), retryAfter: nil)
+        case _ where apple?.errorCode?.isRetryable == true:
+            // Apple documents these as "resend the same request" (4040002, 4040004, 4040006).
+            return .retryable(error(.apiError), retryAfter: nil)
         default:
             return .final(error(.apiError))
         }

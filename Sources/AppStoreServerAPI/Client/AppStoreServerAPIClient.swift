@@ -153,7 +153,7 @@ public struct AppStoreServerAPIClient: Sendable {
         filter: TransactionHistoryFilter = TransactionHistoryFilter(),
         revision: String? = nil
     ) async throws(AppStoreServerAPIError) -> TransactionHistoryResponse<String> {
-        try await self.decoded(.transactionHistory(transactionID, filter: filter, revision: revision))
+        try await self.decoded(try .transactionHistory(transactionID, filter: filter, revision: revision))
     }
 
     // MARK: Transaction info

@@ -35,8 +35,8 @@ struct Endpoint: Sendable, Hashable {
         _ transactionID: String,
         filter: TransactionHistoryFilter,
         revision: String?
-    ) -> Endpoint {
-        var query = filter.queryItems
+    ) throws(AppStoreServerAPIError) -> Endpoint {
+        var query = try filter.queryItems()
         if let revision { query.insert(("revision", revision), at: 0) }
         return Endpoint("GET", "/inApps/v2/history/\(Self.segment(transactionID))", query: query)
     }

@@ -43,10 +43,17 @@ public struct TransactionHistoryFilter: Sendable, Hashable {
     }
 
     /// The query items, in Apple's order.
-    var queryItems: [(name: String, value: String)] {
+    /// - Throws: ``AppStoreServerAPIError/Code/invalidConfiguration`` for a date that is no whole number of
+    ///   milliseconds since 1970 Apple could be sent (out of range, not finite): left out, the query would widen.
+    func queryItems() throws(AppStoreServerAPIError) -> [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
-        if let startDate = self.startDate.flatMap(Endpoint.milliseconds) { items.append(("startDate", startDate)) }
-        if let endDate = self.endDate.flatMap(Endpoint.milliseconds) { items.append(("endDate", endDate)) }
+        for (name, date) in [("startDate", self.startDate), ("endDate", self.endDate)] {
+            guard let date else { continue }
+            guard let milliseconds = Endpoint.milliseconds(date) else {
+                throw AppStoreServerAPIError(.invalidConfiguration, "a transaction history \(name) is out of range")
+            }
+            items.append((name, milliseconds))
+        }
         items += self.productIDs.map { ("productId", $0) }
         items += self.productTypes.map { ("productType", $0.rawValue) }
         if let sort { items.append(("sort", sort.rawValue)) }
