@@ -18,9 +18,10 @@ public struct APIErrorCode: APIEnumeration {
         ].contains(self)
     }
 
-    /// Whether the code is one of Apple's 403 request errors (`4030000` to `4039999`: a subscription not eligible for
-    /// an extension, at its maximum, shared by the family, …): the request was refused, the key was not.
-    public var isForbiddenRequest: Bool { (4_030_000..<4_040_000).contains(self.rawValue) }
+    /// Whether the code is one of Apple's 403 request errors (`4030001` to `4039999`: a subscription not eligible for
+    /// an extension, at its maximum, shared by the family, …): the request was refused, the key was not. `4030000`,
+    /// the family's general "Forbidden", names no request error.
+    public var isForbiddenRequest: Bool { (4_030_001..<4_040_000).contains(self.rawValue) }
 
     /// An invalid request.
     public static let generalBadRequest = APIErrorCode(rawValue: 4_000_000)

@@ -242,7 +242,7 @@ struct RetryTests {
         #expect(transport.requests.count == 1)
     }
 
-    @Test("a 403 naming no code of Apple's 403 family is the key refused", arguments: ["", #"{"errorCode":4000006}"#, "{}"])
+    @Test("a 403 naming no code of Apple's 403 family is the key refused", arguments: ["", #"{"errorCode":4000006}"#, #"{"errorCode":4030000,"errorMessage":"Forbidden."}"#, "{}"])
     func aForbiddenKeyIsForbidden(body: String) async throws {
         let (result, transport) = try await run([ScriptedTransport.json(403, body), ScriptedTransport.json(200, Self.info)])
         guard case .failure(let error) = result else {
