@@ -7,6 +7,11 @@ import Testing
 /// The ledgers the shared suite runs against: SQLite in memory and in a file always, PostgreSQL when
 /// `RECEIPTKIT_TEST_POSTGRES_URL` names a server (`.ci/run` starts one; a user's clone skips it).
 package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    /// How long a test ledger's lease may wait for a connection while the server answers: hundreds of tests start
+    /// at once on CI's two cores, and a CI run (2026-12-02) failed 44 PostgreSQL tests with "no connection within
+    /// 3.0 seconds" while the server had connections to spare — their connections were slow to start, not refused.
+    package static let testLeaseLimit: Duration = .seconds(20)
+
     case sqliteMemory = "sqlite-memory"
     case sqliteFile = "sqlite-file"
     case postgres
@@ -52,7 +57,8 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
             }
         case .postgres:
             return try await Self.withPostgresSchema { configuration in
-                let ledger = PostgresLedger(configuration: configuration, logger: Self.quiet)
+                let ledger = PostgresLedger(
+                    configuration: configuration, answeringLeaseLimit: Self.testLeaseLimit, logger: Self.quiet)
                 return try await Self.running(ledger) {
                     if migrated { try await ledger.migrate() }
                     return try await body(ledger)
@@ -72,7 +78,7 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
         // listener), a test's ledger a few — PostgresNIO's default of 20 each, kept for a minute when idle, reached
         // the test server's max_connections under CI's load, and leases then timed out.
         configuration.options.maximumConnections = 1
-        let admin = PostgresLedger(configuration: configuration, logger: Self.quiet)
+        let admin = PostgresLedger(configuration: configuration, answeringLeaseLimit: Self.testLeaseLimit, logger: Self.quiet)
         configuration.options.maximumConnections = Self.connectionsPerTestLedger
         configuration.options.additionalStartupParameters = [("search_path", schema)]
         let scoped = configuration

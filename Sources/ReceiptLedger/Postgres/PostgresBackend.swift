@@ -10,9 +10,19 @@ struct PostgresBackend: SQLBackend {
     /// The pool, replaced while the server is unreachable.
     let pools: PostgresPools
     let logger: Logger
-    let reachability = PostgresReachability()
+    let reachability: PostgresReachability
     /// Finds why no connection opens, when the server goes away; `nil` for a pool configured by the caller.
     let diagnosis: PostgresConnectionDiagnosis?
+
+    init(
+        pools: PostgresPools, logger: Logger, diagnosis: PostgresConnectionDiagnosis?,
+        answeringLeaseLimit: Duration = PostgresReachability.answeringLimit
+    ) {
+        self.pools = pools
+        self.logger = logger
+        self.diagnosis = diagnosis
+        self.reachability = PostgresReachability(answeringLimit: answeringLeaseLimit)
+    }
 
     /// The advisory lock key migrations serialise on ("rkit" in ASCII).
     static let migrationLockKey: Int64 = 0x726B_6974

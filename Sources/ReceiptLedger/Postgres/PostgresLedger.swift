@@ -41,11 +41,25 @@ public struct PostgresLedger: BackendLedger, Service {
         self.init(configuration: configuration, diagnosis: nil, snapshotCacheBytes: snapshotCacheBytes, logger: logger)
     }
 
+    /// A ledger whose leases may wait `answeringLeaseLimit` for a connection while the server answers (3 s
+    /// otherwise): the test suites' ledgers, which share a loaded machine's cores with hundreds of others and
+    /// PostgreSQL itself, so that a connection's slow start is not read as an outage. The tests of the limits
+    /// themselves use the default.
+    package init(
+        configuration: PostgresClient.Configuration, answeringLeaseLimit: Duration,
+        logger: Logger = Logger(label: "receiptkit.ledger.postgres")
+    ) {
+        self.init(
+            configuration: configuration, diagnosis: nil, snapshotCacheBytes: 16 << 20, logger: logger,
+            answeringLeaseLimit: answeringLeaseLimit)
+    }
+
     init(
         configuration: PostgresClient.Configuration,
         diagnosis: PostgresConnectionDiagnosis?,
         snapshotCacheBytes: Int,
-        logger: Logger
+        logger: Logger,
+        answeringLeaseLimit: Duration = PostgresReachability.answeringLimit
     ) {
         var configuration = configuration
         // The snapshot read is planned once per connection and kept (its plan does not depend on the tables' size):
@@ -61,7 +75,8 @@ public struct PostgresLedger: BackendLedger, Service {
         self.logger = logger
         self.listens = configuration.options.maximumConnections >= 2
         self.operations = LedgerOperations(
-            backend: PostgresBackend(pools: pools, logger: logger, diagnosis: diagnosis),
+            backend: PostgresBackend(
+                pools: pools, logger: logger, diagnosis: diagnosis, answeringLeaseLimit: answeringLeaseLimit),
             snapshotCacheBytes: snapshotCacheBytes)
     }
 

@@ -22,6 +22,12 @@ final class PostgresReachability: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// The limit while the server answers (``answeringLimit`` unless the ledger was made with another).
+    private let answering: Duration
+
+    init(answeringLimit: Duration = PostgresReachability.answeringLimit) {
+        self.answering = answeringLimit
+    }
 
     /// Whether the last lease went unanswered (or the pool failed it).
     var isUnreachable: Bool { self.state.withLockedValue { $0.unreachable } }
@@ -42,7 +48,7 @@ final class PostgresReachability: Sendable {
 
     /// The limit for the next lease.
     var leaseLimit: Duration {
-        self.isUnreachable ? Self.unreachableLimit : Self.answeringLimit
+        self.isUnreachable ? min(Self.unreachableLimit, self.answering) : self.answering
     }
 
     /// Marks the server unreachable; `true` when it answered until now (it just went away).
