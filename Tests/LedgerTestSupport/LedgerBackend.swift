@@ -104,8 +104,8 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
         _ body: @Sendable (PostgresLedger, PostgresLedger) async throws -> Void
     ) async throws {
         try await Self.withPostgresSchema { postgres in
-            let a = PostgresLedger(configuration: postgres, logger: Self.quiet)
-            let b = PostgresLedger(configuration: postgres, logger: Self.quiet)
+            let a = PostgresLedger(configuration: postgres, answeringLeaseLimit: Self.testLeaseLimit, logger: Self.quiet)
+            let b = PostgresLedger(configuration: postgres, answeringLeaseLimit: Self.testLeaseLimit, logger: Self.quiet)
             try await Self.running(a) {
                 try await Self.running(b) {
                     try await a.migrate()

@@ -314,8 +314,8 @@ struct LedgerSnapshotCacheTests {
             let name = "rk-test-b-\(UUID().uuidString.prefix(8))"
             var named = configuration
             named.options.additionalStartupParameters.append(("application_name", name))
-            let a = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
-            let b = PostgresLedger(configuration: named, logger: LedgerBackend.quiet)
+            let a = PostgresLedger(configuration: configuration, answeringLeaseLimit: LedgerBackend.testLeaseLimit, logger: LedgerBackend.quiet)
+            let b = PostgresLedger(configuration: named, answeringLeaseLimit: LedgerBackend.testLeaseLimit, logger: LedgerBackend.quiet)
             try await LedgerBackend.running(a) {
                 try await LedgerBackend.running(b) {
                     try await a.migrate()

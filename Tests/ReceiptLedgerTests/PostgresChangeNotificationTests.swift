@@ -20,7 +20,7 @@ struct PostgresChangeNotificationTests {
             ])
         }
         try await LedgerBackend.withPostgresSchema { configuration in
-            let ledger = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
+            let ledger = PostgresLedger(configuration: configuration, answeringLeaseLimit: LedgerBackend.testLeaseLimit, logger: LedgerBackend.quiet)
             try await LedgerBackend.running(ledger) {
                 try await ledger.migrate()
                 #expect(try await ledger.schemaVersion() >= LedgerMigration.changeNotificationsVersion)

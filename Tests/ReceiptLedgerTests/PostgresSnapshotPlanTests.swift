@@ -14,7 +14,7 @@ struct PostgresSnapshotPlanTests {
     /// Runs `body` on a connection of a ledger migrated in a fresh schema.
     static func onMigratedLedger(_ body: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
         try await LedgerBackend.withPostgresSchema { configuration in
-            let ledger = PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
+            let ledger = PostgresLedger(configuration: configuration, answeringLeaseLimit: LedgerBackend.testLeaseLimit, logger: LedgerBackend.quiet)
             try await LedgerBackend.running(ledger) {
                 try await ledger.migrate()
                 try await ledger.client.withConnection { try await body($0) }

@@ -26,8 +26,8 @@ struct TwoInstanceTests {
         ]))
         let configuration = try H.configuration()
         try await LedgerBackend.withPostgresSchema { postgres in
-            let a = PostgresLedger(configuration: postgres, logger: LedgerBackend.quiet)
-            let b = PostgresLedger(configuration: postgres, logger: LedgerBackend.quiet)
+            let a = PostgresLedger(configuration: postgres, answeringLeaseLimit: LedgerBackend.testLeaseLimit, logger: LedgerBackend.quiet)
+            let b = PostgresLedger(configuration: postgres, answeringLeaseLimit: LedgerBackend.testLeaseLimit, logger: LedgerBackend.quiet)
             try await LedgerBackend.running(a) {
                 try await LedgerBackend.running(b) {
                     // Both start at once: the advisory lock serialises their migrations.
