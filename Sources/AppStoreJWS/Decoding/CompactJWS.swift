@@ -15,32 +15,14 @@ public struct CompactJWS: Sendable {
     /// Splits and decodes `text`.
     /// - Throws: ``JWSError`` when it is not three canonical base64url parts with JSON-object header and payload.
     public init(_ text: some Collection<UInt8>, configuration: JWSDecodingConfiguration = .default) throws(JWSError) {
-        guard text.count <= configuration.maximumLength else {
-            throw JWSError(.inputTooLarge, "\(text.count) bytes; the limit is \(configuration.maximumLength)")
-        }
-        var bytes = Array(text)
-        // Trailing line breaks from files and pipes are not part of the token.
-        while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 { bytes.removeLast() }
-        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw JWSError(.malformedJWS, "\(parts.count) dot-separated parts; a compact JWS has 3")
-        }
+        let (bytes, parts) = try Self.split(text, configuration: configuration)
         guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2])
         else {
             throw JWSError(.malformedJWS, "a part is not unpadded base64url")
         }
-        let header: JSONValue
-        let payload: JSONValue
-        do {
-            header = try JSONParser.parse(headerBytes, maximumDepth: configuration.maximumDepth)
-            payload = try JSONParser.parse(payloadBytes, maximumDepth: configuration.maximumDepth)
-        } catch {
-            throw JWSError(.malformedJSON, error.reason)
-        }
-        guard case .object(let members) = payload else {
-            throw JWSError(.malformedJSON, "the payload is not a JSON object")
-        }
+        let header = try Self.parse(headerBytes, configuration: configuration)
+        let members = try Self.object(Self.parse(payloadBytes, configuration: configuration))
         self.header = try JWSHeader(header)
         guard (self.header.certificateChain?.count ?? 0) <= configuration.maximumCertificateCount else {
             throw JWSError(.malformedCertificate, "more than \(configuration.maximumCertificateCount) certificates in x5c")
@@ -59,23 +41,41 @@ public struct CompactJWS: Sendable {
     public static func payload(
         of text: some Collection<UInt8>, configuration: JWSDecodingConfiguration = .default
     ) throws(JWSError) -> [String: JSONValue] {
-        guard text.count <= configuration.maximumLength else {
-            throw JWSError(.inputTooLarge, "\(text.count) bytes; the limit is \(configuration.maximumLength)")
-        }
-        let bytes = Array(text)
-        let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw JWSError(.malformedJWS, "\(parts.count) dot-separated parts; a compact JWS has 3")
-        }
+        let (_, parts) = try Self.split(text, configuration: configuration)
         guard let payloadBytes = Base64URL.decode(parts[1]) else {
             throw JWSError(.malformedJWS, "the payload is not unpadded base64url")
         }
-        let payload: JSONValue
+        return try Self.object(Self.parse(payloadBytes, configuration: configuration))
+    }
+
+    /// `text` within the size limit, without trailing line breaks (from files and pipes: not part of the token), and
+    /// its three dot-separated parts.
+    private static func split(
+        _ text: some Collection<UInt8>, configuration: JWSDecodingConfiguration
+    ) throws(JWSError) -> (bytes: [UInt8], parts: [ArraySlice<UInt8>]) {
+        guard text.count <= configuration.maximumLength else {
+            throw JWSError(.inputTooLarge, "\(text.count) bytes; the limit is \(configuration.maximumLength)")
+        }
+        var bytes = Array(text)
+        while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 { bytes.removeLast() }
+        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            throw JWSError(.malformedJWS, "\(parts.count) dot-separated parts; a compact JWS has 3")
+        }
+        return (bytes, parts)
+    }
+
+    /// A decoded part as strict JSON, within the depth limit.
+    private static func parse(_ bytes: [UInt8], configuration: JWSDecodingConfiguration) throws(JWSError) -> JSONValue {
         do {
-            payload = try JSONParser.parse(payloadBytes, maximumDepth: configuration.maximumDepth)
+            return try JSONParser.parse(bytes, maximumDepth: configuration.maximumDepth)
         } catch {
             throw JWSError(.malformedJSON, error.reason)
         }
+    }
+
+    /// The payload's members: a payload is a JSON object.
+    private static func object(_ payload: JSONValue) throws(JWSError) -> [String: JSONValue] {
         guard case .object(let members) = payload else {
             throw JWSError(.malformedJSON, "the payload is not a JSON object")
         }

@@ -50,7 +50,7 @@ public struct PostgresLedger: BackendLedger, Service {
         logger: Logger = Logger(label: "receiptkit.ledger.postgres")
     ) {
         self.init(
-            configuration: configuration, diagnosis: nil, snapshotCacheBytes: 16 << 20, logger: logger,
+            configuration: configuration, diagnosis: nil, snapshotCacheBytes: LedgerSnapshotCache.defaultBytes, logger: logger,
             answeringLeaseLimit: answeringLeaseLimit)
     }
 
