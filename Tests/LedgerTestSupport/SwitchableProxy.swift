@@ -28,13 +28,22 @@ package final class SwitchableProxy: Sendable {
         self.listener = NIOLockedValueBox(channel)
     }
 
-    /// A ledger of `real`'s database, reached through this proxy (plaintext: the proxy relays bytes).
+    /// How long the leases of ``ledger(of:)`` wait while the server answers. A CI run (2026-12-02) failed all three
+    /// outage tests in their setup (the migration, before any outage) with "no connection within 3.0 seconds" on two
+    /// loaded cores; the other test ledgers' 20 s (``LedgerBackend/testLeaseLimit``) would outlast the test HTTP
+    /// client's 20 s read timeout on an outage's first request (the lease's limit, then up to 3 s of diagnosis).
+    package static let leaseLimit: Duration = .seconds(8)
+
+    /// A ledger of `real`'s database, reached through this proxy (plaintext: the proxy relays bytes), its leases
+    /// waiting ``leaseLimit`` while the server answers. The tests of the service's own 3 s
+    /// (`unreachablePostgresFailsFast`) make their ledger without the proxy.
     package func ledger(of real: PostgresClient.Configuration) -> PostgresLedger {
         var configuration = PostgresClient.Configuration(
             host: "127.0.0.1", port: self.port, username: real.username, password: real.password,
             database: real.database, tls: .disable)
         configuration.options = real.options
-        return PostgresLedger(configuration: configuration, logger: LedgerBackend.quiet)
+        return PostgresLedger(
+            configuration: configuration, answeringLeaseLimit: Self.leaseLimit, logger: LedgerBackend.quiet)
     }
 
     /// A proxy in front of `real`'s server.
