@@ -47,8 +47,11 @@ extension AppStoreServerSimulator {
         route(.get, "inApps/v1/notifications/test/:token", .testNotificationStatus) { _, path, caller, _ in
             simulator.testNotificationStatus(path.get("token"), caller)
         }
-        route(.put, "inApps/v1/transactions/consumption/:transactionId", .consumption) { _, path, caller, body in
+        route(.put, "inApps/v2/transactions/consumption/:transactionId", .consumption) { _, path, caller, body in
             simulator.consumption(path.get("transactionId"), body, caller)
+        }
+        route(.put, "inApps/v1/transactions/consumption/:transactionId", .consumptionV1) { _, path, caller, body in
+            simulator.consumptionV1(path.get("transactionId"), body, caller)
         }
         route(.put, "inApps/v1/subscriptions/extend/:originalTransactionId", .extendRenewalDate) {
             _, path, caller, body in

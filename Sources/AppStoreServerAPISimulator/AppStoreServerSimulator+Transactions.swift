@@ -1,4 +1,5 @@
 import AppStoreJWS
+import AppStoreServerAPI
 import struct Foundation.UUID
 import NIOConcurrencyHelpers
 
@@ -27,12 +28,48 @@ extension AppStoreServerSimulator {
         ])
     }
 
-    /// Send Consumption Information: 202 with no body once the body (a JSON object with
-    /// `"customerConsented": true`) is kept for the test to read.
+    /// Send Consumption Information (V2): 202 with no body once the body — `"customerConsented": true`, one of Apple's
+    /// `deliveryStatus` names, a boolean `sampleContentProvided`, and when present a `consumptionPercentage` of 0 to
+    /// 100,000 and one of Apple's `refundPreference` names — is kept for the test to read.
     func consumption(_ id: String?, _ body: [UInt8], _ caller: SimulatedCaller) -> SimulatorAnswer {
         guard let id, Self.isValidIdentifier(id) else { return .error(.invalidTransactionId) }
         guard let request = (try? JSONValue(jsonEncoded: body))?.objectValue else { return .error(.generalBadRequest) }
         guard request["customerConsented"]?.boolValue == true else { return .error(.invalidCustomerConsented) }
+        let deliveryStatuses: [ConsumptionDeliveryStatus] = [
+            .delivered, .undeliveredQualityIssue, .undeliveredWrongItem, .undeliveredServerOutage, .undeliveredOther,
+        ]
+        guard let delivery = request.string("deliveryStatus"),
+            deliveryStatuses.contains(ConsumptionDeliveryStatus(rawValue: delivery))
+        else { return .error(.invalidDeliveryStatus) }
+        guard request["sampleContentProvided"]?.boolValue != nil else { return .error(.invalidSampleContentProvided) }
+        if let percentage = request["consumptionPercentage"] {
+            guard case .number(let number) = percentage, let value = number.int64, (0...100_000).contains(value) else {
+                return .error(.generalBadRequest)
+            }
+        }
+        if let preference = request["refundPreference"] {
+            let preferences: [RefundPreference] = [.decline, .grantFull, .grantProrated]
+            guard let name = preference.stringValue, preferences.contains(RefundPreference(rawValue: name)) else {
+                return .error(.generalBadRequest)
+            }
+        }
+        return self.keepConsumption(request, of: id, caller)
+    }
+
+    /// Send Consumption Information V1: 202 with no body once the body (a JSON object with
+    /// `"customerConsented": true`) is kept for the test to read.
+    func consumptionV1(_ id: String?, _ body: [UInt8], _ caller: SimulatedCaller) -> SimulatorAnswer {
+        guard let id, Self.isValidIdentifier(id) else { return .error(.invalidTransactionId) }
+        guard let request = (try? JSONValue(jsonEncoded: body))?.objectValue else { return .error(.generalBadRequest) }
+        guard request["customerConsented"]?.boolValue == true else { return .error(.invalidCustomerConsented) }
+        return self.keepConsumption(request, of: id, caller)
+    }
+
+    /// Keeps `request` as the consumption information of the caller's transaction `id`: 202, or 404 when the
+    /// caller's app has no such transaction.
+    private func keepConsumption(
+        _ request: [String: JSONValue], of id: String, _ caller: SimulatedCaller
+    ) -> SimulatorAnswer {
         let found = self.store.state.withLockedValue { state in
             guard self.visible(state.transactions[id], to: caller) else { return false }
             state.consumption[id] = request

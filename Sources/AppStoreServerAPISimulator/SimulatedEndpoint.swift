@@ -22,8 +22,10 @@ public struct SimulatedEndpoint: Sendable, Hashable, CustomStringConvertible {
     public static let requestTestNotification = Self("POST /inApps/v1/notifications/test")
     /// Get Test Notification Status.
     public static let testNotificationStatus = Self("GET /inApps/v1/notifications/test/{testNotificationToken}")
-    /// Send Consumption Information.
-    public static let consumption = Self("PUT /inApps/v1/transactions/consumption/{transactionId}")
+    /// Send Consumption Information (V2).
+    public static let consumption = Self("PUT /inApps/v2/transactions/consumption/{transactionId}")
+    /// Send Consumption Information V1.
+    public static let consumptionV1 = Self("PUT /inApps/v1/transactions/consumption/{transactionId}")
     /// Extend a Subscription Renewal Date.
     public static let extendRenewalDate = Self("PUT /inApps/v1/subscriptions/extend/{originalTransactionId}")
     /// Set App Account Token.
@@ -32,7 +34,7 @@ public struct SimulatedEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// Every endpoint the simulator serves.
     public static let all: [SimulatedEndpoint] = [
         .transactionHistory, .transactionInfo, .subscriptionStatuses, .orderLookup, .refundHistory,
-        .notificationHistory, .requestTestNotification, .testNotificationStatus, .consumption, .extendRenewalDate,
-        .appAccountToken,
+        .notificationHistory, .requestTestNotification, .testNotificationStatus, .consumption, .consumptionV1,
+        .extendRenewalDate, .appAccountToken,
     ]
 }

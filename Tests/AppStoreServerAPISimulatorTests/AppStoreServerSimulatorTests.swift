@@ -414,11 +414,34 @@ struct AppStoreServerSimulatorTests {
             let unknown = try await client.send(.GET, "/inApps/v1/lookup/NOSUCHORDER").object()
             #expect(unknown["status"] == .number(JSONNumber(1)))
 
-            let consumption = JSONValue.object(["customerConsented": .bool(true), "deliveryStatus": .string("DELIVERED")]).serialized
-            let accepted = try await client.send(.PUT, "/inApps/v1/transactions/consumption/1000000000000005", body: consumption)
+            // V2: Apple's names and milliunits; V1 (integer codes) at its own path.
+            let consumption = JSONValue.object([
+                "customerConsented": .bool(true), "deliveryStatus": .string("DELIVERED"),
+                "sampleContentProvided": .bool(false), "consumptionPercentage": .number(JSONNumber(25_000)),
+                "refundPreference": .string("GRANT_PRORATED"),
+            ]).serialized
+            let accepted = try await client.send(.PUT, "/inApps/v2/transactions/consumption/1000000000000005", body: consumption)
             #expect(accepted.status == 202)
             #expect(accepted.body.isEmpty)
-            #expect(store.consumptionInformation(transactionID: "1000000000000005")?["deliveryStatus"] == .string("DELIVERED"))
+            #expect(store.consumptionInformation(transactionID: "1000000000000005")?["refundPreference"] == .string("GRANT_PRORATED"))
+            for (members, code) in [
+                (["customerConsented": JSONValue.bool(false)], 4_000_035),
+                (["customerConsented": .bool(true), "deliveryStatus": .number(JSONNumber(0)), "sampleContentProvided": .bool(false)], 4_000_036),
+                (["customerConsented": .bool(true), "deliveryStatus": .string("DELIVERED")], 4_000_041),
+                (["customerConsented": .bool(true), "deliveryStatus": .string("DELIVERED"), "sampleContentProvided": .bool(false),
+                  "consumptionPercentage": .number(JSONNumber(100_001))], 4_000_000),
+                (["customerConsented": .bool(true), "deliveryStatus": .string("DELIVERED"), "sampleContentProvided": .bool(false),
+                  "refundPreference": .number(JSONNumber(1))], 4_000_000),
+            ] {
+                let refused = try await client.send(
+                    .PUT, "/inApps/v2/transactions/consumption/1000000000000005", body: JSONValue.object(members).serialized)
+                #expect(refused.status == 400)
+                #expect(try refused.object()["errorCode"] == .number(JSONNumber(Int64(code))), "\(members)")
+            }
+            let v1 = JSONValue.object(["customerConsented": .bool(true), "deliveryStatus": .number(JSONNumber(0))]).serialized
+            let acceptedV1 = try await client.send(.PUT, "/inApps/v1/transactions/consumption/1000000000000005", body: v1)
+            #expect(acceptedV1.status == 202)
+            #expect(store.consumptionInformation(transactionID: "1000000000000005")?["deliveryStatus"] == .number(JSONNumber(0)))
             let refused = try await client.send(
                 .PUT, "/inApps/v1/transactions/consumption/1000000000000005",
                 body: JSONValue.object(["customerConsented": .bool(false)]).serialized)

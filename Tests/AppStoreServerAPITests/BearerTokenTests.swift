@@ -51,16 +51,38 @@ struct BearerTokenTests {
         let atMost = try BearerToken(key: key, bundleIdentifier: "com.example.app", now: Self.now, lifetime: .seconds(3600))
         #expect(atMost.expiresAt - atMost.issuedAt == 3600)
         let error = #expect(throws: AppStoreServerAPIError.self) {
-            try BearerTokenProvider(key: key, bundleIdentifier: "com.example.app", lifetime: .seconds(300))
+            try BearerTokenProvider(key: key, bundleIdentifier: "com.example.app", policy: .reused(lifetime: .seconds(300)))
         }
         #expect(error?.code == .invalidConfiguration)
+        #expect(error?.reason == "a reused token's lifetime must be over 5 minutes and at most 60")
+        let long = #expect(throws: AppStoreServerAPIError.self) {
+            try BearerTokenProvider(key: key, bundleIdentifier: "com.example.app", policy: .perRequest(lifetime: .seconds(3601)))
+        }
+        #expect(long?.reason == "a token's lifetime must be at most 60 minutes")
+        let short = #expect(throws: AppStoreServerAPIError.self) {
+            try BearerTokenProvider(key: key, bundleIdentifier: "com.example.app", policy: .perRequest(lifetime: .milliseconds(500)))
+        }
+        #expect(short?.reason == "a token's lifetime must be at least one second")
+    }
+
+    /// Issue 48: Apple asks for a new JWT for each request; that is the default, valid 5 minutes as Apple's library.
+    @Test func byDefaultEveryRequestGetsANewTokenOfFiveMinutes() throws {
+        let provider = try BearerTokenProvider(key: try TestClients.key(), bundleIdentifier: "com.example.app")
+        #expect(provider.policy == .perRequest)
+        let first = try provider.token(now: Self.now)
+        let second = try provider.token(now: Self.now)
+        // ES256 signatures are randomised: the same claims sign to another token.
+        #expect(first.compact != second.compact)
+        #expect(first.issuedAt == 1_750_000_000 && second.issuedAt == 1_750_000_000)
+        #expect(first.expiresAt - first.issuedAt == 300)
+        #expect(try provider.token(now: Self.now.addingTimeInterval(10)).issuedAt == 1_750_000_010)
     }
 
     @Test func oneTokenIsReusedUntilFiveMinutesBeforeItExpires() throws {
         let provider = try BearerTokenProvider(
             key: try TestClients.key(),
             bundleIdentifier: "com.example.app",
-            lifetime: .seconds(1800)
+            policy: .reused(lifetime: .seconds(1800))
         )
         let first = try provider.token(now: Self.now)
         #expect(try provider.token(now: Self.now.addingTimeInterval(60)) == first)
@@ -76,8 +98,8 @@ struct BearerTokenTests {
         #expect(third.issuedAt == 1_750_000_000)
     }
 
-    @Test func concurrentCallersShareOneToken() async throws {
-        let provider = try BearerTokenProvider(key: try TestClients.key(), bundleIdentifier: "com.example.app")
+    @Test func concurrentCallersShareOneReusedToken() async throws {
+        let provider = try BearerTokenProvider(key: try TestClients.key(), bundleIdentifier: "com.example.app", policy: .reused())
         let tokens = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<32 { group.addTask { try? provider.token(now: Self.now).compact } }
             var all: Set<String?> = []

@@ -61,11 +61,20 @@ struct EndpointTests {
                 { _ = try await $0.testNotificationStatusUnverified(testNotificationToken: "tok") }
             ),
             (
-                "PUT", "/inApps/v1/transactions/consumption/1000",
+                "PUT", "/inApps/v2/transactions/consumption/1000",
                 {
                     try await $0.sendConsumptionInformation(
                         transactionID: "1000",
-                        ConsumptionRequest(customerConsented: true)
+                        ConsumptionRequest(customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: false)
+                    )
+                }
+            ),
+            (
+                "PUT", "/inApps/v1/transactions/consumption/1000",
+                {
+                    try await $0.sendConsumptionInformationV1(
+                        transactionID: "1000",
+                        ConsumptionRequestV1(customerConsented: true)
                     )
                 }
             ),
@@ -101,6 +110,26 @@ struct EndpointTests {
             #expect(request.header("Accept") == "application/json")
             #expect(request.header("Content-Type") == (request.body == nil ? nil : "application/json"))
         }
+    }
+
+    /// Issue 48: by default each request, and each attempt of a retried one, carries a token of its own; with
+    /// `.reused()` they share one.
+    @Test func everyRequestCarriesANewTokenUnlessReuseIsAsked() async throws {
+        func tokens(_ policy: BearerTokenPolicy) async throws -> [String] {
+            let transport = ScriptedTransport([
+                ScriptedTransport.json(200, "{}"), ScriptedTransport.json(503, "{}"), ScriptedTransport.json(200, "{}"),
+            ])
+            let client = try TestClients.client(transport) { $0.tokenPolicy = policy }
+            _ = try await client.transactionInfoUnverified(transactionID: "1")
+            _ = try await client.transactionInfoUnverified(transactionID: "2")  // retried once after the 503
+            return transport.requests.compactMap { $0.header("Authorization") }
+        }
+        let fresh = try await tokens(.perRequest)
+        #expect(fresh.count == 3)
+        #expect(Set(fresh).count == 3)
+        let reused = try await tokens(.reused())
+        #expect(reused.count == 3)
+        #expect(Set(reused).count == 1)
     }
 
     @Test func historyFiltersAreSentOnEveryPageInApplesNames() async throws {
@@ -176,30 +205,68 @@ struct EndpointTests {
         )
         #expect(token as NSDictionary == ["appAccountToken": "7e3fb20b-4cdb-47cc-936d-99d65f608138"] as NSDictionary)
 
+        // Issue 48: V2, Apple's current body (strings, milliunits), and V1 under its own name with its integer codes.
         let consumption = try body(
             try await sent(
                 {
                     try await $0.sendConsumptionInformation(
                         transactionID: "1",
                         ConsumptionRequest(
-                            customerConsented: true,
-                            consumptionStatus: 1,
-                            platform: 2,
-                            deliveryStatus: 3,
-                            refundPreference: 1
-                        )
+                            customerConsented: true, deliveryStatus: .undeliveredServerOutage,
+                            sampleContentProvided: true, consumptionPercentage: 25_000, refundPreference: .grantProrated)
                     )
                 },
                 answer: "",
                 status: 202
             )
         )
-        #expect(consumption["customerConsented"] as? Bool == true)
-        #expect(consumption["consumptionStatus"] as? Int == 1)
-        #expect(consumption["platform"] as? Int == 2)
-        #expect(consumption["deliveryStatus"] as? Int == 3)
-        #expect(consumption["refundPreference"] as? Int == 1)
-        #expect(consumption["appAccountToken"] as? String == "")
+        #expect(consumption as NSDictionary == [
+            "customerConsented": true, "deliveryStatus": "UNDELIVERED_SERVER_OUTAGE", "sampleContentProvided": true,
+            "consumptionPercentage": 25_000, "refundPreference": "GRANT_PRORATED",
+        ] as NSDictionary)
+        let least = try body(try await sent({
+            try await $0.sendConsumptionInformation(
+                transactionID: "1", ConsumptionRequest(customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: false))
+        }, answer: "", status: 202))
+        #expect(least as NSDictionary == ["customerConsented": true, "deliveryStatus": "DELIVERED", "sampleContentProvided": false] as NSDictionary)
+
+        let v1 = try body(
+            try await sent(
+                {
+                    try await $0.sendConsumptionInformationV1(
+                        transactionID: "1",
+                        ConsumptionRequestV1(
+                            customerConsented: true, consumptionStatus: .notConsumed, platform: .nonApple,
+                            deliveryStatus: .notDeliveredServerOutage, accountTenure: .over365Days, playTime: .oneToSixHours,
+                            lifetimeDollarsRefunded: .zero, lifetimeDollarsPurchased: .atLeast2000, userStatus: .active,
+                            refundPreference: .preferGrant)
+                    )
+                },
+                answer: "",
+                status: 202
+            )
+        )
+        #expect(v1 as NSDictionary == [
+            "customerConsented": true, "consumptionStatus": 1, "platform": 2, "sampleContentProvided": false,
+            "deliveryStatus": 3, "appAccountToken": "", "accountTenure": 7, "playTime": 3, "lifetimeDollarsRefunded": 1,
+            "lifetimeDollarsPurchased": 7, "userStatus": 1, "refundPreference": 1,
+        ] as NSDictionary)
+    }
+
+    @Test(arguments: [-1, 100_001, Int32.max])
+    func aConsumptionPercentageOutOfRangeIsRefusedBeforeSending(percentage: Int32) async throws {
+        let transport = ScriptedTransport([ScriptedTransport.json(202, "")])
+        let client = try TestClients.client(transport)
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.sendConsumptionInformation(
+                transactionID: "1",
+                ConsumptionRequest(
+                    customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: false,
+                    consumptionPercentage: percentage))
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.reason == "consumptionPercentage must be 0 to 100000 (milliunits of a percent), not \(percentage)")
+        #expect(transport.requests.isEmpty)
     }
 
     @Test func pathSegmentsAreEncodedSoAnIDCannotLeaveItsSegment() async throws {

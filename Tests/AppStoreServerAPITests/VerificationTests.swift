@@ -236,6 +236,46 @@ struct VerificationTests {
         #expect(transport.requests.allSatisfy { $0.body == transport.requests.first?.body })
     }
 
+    /// Issue 48: with the app's Apple ID configured (Apple's `SignedDataVerifier` requires it in Production), a
+    /// Production notification naming another app Apple ID, or none, is `app_apple_id_mismatch`, and an answer's
+    /// unsigned `appAppleId` must be it; the matching ones pass, and without the setting nothing is checked.
+    @Test func theConfiguredAppAppleIDIsHeldAgainstProductionData() async throws {
+        func history(_ appAppleID: Int64?) throws -> ScriptedTransport.Step {
+            let notification = JWSSamplePayload.notification(
+                type: .didRenew, notificationUUID: "0f7d5e3c-\(appAppleID ?? 0)",
+                bundleIdentifier: TestClients.bundleIdentifier, appAppleID: appAppleID, signedDate: Self.now,
+                signedTransactionInfo: try transaction("2"), signedRenewalInfo: try renewalInfo())
+            let signed = try JWSMinter.sign(notification, signer: self.authority.leaf, chain: self.authority.chain)
+            return ScriptedTransport.json(200, #"{"hasMore":false,"notificationHistory":[{"signedPayload":"\#(signed)"}]}"#)
+        }
+        let request = NotificationHistoryRequest(startDate: Self.now.addingTimeInterval(-3600), endDate: Self.now)
+        let checked = try TestClients.client(
+            ScriptedTransport([try history(1234), try history(5678), try history(nil),
+                               Self.page([], revision: "r", hasMore: false),
+                               ScriptedTransport.json(200, try statuses("1000").replacingOccurrences(
+                                   of: #""appAppleId":1234"#, with: #""appAppleId":5678"#))]),
+            runtime: PinnedRuntime(now: Self.now), anchors: [self.authority.root.certificate]
+        ) { $0.appAppleID = 1234 }
+        #expect(checked.configuration.verificationPolicy.appAppleID == 1234)
+        #expect(try await checked.notificationHistory(request).notificationHistory.count == 1)
+        for _ in 0..<2 {
+            let error = await #expect(throws: AppStoreServerAPIError.self) { try await checked.notificationHistory(request) }
+            #expect(error?.code == .untrustedSignedData)
+            #expect(error?.verificationFailures == [.appAppleIDMismatch])
+        }
+        #expect(try await checked.transactionHistory(transactionID: "1000").appAppleID == 1234)
+        let unsigned = await #expect(throws: AppStoreServerAPIError.self) {
+            try await checked.allSubscriptionStatuses(transactionID: "1000")
+        }
+        #expect(unsigned?.code == .malformedResponse)
+        #expect(unsigned?.reason == "the status answer names appAppleId 5678, not 1234")
+
+        let unchecked = try TestClients.client(
+            ScriptedTransport([try history(5678)]), runtime: PinnedRuntime(now: Self.now),
+            anchors: [self.authority.root.certificate])
+        #expect(try await unchecked.notificationHistory(request).notificationHistory.count == 1)
+    }
+
     @Test func statusesVerifyTransactionsAndRenewalInfo() async throws {
         let body = #"""
             {"environment":"Production","bundleId":"com.example.app","appAppleId":1234,"data":[{"subscriptionGroupIdentifier":"21000001","lastTransactions":[{"status":1,"originalTransactionId":"1000","signedTransactionInfo":"\#(try transaction("2"))","signedRenewalInfo":"\#(try renewalInfo())"}]}]}
@@ -398,14 +438,22 @@ struct VerificationTests {
         #expect(statuses.data.first?.lastTransactions.first?.originalTransactionID == "1000")
     }
 
-    @Test func anInvalidOrderWithTransactionsIsMalformed() async throws {
+    /// Apple's documented example (`lookupOrderIdResponse.json`) answers `status: 1` with transactions: accepted,
+    /// the transactions verified (another app's still refuses the answer).
+    @Test func anOrderCalledInvalidWithTransactionsIsAnsweredVerified() async throws {
         let (client, _) = try client([
-            ScriptedTransport.json(200, #"{"status":1,"signedTransactions":["\#(try transaction("6"))"]}"#)
+            ScriptedTransport.json(200, #"{"status":1,"signedTransactions":["\#(try transaction("6"))"]}"#),
+            ScriptedTransport.json(
+                200, #"{"status":1,"signedTransactions":["\#(try transaction("6", bundleIdentifier: "com.other.app"))"]}"#),
         ])
+        let lookup = try await client.lookUpOrderID("W1")
+        #expect(lookup.status == .invalid)
+        #expect(lookup.transactions.map(\.transactionID) == ["6"])
         let error = await #expect(throws: AppStoreServerAPIError.self) {
             try await client.lookUpOrderID("W1")
         }
-        #expect(error?.code == .malformedResponse)
+        #expect(error?.code == .untrustedSignedData)
+        #expect(error?.verificationFailures == [.bundleIDMismatch])
     }
 
     /// What `receiptkit api … --json` prints: the answer with each signed value replaced by its verified payload.

@@ -311,6 +311,40 @@ struct APICLITests {
         #expect((status["signedPayload"] as? [String: Any])?["notificationType"] as? String == "TEST")
     }
 
+    /// Issue 48: `api consumption` sends Apple's V2 body to V2's path, which the simulator keeps; usage errors are 64
+    /// before anything is sent.
+    @Test func consumptionSendsVersionTwo() async throws {
+        let store = try Self.store()
+        let id = Self.transactionID(5)
+        let (text, json, refused) = try await Self.withSimulator(store) { url in
+            (
+                try await Self.api(
+                    ["consumption", id, "--customer-consented", "--delivery-status", "DELIVERED",
+                     "--sample-content-provided", "false"], baseURL: url),
+                try await Self.api(
+                    ["consumption", id, "--customer-consented", "--delivery-status", "UNDELIVERED_OTHER",
+                     "--sample-content-provided", "true", "--consumption-percentage", "40000",
+                     "--refund-preference", "GRANT_PRORATED", "--json"], baseURL: url),
+                try await Self.api(
+                    ["consumption", id, "--delivery-status", "DELIVERED", "--sample-content-provided", "false"], baseURL: url)
+            )
+        }
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout == "sent consumption information for \(id)\n")
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try Self.json(json.stdout)
+        #expect(object["transactionId"] as? String == id)
+        #expect((object["request"] as? [String: Any])?["refundPreference"] as? String == "GRANT_PRORATED")
+        let kept = try #require(store.consumptionInformation(transactionID: id))
+        #expect(kept["deliveryStatus"] == .string("UNDELIVERED_OTHER"))
+        #expect(kept["consumptionPercentage"] == .number(JSONNumber(40_000)))
+        #expect(kept["sampleContentProvided"] == .bool(true))
+        #expect(store.requestCount(.consumption) == 2)
+        #expect(store.requestCount(.consumptionV1) == 0)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--customer-consented is required"))
+    }
+
     /// On a terminal, `history` redraws `page N, M transactions` on stderr as pages arrive, and clears the line before
     /// the list. Run under util-linux `script`, which gives the child a pseudo-terminal; skipped where there is none.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))

@@ -1,3 +1,4 @@
+import AppStoreJWS
 import AppStoreServerAPI
 import Crypto
 import Foundation
@@ -41,13 +42,16 @@ struct APIBridgeConfigurationTests {
     func entriesParseAndApply() throws {
         let (file, directory) = try Self.parse(
             #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "issuer", "key_id": "KEY1", "#
-                + #""private_key_file": "key.p8", "base_url": "http://127.0.0.1:9", "environment": "sandbox"}], "#
+                + #""private_key_file": "key.p8", "base_url": "http://127.0.0.1:9", "environment": "sandbox", "#
+                + #""app_apple_id": 1234567890}], "#
                 + #""api_refresh_interval_seconds": 900, "api_refresh_wait_seconds": 0.25}"#)
         let entry = try #require(file.apps.first)
         #expect(entry.bundleIdentifier == "com.example.app")
         #expect(entry.privateKeyFile == directory.appendingPathComponent("key.p8").path)  // next to the file
         #expect(entry.baseURL == "http://127.0.0.1:9")
         #expect(entry.environment == "sandbox")
+        #expect(entry.appAppleID == 1_234_567_890)
+        #expect(try Self.parse(Self.entry()).settings.apps.first?.appAppleID == nil)
         let defaults = VerifyReceiptConfiguration()
         #expect(defaults.appStoreServerAPI.refreshInterval == .seconds(3600))
         #expect(defaults.appStoreServerAPI.refreshWait == .seconds(3))
@@ -64,6 +68,10 @@ struct APIBridgeConfigurationTests {
         #expect(Self.refusal(#"{"app_store_server_api": [{"bundle_id": "com.example.app"}]}"#) == "app_store_server_api[0].issuer_id is missing")
         #expect(Self.refusal(Self.entry(#", "environment": "xcode""#))
             == "app_store_server_api[0]: environment must be production or sandbox")
+        for id in [#""1234""#, "0", "-5", "1.5", "9223372036854775808"] {
+            #expect(Self.refusal(Self.entry(#", "app_apple_id": \#(id)"#))
+                == "app_store_server_api[0].app_apple_id must be a positive integer")
+        }
         #expect(Self.refusal(Self.entry(file: ""))
             == "app_store_server_api[0]: bundle_id, issuer_id, key_id and the key file must not be empty")
         // Exactly one key file: the private key (refresh and mirror) or its public half (mirror only).
@@ -116,6 +124,12 @@ struct APIBridgeConfigurationTests {
             #expect(plain?.code == .malformedFile)
             // Refused with the settings, before any key is read: the reason names the file and the entry.
             #expect(plain?.reason.contains("serve.json: app_store_server_api[0]: the base URL http://example.com is plain http") == true, "\(plain?.reason ?? "")")
+
+            // The app Apple ID reaches both clients' configurations and their verification policy.
+            let read = try Self.parse(Self.entry(#", "app_apple_id": 1234567890"#, file: directory.appendingPathComponent("key.p8").path))
+            let apps = try ServiceConfiguration.apps(read.settings.apps)
+            #expect(apps.first?.production?.appAppleID == 1_234_567_890)
+            #expect(apps.first?.sandbox?.verificationPolicy.appAppleID == 1_234_567_890)
 
             // A good key starts the service (run, so that its ledger is shut down again).
             try Data(Self.entry(#", "base_url": "http://127.0.0.1:9""#).utf8).write(to: settings)

@@ -6,9 +6,11 @@ import AppStoreJWS
 /// field names the app or the environment, it must name the client's. Otherwise the answer is
 /// ``AppStoreServerAPIError/Code/malformedResponse``.
 extension AppStoreServerAPIClient {
-    /// A present top-level `bundleId` and `environment` must be the configuration's.
+    /// A present top-level `bundleId` and `environment` must be the configuration's, and so must a present
+    /// `appAppleId` in Production when the configuration names one.
     func checkApp(
         bundleIdentifier: String?,
+        appAppleID: Int64?,
         environment: AppStoreEnvironment?,
         in answer: String
     ) throws(AppStoreServerAPIError) {
@@ -23,6 +25,11 @@ extension AppStoreServerAPIClient {
                 .malformedResponse,
                 "\(answer) names environment \(environment), not \(self.configuration.environment)"
             )
+        }
+        if let appAppleID, let expected = self.configuration.appAppleID, self.configuration.environment == .production,
+            appAppleID != expected
+        {
+            throw AppStoreServerAPIError(.malformedResponse, "\(answer) names appAppleId \(appAppleID), not \(expected)")
         }
     }
 
@@ -42,17 +49,5 @@ extension AppStoreServerAPIClient {
             )
         }
         return first
-    }
-
-    /// Look Up Order ID: an order Apple calls invalid has no transactions.
-    static func checkOrderLookup(
-        status: OrderLookupStatus?,
-        transactions: Int
-    ) throws(AppStoreServerAPIError) {
-        guard status == .invalid, transactions > 0 else { return }
-        throw AppStoreServerAPIError(
-            .malformedResponse,
-            "the order lookup says the order id is invalid yet carries \(transactions) signed transactions"
-        )
     }
 }

@@ -37,7 +37,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ///   - transport: How requests travel; AsyncHTTPClient by default.
     ///   - runtime: The clock, the sleep and the jitter; the system's by default.
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` when the token
-    ///   lifetime is out of range, or when the timeout, the response size bound, the page bound, the concurrency
+    ///   policy's lifetime is out of range, or when the timeout, the response size bound, the page bound, the concurrency
     ///   bound, the retry policy's attempts or its total time is not positive.
     public init(
         configuration: AppStoreServerAPIConfiguration,
@@ -47,6 +47,7 @@ public struct AppStoreServerAPIClient: Sendable {
         try Self.validate(configuration)
         var configuration = configuration
         configuration.verificationPolicy.bundleIdentifier = configuration.bundleIdentifier
+        configuration.verificationPolicy.appAppleID = configuration.appAppleID
         configuration.verificationPolicy.environment = configuration.environment
         configuration.verificationPolicy.allowsLocalEnvironments = false
         self.configuration = configuration
@@ -55,7 +56,7 @@ public struct AppStoreServerAPIClient: Sendable {
         self.tokens = try BearerTokenProvider(
             key: configuration.key,
             bundleIdentifier: configuration.bundleIdentifier,
-            lifetime: configuration.tokenLifetime
+            policy: configuration.tokenPolicy
         )
         self.limiter = KeyConcurrencyLimits.semaphore(
             for: configuration.key,
@@ -138,7 +139,9 @@ public struct AppStoreServerAPIClient: Sendable {
             filter: filter,
             revision: revision
         )
-        try self.checkApp(bundleIdentifier: page.bundleIdentifier, environment: page.environment, in: "the history page")
+        try self.checkApp(
+            bundleIdentifier: page.bundleIdentifier, appAppleID: page.appAppleID, environment: page.environment,
+            in: "the history page")
         var signed: [SignedValue<JWSTransactionPayload>] = []
         signed.reserveCapacity(page.transactions.count)
         for jws in page.transactions {
@@ -204,7 +207,9 @@ public struct AppStoreServerAPIClient: Sendable {
         -> StatusResponse<SignedValue<JWSTransactionPayload>, SignedValue<JWSRenewalInfoPayload>>
     {
         let response = try await self.allSubscriptionStatusesUnverified(transactionID: transactionID, status: status)
-        try self.checkApp(bundleIdentifier: response.bundleIdentifier, environment: response.environment, in: "the status answer")
+        try self.checkApp(
+            bundleIdentifier: response.bundleIdentifier, appAppleID: response.appAppleID,
+            environment: response.environment, in: "the status answer")
         var groups: [SubscriptionGroupStatus<SignedValue<JWSTransactionPayload>, SignedValue<JWSRenewalInfoPayload>>] = []
         for group in response.data {
             var items: [LastTransaction<SignedValue<JWSTransactionPayload>, SignedValue<JWSRenewalInfoPayload>>] = []
@@ -251,13 +256,13 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// Look Up Order ID, each transaction verified.
     ///
-    /// `status` is not signed; an answer that calls the order invalid yet carries transactions is
-    /// ``AppStoreServerAPIError/Code/malformedResponse``. Grant from the verified transactions, not from `status`.
+    /// `status` is not signed, and Apple's own documented example answers `1` (invalid) with two transactions: the
+    /// answer is returned as Apple sent it, its transactions verified. Grant from the verified transactions, not from
+    /// `status`.
     public func lookUpOrderID(
         _ orderID: String
     ) async throws(AppStoreServerAPIError) -> OrderLookupResponse<JWSTransactionPayload> {
         let response = try await self.lookUpOrderIDUnverified(orderID)
-        try Self.checkOrderLookup(status: response.status, transactions: response.transactions.count)
         return OrderLookupResponse(
             status: response.status,
             transactions: try await self.verifyAll(response.transactions, as: JWSTransactionPayload.self)
@@ -368,12 +373,24 @@ public struct AppStoreServerAPIClient: Sendable {
 
     // MARK: Changes
 
-    /// Send Consumption Information, after a `CONSUMPTION_REQUEST` notification.
+    /// Send Consumption Information (V2, Apple's current one), after a `CONSUMPTION_REQUEST` notification, for any
+    /// In-App Purchase the customer asks a refund for.
+    /// - Throws: ``AppStoreServerAPIError/Code/invalidConfiguration`` before anything is sent for a
+    ///   `consumptionPercentage` outside 0–100,000; otherwise as every request.
     public func sendConsumptionInformation(
         transactionID: String,
         _ request: ConsumptionRequest
     ) async throws(AppStoreServerAPIError) {
-        _ = try await self.perform(.sendConsumptionInformation(transactionID, request))
+        _ = try await self.perform(try .sendConsumptionInformation(transactionID, request))
+    }
+
+    /// Send Consumption Information V1 (integer codes, `/inApps/v1/…`), which Apple has replaced with V2
+    /// (``sendConsumptionInformation(transactionID:_:)``); for consumables and auto-renewable subscriptions.
+    public func sendConsumptionInformationV1(
+        transactionID: String,
+        _ request: ConsumptionRequestV1
+    ) async throws(AppStoreServerAPIError) {
+        _ = try await self.perform(.sendConsumptionInformationV1(transactionID, request))
     }
 
     /// Extend a Subscription Renewal Date.

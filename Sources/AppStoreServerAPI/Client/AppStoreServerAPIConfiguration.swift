@@ -21,10 +21,17 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     public let environment: AppStoreEnvironment
     /// Where requests go: Apple's host for ``environment`` unless another was given.
     public let baseURL: String
+    /// The app's Apple ID (App Store Connect's "Apple ID" of the app), or `nil`. When given, Production signed data
+    /// that names the app (notifications, app transactions) must carry it (`app_apple_id_mismatch` otherwise, as
+    /// Apple's `SignedDataVerifier`, which requires it in Production), and so must an answer's unsigned `appAppleId`
+    /// in Production (``AppStoreServerAPIError/Code/malformedResponse`` otherwise). Sandbox data names no app Apple
+    /// ID and is not checked.
+    public var appAppleID: Int64?
     /// What signed values in answers must satisfy before they are returned. By default: a chain to Apple Root CA - G3,
-    /// Apple's App Store markers, ``bundleIdentifier`` and ``environment``. Add your own anchors for data minted in tests. The
-    /// client always verifies with `bundleIdentifier` set to ``bundleIdentifier``, `environment` to ``environment`` and
-    /// `allowsLocalEnvironments` off, whatever this policy says of them.
+    /// Apple's App Store markers, ``bundleIdentifier``, ``appAppleID`` and ``environment``. Add your own anchors for data
+    /// minted in tests. The client always verifies with `bundleIdentifier` set to ``bundleIdentifier``, `appAppleID` to
+    /// ``appAppleID``, `environment` to ``environment`` and `allowsLocalEnvironments` off, whatever this policy says
+    /// of them.
     public var verificationPolicy: JWSVerificationPolicy
     /// When to retry. Default ``RetryPolicy/default``.
     public var retryPolicy: RetryPolicy
@@ -47,8 +54,9 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     /// The longest a paged call may keep reading pages, from its first request, before it gives up with
     /// ``AppStoreServerAPIError/Code/malformedResponse``. Must be positive. Default 120 seconds.
     public var maximumPagingTime: Duration
-    /// Each bearer token's lifetime (over 5 minutes, at most 60). Default 30 minutes.
-    public var tokenLifetime: Duration
+    /// How bearer tokens are made: ``BearerTokenPolicy/perRequest`` (the default: a new token for each request, valid
+    /// 5 minutes, as Apple asks) or ``BearerTokenPolicy/reused(lifetime:)``.
+    public var tokenPolicy: BearerTokenPolicy
 
     /// `url` as a configuration would keep it (without a trailing `/`), if the base URL rules accept it: `https`, or
     /// plain `http` only to a literal loopback address; no query, fragment or credentials.
@@ -62,6 +70,8 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     ///   - key: The In-App Purchase key.
     ///   - bundleIdentifier: The app's bundle id.
     ///   - environment: `.production` or `.sandbox`.
+    ///   - appAppleID: The app's Apple ID, checked on Production data that names it (``appAppleID``); `nil` (the
+    ///     default) checks none. Give it in Production, as Apple's library requires.
     ///   - baseURL: Another host than Apple's for `environment` (a local simulator): `https`, or plain `http` only to
     ///     a literal loopback address (`127.0.0.1` or `[::1]`; not `localhost`, a name the resolver may send
     ///     elsewhere).
@@ -71,6 +81,7 @@ public struct AppStoreServerAPIConfiguration: Sendable {
         key: AppStoreServerAPIKey,
         bundleIdentifier: String,
         environment: AppStoreEnvironment,
+        appAppleID: Int64? = nil,
         baseURL: String? = nil
     ) throws(AppStoreServerAPIError) {
         guard !bundleIdentifier.isEmpty else {
@@ -89,9 +100,11 @@ public struct AppStoreServerAPIConfiguration: Sendable {
         self.key = key
         self.bundleIdentifier = bundleIdentifier
         self.environment = environment
+        self.appAppleID = appAppleID
         self.baseURL =
             try baseURL.map { url throws(AppStoreServerAPIError) in try BaseURL.validated(url) } ?? defaultURL
-        self.verificationPolicy = JWSVerificationPolicy(bundleIdentifier: bundleIdentifier, environment: environment)
+        self.verificationPolicy = JWSVerificationPolicy(
+            bundleIdentifier: bundleIdentifier, appAppleID: appAppleID, environment: environment)
         self.retryPolicy = .default
         self.timeout = .seconds(30)
         self.maximumResponseSize = 4 * 1024 * 1024
@@ -99,6 +112,6 @@ public struct AppStoreServerAPIConfiguration: Sendable {
         self.maximumPages = 1000
         self.maximumPagedItems = 20_000
         self.maximumPagingTime = .seconds(120)
-        self.tokenLifetime = .seconds(30 * 60)
+        self.tokenPolicy = .perRequest
     }
 }

@@ -1,47 +1,49 @@
 import AppStoreJWS
 
-/// The body of Send Consumption Information (`ConsumptionRequest`): what you know about a consumable, a
-/// non-renewing subscription or an auto-renewable subscription a customer asks a refund for, answered after a
-/// `CONSUMPTION_REQUEST` notification. Each value is Apple's documented code; ``customerConsented`` must be `true`.
-public struct ConsumptionRequest: Sendable, Hashable {
+/// The body of Send Consumption Information **V1** (`ConsumptionRequestV1`, `PUT /inApps/v1/transactions/consumption/…`),
+/// which Apple has replaced with V2 (``ConsumptionRequest``): kept for servers that still send it. What you know
+/// about a consumable or an auto-renewable subscription a customer asks a refund for, answered after a
+/// `CONSUMPTION_REQUEST` notification, each value one of Apple's integer codes. Send it only when
+/// ``customerConsented`` is `true`.
+public struct ConsumptionRequestV1: Sendable, Hashable {
     /// `customerConsented`.
     public var customerConsented: Bool
-    /// `consumptionStatus`: 0 undeclared, 1 not consumed, 2 partially consumed, 3 fully consumed.
-    public var consumptionStatus: Int64
-    /// `platform`: 0 undeclared, 1 Apple, 2 non-Apple.
-    public var platform: Int64
+    /// `consumptionStatus`.
+    public var consumptionStatus: ConsumptionStatus
+    /// `platform`.
+    public var platform: ConsumptionPlatform
     /// `sampleContentProvided`.
     public var sampleContentProvided: Bool
-    /// `deliveryStatus`: 0 delivered and working, 1–5 the documented delivery problems.
-    public var deliveryStatus: Int64
+    /// `deliveryStatus`.
+    public var deliveryStatus: DeliveryStatusV1
     /// `appAccountToken`: the UUID, or the empty string for none.
     public var appAccountToken: String
-    /// `accountTenure`: 0 undeclared, 1–7 the documented ranges of days.
-    public var accountTenure: Int64
-    /// `playTime`: 0 undeclared, 1–7 the documented ranges.
-    public var playTime: Int64
-    /// `lifetimeDollarsRefunded`: 0 undeclared, 1–7 the documented ranges.
-    public var lifetimeDollarsRefunded: Int64
-    /// `lifetimeDollarsPurchased`: 0 undeclared, 1–7 the documented ranges.
-    public var lifetimeDollarsPurchased: Int64
-    /// `userStatus`: 0 undeclared, 1 active, 2 suspended, 3 terminated, 4 limited access.
-    public var userStatus: Int64
-    /// `refundPreference`: 0 undeclared, 1 grant, 2 decline, 3 no preference; `nil` to leave it out.
-    public var refundPreference: Int64?
+    /// `accountTenure`.
+    public var accountTenure: AccountTenure
+    /// `playTime`.
+    public var playTime: PlayTime
+    /// `lifetimeDollarsRefunded`.
+    public var lifetimeDollarsRefunded: LifetimeDollars
+    /// `lifetimeDollarsPurchased`.
+    public var lifetimeDollarsPurchased: LifetimeDollars
+    /// `userStatus`.
+    public var userStatus: UserStatus
+    /// `refundPreference`; `nil` to leave it out.
+    public var refundPreference: RefundPreferenceV1?
 
     public init(
         customerConsented: Bool,
-        consumptionStatus: Int64 = 0,
-        platform: Int64 = 0,
+        consumptionStatus: ConsumptionStatus = .undeclared,
+        platform: ConsumptionPlatform = .undeclared,
         sampleContentProvided: Bool = false,
-        deliveryStatus: Int64 = 0,
+        deliveryStatus: DeliveryStatusV1 = .deliveredAndWorking,
         appAccountToken: String = "",
-        accountTenure: Int64 = 0,
-        playTime: Int64 = 0,
-        lifetimeDollarsRefunded: Int64 = 0,
-        lifetimeDollarsPurchased: Int64 = 0,
-        userStatus: Int64 = 0,
-        refundPreference: Int64? = nil
+        accountTenure: AccountTenure = .undeclared,
+        playTime: PlayTime = .undeclared,
+        lifetimeDollarsRefunded: LifetimeDollars = .undeclared,
+        lifetimeDollarsPurchased: LifetimeDollars = .undeclared,
+        userStatus: UserStatus = .undeclared,
+        refundPreference: RefundPreferenceV1? = nil
     ) {
         self.customerConsented = customerConsented
         self.consumptionStatus = consumptionStatus
@@ -60,18 +62,18 @@ public struct ConsumptionRequest: Sendable, Hashable {
     var json: JSONValue {
         var members: [String: JSONValue] = [
             "customerConsented": .bool(self.customerConsented),
-            "consumptionStatus": .number(JSONNumber(self.consumptionStatus)),
-            "platform": .number(JSONNumber(self.platform)),
+            "consumptionStatus": .number(JSONNumber(self.consumptionStatus.rawValue)),
+            "platform": .number(JSONNumber(self.platform.rawValue)),
             "sampleContentProvided": .bool(self.sampleContentProvided),
-            "deliveryStatus": .number(JSONNumber(self.deliveryStatus)),
+            "deliveryStatus": .number(JSONNumber(self.deliveryStatus.rawValue)),
             "appAccountToken": .string(self.appAccountToken),
-            "accountTenure": .number(JSONNumber(self.accountTenure)),
-            "playTime": .number(JSONNumber(self.playTime)),
-            "lifetimeDollarsRefunded": .number(JSONNumber(self.lifetimeDollarsRefunded)),
-            "lifetimeDollarsPurchased": .number(JSONNumber(self.lifetimeDollarsPurchased)),
-            "userStatus": .number(JSONNumber(self.userStatus)),
+            "accountTenure": .number(JSONNumber(self.accountTenure.rawValue)),
+            "playTime": .number(JSONNumber(self.playTime.rawValue)),
+            "lifetimeDollarsRefunded": .number(JSONNumber(self.lifetimeDollarsRefunded.rawValue)),
+            "lifetimeDollarsPurchased": .number(JSONNumber(self.lifetimeDollarsPurchased.rawValue)),
+            "userStatus": .number(JSONNumber(self.userStatus.rawValue)),
         ]
-        if let refundPreference { members["refundPreference"] = .number(JSONNumber(refundPreference)) }
+        if let refundPreference { members["refundPreference"] = .number(JSONNumber(refundPreference.rawValue)) }
         return .object(members)
     }
 }

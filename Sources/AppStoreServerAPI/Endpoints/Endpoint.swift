@@ -91,8 +91,15 @@ struct Endpoint: Sendable, Hashable {
         Endpoint("GET", "/inApps/v1/notifications/test/\(Self.segment(token))")
     }
 
-    /// Send Consumption Information: `PUT /inApps/v1/transactions/consumption/{transactionId}`.
-    static func sendConsumptionInformation(_ transactionID: String, _ request: ConsumptionRequest) -> Endpoint {
+    /// Send Consumption Information (V2): `PUT /inApps/v2/transactions/consumption/{transactionId}`.
+    static func sendConsumptionInformation(
+        _ transactionID: String, _ request: ConsumptionRequest
+    ) throws(AppStoreServerAPIError) -> Endpoint {
+        Endpoint("PUT", "/inApps/v2/transactions/consumption/\(Self.segment(transactionID))", body: try request.json())
+    }
+
+    /// Send Consumption Information V1: `PUT /inApps/v1/transactions/consumption/{transactionId}`.
+    static func sendConsumptionInformationV1(_ transactionID: String, _ request: ConsumptionRequestV1) -> Endpoint {
         Endpoint("PUT", "/inApps/v1/transactions/consumption/\(Self.segment(transactionID))", body: request.json)
     }
 

@@ -78,6 +78,12 @@ public struct APIErrorAnswer: Sendable, Hashable {
     /// 400 InvalidCustomerConsentedError: consumption information without `"customerConsented": true`.
     public static let invalidCustomerConsented = Self(
         400, 4_000_035, "Invalid request. The customer consented field is invalid.")
+    /// 400 InvalidDeliveryStatusError: consumption information whose `deliveryStatus` is none of Apple's.
+    public static let invalidDeliveryStatus = Self(
+        400, 4_000_036, "Invalid request. The delivery status field is invalid.")
+    /// 400 InvalidSampleContentProvidedError: consumption information without a boolean `sampleContentProvided`.
+    public static let invalidSampleContentProvided = Self(
+        400, 4_000_041, "Invalid request. The sample content provided field is invalid.")
     /// 400 InvalidAppAccountTokenUUIDError.
     public static let invalidAppAccountTokenUUID = Self(
         400, 4_000_183, "Invalid request. The app account token field must be a valid UUID.")

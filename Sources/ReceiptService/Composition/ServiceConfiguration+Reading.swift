@@ -102,7 +102,7 @@ extension ServiceConfiguration {
                     apps.append(
                         try AppStoreServerAPIAppConfiguration(
                             bundleIdentifier: entry.bundleIdentifier, key: key, environment: environment,
-                            baseURL: entry.baseURL))
+                            appAppleID: entry.appAppleID, baseURL: entry.baseURL))
                 } else if let file = entry.publicKeyFile {
                     let bytes = try Self.keyFileContents(file, label: "public_key_file")
                     guard let publicKey = try? P256.Signing.PublicKey(pemRepresentation: String(decoding: bytes, as: UTF8.self))

@@ -29,6 +29,8 @@ public struct AppStoreServerAPIAppConfiguration: Sendable {
     ///   - key: The In-App Purchase key.
     ///   - environment: Only receipts of this environment (`.production` or `.sandbox`) are refreshed; `nil` (the
     ///     default) refreshes both, each from Apple's host for its environment.
+    ///   - appAppleID: The app's Apple ID, checked on the Production data Apple's answers carry that names it
+    ///     (`AppStoreServerAPIConfiguration.appAppleID`); `nil` (the default) checks none.
     ///   - baseURL: Another host than Apple's (a local simulator): `https`, or plain `http` to a loopback address.
     /// - Throws: `AppStoreServerAPIError` (`invalid_configuration`) for an empty bundle id, another environment or a
     ///   base URL the client refuses.
@@ -36,6 +38,7 @@ public struct AppStoreServerAPIAppConfiguration: Sendable {
         bundleIdentifier: String,
         key: AppStoreServerAPIKey,
         environment: AppStoreEnvironment? = nil,
+        appAppleID: Int64? = nil,
         baseURL: String? = nil
     ) throws(AppStoreServerAPIError) {
         func client(_ wanted: AppStoreEnvironment) throws(AppStoreServerAPIError) -> AppStoreServerAPIConfiguration {
@@ -43,6 +46,7 @@ public struct AppStoreServerAPIAppConfiguration: Sendable {
                 key: key,
                 bundleIdentifier: bundleIdentifier,
                 environment: wanted,
+                appAppleID: appAppleID,
                 baseURL: baseURL
             )
         }

@@ -27,12 +27,15 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
     public var baseURL: String?
     /// `environment`: `production` or `sandbox` to refresh and mirror that environment only; both by default.
     public var environment: String?
+    /// `app_apple_id`: the app's Apple ID (a positive integer), checked on the Production data Apple's answers carry
+    /// that names it (``AppStoreServerAPIConfiguration/appAppleID``); unchecked when absent.
+    public var appAppleID: Int64?
 
     /// An entry; exactly one of `privateKeyFile` and `publicKeyFile` must be given (the settings check refuses
     /// others).
     public init(
         bundleIdentifier: String, issuerIdentifier: String, keyIdentifier: String, privateKeyFile: String?,
-        publicKeyFile: String? = nil, baseURL: String? = nil, environment: String? = nil
+        publicKeyFile: String? = nil, baseURL: String? = nil, environment: String? = nil, appAppleID: Int64? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.issuerIdentifier = issuerIdentifier
@@ -41,11 +44,13 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
         self.publicKeyFile = publicKeyFile
         self.baseURL = baseURL
         self.environment = environment
+        self.appAppleID = appAppleID
     }
 
     /// The entry's keys.
     static let keys = [
         "bundle_id", "issuer_id", "key_id", "private_key_file", "public_key_file", "base_url", "environment",
+        "app_apple_id",
     ]
 
     /// The setting's row: a JSON list of entries, each key file resolved against the source's directory.
@@ -55,7 +60,7 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
     ) -> ServiceSetting {
         ServiceSetting(
             name: name, summary: summary,
-            rule: "a list of {bundle_id, issuer_id, key_id, private_key_file or public_key_file, base_url?, environment?}",
+            rule: "a list of {bundle_id, issuer_id, key_id, private_key_file or public_key_file, base_url?, environment?, app_apple_id?}",
             isSecret: false,
             read: { input, origin, settings throws(SettingProblem) in
                 guard case .array(let items) = try input.structured() else { throw SettingProblem("must be a list") }
@@ -84,6 +89,16 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
             default: throw SettingProblem("\(entry).\(key) must be a string")
             }
         }
+        func appAppleID() throws(SettingProblem) -> Int64? {
+            switch members["app_apple_id"] {
+            case nil: return nil
+            case .number(let number)?:
+                guard let value = number.int64, value > 0 else { break }
+                return value
+            default: break
+            }
+            throw SettingProblem("\(entry).app_apple_id must be a positive integer")
+        }
         func required(_ key: String) throws(SettingProblem) -> String {
             guard let value = try string(key) else { throw SettingProblem("\(entry).\(key) is missing") }
             return value
@@ -95,7 +110,8 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
             privateKeyFile: try string("private_key_file").map(origin.resolve),
             publicKeyFile: try string("public_key_file").map(origin.resolve),
             baseURL: try string("base_url"),
-            environment: try string("environment")
+            environment: try string("environment"),
+            appAppleID: try appAppleID()
         )
     }
 

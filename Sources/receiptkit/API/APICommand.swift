@@ -4,7 +4,7 @@ import ArgumentParser
 struct APICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api",
-        abstract: "Ask Apple's App Store Server API: transaction history, statuses, orders, refunds, notifications.",
+        abstract: "Ask Apple's App Store Server API: transaction history, statuses, orders, refunds, notifications, consumption.",
         discussion: """
             Every subcommand authenticates with an In-App Purchase key from App Store Connect (Users and Access, \
             Integrations, In-App Purchase): --issuer-id, --key-id and the .p8 file downloaded once (--private-key), \
@@ -31,6 +31,7 @@ struct APICommand: AsyncParsableCommand {
         subcommands: [
             APIHistoryCommand.self, APITransactionCommand.self, APIStatusesCommand.self, APILookupCommand.self,
             APIRefundsCommand.self, APINotificationHistoryCommand.self, APITestNotificationCommand.self,
+            APIConsumptionCommand.self,
         ]
     )
 }

@@ -29,6 +29,15 @@ struct APIOptions: ParsableArguments {
     var environment: String = "production"
 
     @Option(
+        name: .customLong("app-apple-id"),
+        help: ArgumentHelp(
+            "The app's Apple ID: Production signed data that names the app (notifications) must carry it.",
+            valueName: "id"
+        )
+    )
+    var appAppleID: Int64?
+
+    @Option(
         name: .customLong("base-url"),
         help: ArgumentHelp(
             "Another host than Apple's (a local simulator): https, or plain http to 127.0.0.1 or [::1] only.",
@@ -53,6 +62,7 @@ struct APIOptions: ParsableArguments {
         if self.issuerID.isEmpty { throw ValidationError("--issuer-id must not be empty") }
         if self.keyID.isEmpty { throw ValidationError("--key-id must not be empty") }
         if self.bundleIdentifier.isEmpty { throw ValidationError("--bundle-id must not be empty") }
+        if let id = self.appAppleID, id <= 0 { throw ValidationError("--app-apple-id must be a positive integer") }
     }
 
     /// `--environment` as an App Store environment: Production or Sandbox, nothing else.
@@ -91,13 +101,10 @@ struct APIOptions: ParsableArguments {
                 key: key,
                 bundleIdentifier: self.bundleIdentifier,
                 environment: environment,
+                appAppleID: self.appAppleID,
                 baseURL: self.baseURL
             )
-            configuration.verificationPolicy = JWSVerificationPolicy(
-                anchors: AppStoreTrustAnchors(anchorCertificates),
-                bundleIdentifier: self.bundleIdentifier,
-                environment: environment
-            )
+            configuration.verificationPolicy.anchors = AppStoreTrustAnchors(anchorCertificates)
             return try AppStoreServerAPIClient(configuration: configuration)
         } catch {
             let subject = error.code == .invalidPrivateKey ? "--private-key \(self.privateKey)" : "api"
