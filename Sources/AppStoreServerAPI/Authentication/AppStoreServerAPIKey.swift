@@ -39,6 +39,12 @@ public struct AppStoreServerAPIKey: Sendable, CustomStringConvertible, CustomDeb
     ///   not such a key (the reason never quotes it), or ``AppStoreServerAPIError/Code/invalidConfiguration`` when an
     ///   id is empty.
     public init(issuerID: String, keyID: String, pemRepresentation: String) throws(AppStoreServerAPIError) {
+        try self.init(issuerID: issuerID, keyID: keyID, privateKey: try Self.privateKey(pemRepresentation: pemRepresentation))
+    }
+
+    /// The P-256 key of a `.p8` file's text (PEM PKCS#8), or ``AppStoreServerAPIError/Code/invalidPrivateKey`` with a
+    /// reason that never quotes the text.
+    static func privateKey(pemRepresentation: String) throws(AppStoreServerAPIError) -> P256.Signing.PrivateKey {
         let pem = String(pemRepresentation.trimmingWhitespace)
         guard pem.hasPrefix("-----BEGIN PRIVATE KEY-----"), pem.hasSuffix("-----END PRIVATE KEY-----") else {
             throw AppStoreServerAPIError(
@@ -46,13 +52,11 @@ public struct AppStoreServerAPIKey: Sendable, CustomStringConvertible, CustomDeb
                 "the private key is not PEM PKCS#8 (-----BEGIN PRIVATE KEY-----), as .p8 files from App Store Connect are"
             )
         }
-        let key: P256.Signing.PrivateKey
         do {
-            key = try P256.Signing.PrivateKey(pemRepresentation: pem)
+            return try P256.Signing.PrivateKey(pemRepresentation: pem)
         } catch {
             throw AppStoreServerAPIError(.invalidPrivateKey, "the private key is not a PKCS#8 P-256 (ES256) key")
         }
-        try self.init(issuerID: issuerID, keyID: keyID, privateKey: key)
     }
 
     /// The largest `.p8` file read: 64 KiB (App Store Connect's are about 250 bytes). Readers of key files elsewhere

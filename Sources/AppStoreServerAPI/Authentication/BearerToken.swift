@@ -45,22 +45,15 @@ public struct BearerToken: Sendable, Hashable, CustomStringConvertible {
         }
         let issuedAt = Int64(epoch)
         let expiresAt = issuedAt + seconds
-        let header: JSONValue = .object(["alg": .string("ES256"), "kid": .string(key.keyID), "typ": .string("JWT")])
-        let claims: JSONValue = .object([
-            "iss": .string(key.issuerID),
-            "iat": .number(JSONNumber(issuedAt)),
-            "exp": .number(JSONNumber(expiresAt)),
-            "aud": .string(Self.audience),
-            "bid": .string(bundleIdentifier),
-        ])
-        let signingInput = "\(Base64URL.encode(header.serialized)).\(Base64URL.encode(claims.serialized))"
-        let signature: P256.Signing.ECDSASignature
-        do {
-            signature = try key.signingKey.signature(for: Array(signingInput.utf8))
-        } catch {
-            throw AppStoreServerAPIError(.invalidPrivateKey, "the private key could not sign a token")
-        }
-        self.compact = "\(signingInput).\(Base64URL.encode(signature.rawRepresentation))"
+        self.compact = try ES256JWT.sign(
+            [
+                "iss": .string(key.issuerID),
+                "iat": .number(JSONNumber(issuedAt)),
+                "exp": .number(JSONNumber(expiresAt)),
+                "aud": .string(Self.audience),
+                "bid": .string(bundleIdentifier),
+            ],
+            keyID: key.keyID, with: key.signingKey)
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
     }

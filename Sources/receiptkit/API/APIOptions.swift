@@ -13,14 +13,7 @@ struct APIOptions: ParsableArguments {
     )
     var issuerID: String
 
-    @Option(name: .customLong("key-id"), help: "The key id of the In-App Purchase key.")
-    var keyID: String
-
-    @Option(
-        name: .customLong("private-key"),
-        help: ArgumentHelp("The In-App Purchase key's .p8 file (PEM PKCS#8, P-256).", valueName: "file.p8")
-    )
-    var privateKey: String
+    @OptionGroup var key: KeyFileOptions
 
     @Option(name: .customLong("bundle-id"), help: "The app's bundle identifier; signed data must name it.")
     var bundleIdentifier: String
@@ -60,7 +53,6 @@ struct APIOptions: ParsableArguments {
             throw ValidationError("--environment takes production or sandbox, not '\(self.environment)'")
         }
         if self.issuerID.isEmpty { throw ValidationError("--issuer-id must not be empty") }
-        if self.keyID.isEmpty { throw ValidationError("--key-id must not be empty") }
         if self.bundleIdentifier.isEmpty { throw ValidationError("--bundle-id must not be empty") }
         if let id = self.appAppleID, id <= 0 { throw ValidationError("--app-apple-id must be a positive integer") }
     }
@@ -79,23 +71,13 @@ struct APIOptions: ParsableArguments {
     /// object with `--json`; the key's text is never part of a message.
     func client() throws -> AppStoreServerAPIClient {
         let anchorCertificates = try AnchorFiles.certificates(self.anchors, json: self.json)
-        // A regular file only, opened without blocking: a FIFO or device named by mistake cannot hang the command.
-        let read: [UInt8]?
-        do {
-            read = try ReceiptFile.regularFileContents(atPath: self.privateKey, maximumSize: AppStoreServerAPIKey.maximumFileSize)
-        } catch {
-            throw InputFailure(error).reported(subject: "--private-key \(self.privateKey)", json: self.json)
-        }
-        guard let bytes = read else {
-            throw InputFailure(ReceiptFileError(.unreadableFile, "not a regular file"))
-                .reported(subject: "--private-key \(self.privateKey)", json: self.json)
-        }
+        let text = try self.key.text(json: self.json)
         let environment = self.appStoreEnvironment ?? .production
         do throws(AppStoreServerAPIError) {
             let key = try AppStoreServerAPIKey(
                 issuerID: self.issuerID,
-                keyID: self.keyID,
-                pemRepresentation: String(decoding: bytes, as: UTF8.self)
+                keyID: self.key.keyID,
+                pemRepresentation: text
             )
             var configuration = try AppStoreServerAPIConfiguration(
                 key: key,
@@ -107,7 +89,7 @@ struct APIOptions: ParsableArguments {
             configuration.verificationPolicy.anchors = AppStoreTrustAnchors(anchorCertificates)
             return try AppStoreServerAPIClient(configuration: configuration)
         } catch {
-            let subject = error.code == .invalidPrivateKey ? "--private-key \(self.privateKey)" : "api"
+            let subject = error.code == .invalidPrivateKey ? "--private-key \(self.key.privateKey)" : "api"
             throw APIFailure(error).reported(subject: subject, json: self.json)
         }
     }
