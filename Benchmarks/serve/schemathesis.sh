@@ -40,12 +40,12 @@ print(jwt.encode(claims, key, algorithm="ES256", headers={"kid": "SCHEMAKEY1"}))
 status=0
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
 schemathesis run openapi.yaml --url "http://127.0.0.1:$port" --header "Authorization: Bearer $token" \
-  --exclude-path /v1/entitlements --exclude-path-regex '^/ui/' --checks "$checks" \
+  --exclude-path /v1/entitlements --exclude-path-regex '^/(ui|v1/sign)/' --checks "$checks" \
   --max-examples "$examples" --phases examples,coverage,fuzzing --generation-deterministic \
   --request-timeout 10 --no-color || status=$?
-# The operator's endpoint with its own token.
+# The operator's endpoints (entitlements, signing) with their own token.
 schemathesis run openapi.yaml --url "http://127.0.0.1:$port" --header "Authorization: Bearer $admin_token" \
-  --include-path /v1/entitlements --checks "$checks" \
+  --include-path-regex '^/v1/(entitlements|sign/)' --checks "$checks" \
   --max-examples "$examples" --phases examples,coverage,fuzzing --generation-deterministic \
   --request-timeout 10 --no-color || status=$?
 # The timeline page with the same token as an HTTP Basic password.

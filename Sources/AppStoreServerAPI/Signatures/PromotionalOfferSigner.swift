@@ -36,6 +36,13 @@ public struct PromotionalOfferSigner: Sendable {
         self.bundleIdentifier = bundleIdentifier
     }
 
+    /// A signer with an In-App Purchase key (its issuer id is not part of a version 1 signature).
+    /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` for an empty
+    ///   bundle id.
+    public init(key: AppStoreServerAPIKey, bundleIdentifier: String) throws(AppStoreServerAPIError) {
+        try self.init(keyID: key.keyID, privateKey: key.signingKey, bundleIdentifier: bundleIdentifier)
+    }
+
     /// A signer with the key's id and the text of its `.p8` file.
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidPrivateKey`` when the text is not
     ///   a PEM PKCS#8 P-256 key (the reason never quotes it), or as ``init(keyID:privateKey:bundleIdentifier:)``.

@@ -104,6 +104,7 @@ public struct VerifyReceiptServer: Sendable {
         var parameterRoutes = mirror == nil ? [:] : Self.mirrorRoutes
         if entitlements != nil {
             routes.merge(Self.entitlementsRoute) { $1 }
+            routes.merge(Self.signRoutes) { $1 }
             routes.merge(Self.timelineRoute) { $1 }
             parameterRoutes.merge(Self.timelineParameterRoute) { $1 }
         }
@@ -130,6 +131,9 @@ public struct VerifyReceiptServer: Sendable {
         if let entitlements {
             Self.addEntitlements(to: router, server, entitlements)
             Self.addTimeline(to: router, server, TimelineEndpoint(entitlements: entitlements))
+            Self.addSign(
+                to: router, server,
+                SignEndpoint(tokens: tokens, apps: verifier.configuration.appStoreServerAPI.apps, now: verifier.now))
         }
         if self.servesProbes { Self.addProbes(to: router, verifier) }
         return router

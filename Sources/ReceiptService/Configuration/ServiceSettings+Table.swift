@@ -47,7 +47,7 @@ extension ServiceSettings {
         // The operator's endpoints.
         .tokens(
             "admin_tokens", \.verifyReceipt.adminTokens,
-            "Tokens of GET /v1/entitlements (Bearer) and the timeline page /ui/subscriptions (Basic password); none: neither is served."),
+            "Tokens of GET /v1/entitlements and POST /v1/sign/… (Bearer) and the timeline page /ui/subscriptions (Basic password); none: none is served."),
         .entitlementNames(
             "entitlements", \.verifyReceipt.entitlements,
             "Entitlement names by bundle id and product id (a product without names grants its product id)."),

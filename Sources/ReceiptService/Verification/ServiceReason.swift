@@ -68,14 +68,18 @@ public struct ServiceReason: ReasonCode {
     /// A notification's renewal info belongs to another environment.
     public static let renewalInfoEnvironmentMismatch = ServiceReason("renewal_info.environment_mismatch")
 
-    /// An entitlements request names a parameter the endpoint does not take.
+    /// An entitlements or signing request names a parameter the endpoint does not take.
     public static let unknownParameter = ServiceReason("unknown_parameter")
-    /// An entitlements request lacks a parameter it needs.
+    /// An entitlements or signing request lacks a parameter it needs.
     public static let missingParameter = ServiceReason("missing_parameter")
-    /// An entitlements request gives a parameter twice, or a value not as documented.
+    /// An entitlements or signing request gives a parameter twice, or a value not as documented.
     public static let invalidParameter = ServiceReason("invalid_parameter")
     /// No admin token, or not one of those configured.
     public static let adminTokenRefused = ServiceReason("admin_token_refused")
     /// The ledger knows no such customer of the app in the environment.
     public static let customerNotFound = ServiceReason("customer_not_found")
+    /// A signing request names an app with no private key configured (`app_store_server_api`).
+    public static let appKeyNotConfigured = ServiceReason("app_key_not_configured")
+    /// A signing request's body is not a JSON object.
+    public static let malformedBody = ServiceReason("malformed_body")
 }
