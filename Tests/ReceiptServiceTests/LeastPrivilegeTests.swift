@@ -41,6 +41,8 @@ struct LeastPrivilegeTests {
         configuration.commandLineSettings = ["database_max_connections": "3"].merging(settings) { $1 }
         configuration.verifyReceipt.anchors = AppStoreTrustAnchors([try ServiceTestPKI.ca.root.certificate])
         configuration.now = { ServiceTestPKI.now }
+        // A CI run (2026-12-02, two loaded cores) failed the start with "no connection within 3.0 seconds".
+        configuration.databaseLeaseLimit = LedgerBackend.testLeaseLimit
         return configuration
     }
 
@@ -53,7 +55,9 @@ struct LeastPrivilegeTests {
         }
         let suffix = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
         let (owner, service) = ("rk_owner_\(suffix)", "rk_service_\(suffix)")
-        let admin = PostgresLedger(configuration: try PostgresLedger.configuration(url: adminURL), logger: LedgerBackend.quiet)
+        let admin = PostgresLedger(
+            configuration: try PostgresLedger.configuration(url: adminURL), answeringLeaseLimit: LedgerBackend.testLeaseLimit,
+            logger: LedgerBackend.quiet)
         try await LedgerBackend.running(admin) {
             func sql(_ text: String) async throws { try await admin.client.query(PostgresQuery(unsafeSQL: text)) }
             // As the deployment guide says: the owner's schema, the service's role with its search_path there.

@@ -97,6 +97,22 @@ public struct PostgresLedger: BackendLedger, Service {
         maximumConnections: Int? = nil,
         logger: Logger = Logger(label: "receiptkit.ledger.postgres")
     ) throws(LedgerError) {
+        try self.init(
+            url: url, snapshotCacheBytes: snapshotCacheBytes, keepsConnectionsOpen: keepsConnectionsOpen,
+            maximumConnections: maximumConnections, answeringLeaseLimit: nil, logger: logger)
+    }
+
+    /// A ledger from a URL whose leases may wait `answeringLeaseLimit` while the server answers (`nil`: 3 s): the
+    /// service's ledger in tests that start the whole service on a loaded machine (`ServiceConfiguration`'s package
+    /// `databaseLeaseLimit`).
+    package init(
+        url: String,
+        snapshotCacheBytes: Int,
+        keepsConnectionsOpen: Bool,
+        maximumConnections: Int?,
+        answeringLeaseLimit: Duration?,
+        logger: Logger
+    ) throws(LedgerError) {
         let location = try PostgresLocation(url: url)
         // The URL says how to open one connection directly: when the pool has none, that connection says why.
         let diagnosis = location.connectionConfiguration().map {
@@ -108,7 +124,8 @@ public struct PostgresLedger: BackendLedger, Service {
         }
         self.init(
             configuration: keepsConnectionsOpen ? Self.keepingConnectionsOpen(configuration) : configuration,
-            diagnosis: diagnosis, snapshotCacheBytes: snapshotCacheBytes, logger: logger)
+            diagnosis: diagnosis, snapshotCacheBytes: snapshotCacheBytes, logger: logger,
+            answeringLeaseLimit: answeringLeaseLimit ?? PostgresReachability.answeringLimit)
     }
 
     /// `configuration` with every connection of the pool opened at once and kept, none closed for being idle, and

@@ -44,7 +44,7 @@ public func buildApplication(
 
     let opened = try await OpenedLedger.open(
         settings.database, snapshotCacheBytes: settings.ledgerSnapshotCacheBytes,
-        keepsConnectionsOpen: settings.databaseMaximumConnections,
+        keepsConnectionsOpen: settings.databaseMaximumConnections, leaseLimit: configuration.databaseLeaseLimit,
         logger: logger)
     let ledger = opened.ledger
 

@@ -14,7 +14,8 @@ struct OpenedLedger: Sendable {
     /// such. A service that serves keeps that many PostgreSQL connections open (`keepsConnectionsOpen`, see
     /// `PostgresLedger.keepingConnectionsOpen(_:)`); a check or a migration (`nil`) opens only what it uses.
     static func open(
-        _ database: String, snapshotCacheBytes: Int, keepsConnectionsOpen: Int? = nil, logger: Logger
+        _ database: String, snapshotCacheBytes: Int, keepsConnectionsOpen: Int? = nil,
+        leaseLimit: Duration? = nil, logger: Logger
     ) async throws(ServiceStartupError) -> OpenedLedger {
         let location: LedgerLocation
         do {
@@ -30,7 +31,8 @@ struct OpenedLedger: Sendable {
             case .postgres(let url):
                 let ledger = try PostgresLedger(
                     url: url, snapshotCacheBytes: snapshotCacheBytes, keepsConnectionsOpen: keepsConnectionsOpen != nil,
-                    maximumConnections: keepsConnectionsOpen, logger: logger)
+                    maximumConnections: keepsConnectionsOpen,
+                    answeringLeaseLimit: leaseLimit, logger: logger)
                 return OpenedLedger(ledger: ledger, location: location, services: [ledger])
             }
         } catch {

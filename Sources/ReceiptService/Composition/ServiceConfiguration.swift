@@ -48,6 +48,10 @@ public struct ServiceConfiguration: Sendable {
     public var logger: Logger
     /// The service's clock: `request_date`, VPP expiry, notification ages and ledger timestamps.
     public var now: @Sendable () -> Date = { Date() }
+    /// How long the service's PostgreSQL leases may wait for a connection while the server answers; `nil` (the
+    /// service's 3 s) but in tests that start the whole service on a loaded machine, where a connection's slow start
+    /// must not read as an outage.
+    package var databaseLeaseLimit: Duration?
     /// Called once the server listens, with its address (`127.0.0.1:8080`) and the ledger's location without a
     /// password.
     public var onServerRunning: @Sendable (_ address: String, _ ledger: String) async -> Void = { _, _ in }
