@@ -143,4 +143,60 @@ public struct APIErrorCode: APIEnumeration {
     public static let generalInternal = APIErrorCode(rawValue: 5_000_000)
     /// A general internal error; try again.
     public static let generalInternalRetryable = APIErrorCode(rawValue: 5_000_001)
+
+    // Issue 48: the codes of Apple's library 6.0.0 not listed above (V1 consumption, Retention Messaging).
+    /// Consumption information for a transaction that is not a consumable (V1).
+    public static let invalidTransactionNotConsumable = APIErrorCode(rawValue: 4_000_043)
+    /// Retention Messaging: the uploaded image is not valid.
+    public static let invalidImage = APIErrorCode(rawValue: 4_000_161)
+    /// Retention Messaging: the message header is too long.
+    public static let headerTooLong = APIErrorCode(rawValue: 4_000_162)
+    /// Retention Messaging: the message body is too long.
+    public static let bodyTooLong = APIErrorCode(rawValue: 4_000_163)
+    /// Retention Messaging: the locale is not valid.
+    public static let invalidLocale = APIErrorCode(rawValue: 4_000_164)
+    /// Retention Messaging: the image's alternative text is too long.
+    public static let altTextTooLong = APIErrorCode(rawValue: 4_000_175)
+    /// Retention Messaging: the performance test request is not valid.
+    public static let invalidPerformanceTestRequest = APIErrorCode(rawValue: 4_000_211)
+    /// Retention Messaging: a performance test's request identifier is not valid (Apple's `invalidRequestId`).
+    public static let invalidPerformanceTestRequestIdentifier = APIErrorCode(rawValue: 4_000_212)
+    /// Retention Messaging: a performance test is already running.
+    public static let existingPerformanceTestRun = APIErrorCode(rawValue: 4_000_213)
+    /// Retention Messaging: the realtime URL is not valid.
+    public static let badRequestRealtimeURL = APIErrorCode(rawValue: 4_000_215)
+    /// Retention Messaging: the image's size is not the one required.
+    public static let badRequestImageSize = APIErrorCode(rawValue: 4_000_216)
+    /// Retention Messaging: the message has too many bullet points.
+    public static let badRequestTooManyBulletPoints = APIErrorCode(rawValue: 4_000_218)
+    /// Retention Messaging: a bullet point's text is too long.
+    public static let badRequestBulletPointTextTooLong = APIErrorCode(rawValue: 4_000_219)
+    /// Retention Messaging: a message placing its header above an image names no image.
+    public static let badRequestAboveImageRequiresAnImage = APIErrorCode(rawValue: 4_000_224)
+    /// Retention Messaging: the most images allowed are uploaded.
+    public static let maximumNumberOfImagesReached = APIErrorCode(rawValue: 4_030_014)
+    /// Retention Messaging: the most messages allowed are uploaded.
+    public static let maximumNumberOfMessagesReached = APIErrorCode(rawValue: 4_030_016)
+    /// Retention Messaging: the message is not approved yet.
+    public static let messageNotApproved = APIErrorCode(rawValue: 4_030_017)
+    /// Retention Messaging: the image is not approved yet.
+    public static let imageNotApproved = APIErrorCode(rawValue: 4_030_018)
+    /// Retention Messaging: the image is used by a message.
+    public static let imageInUse = APIErrorCode(rawValue: 4_030_019)
+    /// Retention Messaging: a passing performance test is needed before a production realtime URL.
+    public static let forbiddenNoPassingTest = APIErrorCode(rawValue: 4_030_026)
+    /// Retention Messaging: no such image.
+    public static let imageNotFound = APIErrorCode(rawValue: 4_040_014)
+    /// Retention Messaging: no such message.
+    public static let messageNotFound = APIErrorCode(rawValue: 4_040_015)
+    /// Retention Messaging: no such performance test run.
+    public static let performanceTestRunNotFound = APIErrorCode(rawValue: 4_040_018)
+    /// Retention Messaging: no default message is configured.
+    public static let defaultMessageNotFound = APIErrorCode(rawValue: 4_040_020)
+    /// Retention Messaging: no realtime URL is configured.
+    public static let realtimeURLNotFound = APIErrorCode(rawValue: 4_040_021)
+    /// Retention Messaging: an image of that identifier exists (409).
+    public static let imageAlreadyExists = APIErrorCode(rawValue: 4_090_000)
+    /// Retention Messaging: a message of that identifier exists (409).
+    public static let messageAlreadyExists = APIErrorCode(rawValue: 4_090_001)
 }

@@ -66,7 +66,8 @@ extension AppStoreServerSimulator {
         filter.subscriptionGroups = Set(query.getAll("subscriptionGroupIdentifier"))
         switch query.get("inAppOwnershipType") {
         case nil: break
-        case let value? where [InAppOwnershipType.purchased, .familyShared].contains(InAppOwnershipType(rawValue: value)):
+        case let value?
+        where [InAppOwnershipType.purchased, .familyShared, .assigned].contains(InAppOwnershipType(rawValue: value)):
             filter.ownership = InAppOwnershipType(rawValue: value)
         case _?: return .refused(.invalidInAppOwnershipType)
         }

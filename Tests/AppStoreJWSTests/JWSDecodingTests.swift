@@ -120,6 +120,34 @@ struct JWSDecodingTests {
         #expect(payloadCode(#"{"transactionId":null,"futureField":{"x":[1,2]}}"#) == nil)
     }
 
+    /// Issue 48: App Store Server API 1.21's commitment fields, typed on both kinds; a member of the wrong type at
+    /// the top is malformed, one inside the object reads as nil.
+    @Test func commitmentFieldsAreTyped() throws {
+        let transaction = try JWSTransactionPayload(fields: try CompactJWS(Array(Self.jws(payload: #"""
+            {"billingPlanType":"MONTHLY","commitmentInfo":{"billingPeriodNumber":3,"totalBillingPeriods":12,
+             "commitmentExpiresDate":1767225600000,"commitmentPrice":119880,"extra":"kept"}}
+            """#).utf8)).payload)
+        #expect(transaction.billingPlanType == .monthly)
+        #expect(transaction.commitmentInfo?.billingPeriodNumber == 3)
+        #expect(transaction.commitmentInfo?.totalBillingPeriods == 12)
+        #expect(transaction.commitmentInfo?.commitmentExpiresDate?.date == Date(timeIntervalSince1970: 1_767_225_600))
+        #expect(transaction.commitmentInfo?.commitmentPrice == 119_880)
+        #expect(transaction.commitmentInfo?.fields["extra"] == .string("kept"))
+        let renewal = try JWSRenewalInfoPayload(fields: try CompactJWS(Array(Self.jws(payload: #"""
+            {"renewalBillingPlanType":"BILLED_UPFRONT","commitmentInfo":{"commitmentAutoRenewProductId":"yearly",
+             "commitmentAutoRenewStatus":1,"commitmentRenewalBillingPlanType":"MONTHLY",
+             "commitmentRenewalDate":1767225600000,"commitmentRenewalPrice":"119880"}}
+            """#).utf8)).payload)
+        #expect(renewal.renewalBillingPlanType == .billedUpfront)
+        #expect(renewal.commitmentInfo?.commitmentAutoRenewProductID == "yearly")
+        #expect(renewal.commitmentInfo?.commitmentAutoRenewStatus == .on)
+        #expect(renewal.commitmentInfo?.commitmentRenewalBillingPlanType == .monthly)
+        #expect(renewal.commitmentInfo?.commitmentRenewalDate?.date == Date(timeIntervalSince1970: 1_767_225_600))
+        #expect(renewal.commitmentInfo?.commitmentRenewalPrice == nil)  // a string, not the documented integer
+        #expect(payloadCode(#"{"commitmentInfo":[1]}"#) == .malformedPayload)
+        #expect(payloadCode(#"{"billingPlanType":1}"#) == .malformedPayload)
+    }
+
     @Test func datesAreMillisecondsIntegralOrFractional() throws {
         let compact = try CompactJWS(Array(Self.jws(payload: #"{"signedDate":1700000000000,"purchaseDate":1699999999123.456}"#).utf8))
         let payload = try JWSTransactionPayload(fields: compact.payload)

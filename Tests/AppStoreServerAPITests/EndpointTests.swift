@@ -343,12 +343,29 @@ struct EndpointTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test func anAppAppleIDThatIsNotPositiveIsRefused() throws {
+        let key = try TestClients.key()
+        let error = #expect(throws: AppStoreServerAPIError.self) {
+            try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: .production, appAppleID: 0)
+        }
+        #expect(error?.reason == "the app Apple ID must be positive, not 0")
+        let set = #expect(throws: AppStoreServerAPIError.self) {
+            try TestClients.client(ScriptedTransport([])) { $0.appAppleID = -1 }
+        }
+        #expect(set?.reason == "appAppleID must be positive")
+    }
+
     @Test func theHostsAreApplesForEachEnvironment() throws {
         let key = try TestClients.key()
         let production = try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: .production)
         let sandbox = try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: .sandbox)
-        #expect(production.baseURL == "https://api.storekit.itunes.apple.com")
-        #expect(sandbox.baseURL == "https://api.storekit-sandbox.itunes.apple.com")
+        // Issue 48: Apple's current hosts (Apple's library 6.0.0); the previous ones stay accepted as base URLs.
+        #expect(production.baseURL == "https://api.storekit.apple.com")
+        #expect(sandbox.baseURL == "https://api.storekit-sandbox.apple.com")
+        for previous in [AppStoreServerAPIConfiguration.previousProductionBaseURL, AppStoreServerAPIConfiguration.previousSandboxBaseURL] {
+            let kept = try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "b", environment: .production, baseURL: previous)
+            #expect(kept.baseURL == previous)
+        }
         #expect(production.verificationPolicy.environment == .production)
         #expect(sandbox.verificationPolicy.environment == .sandbox)
         #expect(sandbox.verificationPolicy.bundleIdentifier == "b")

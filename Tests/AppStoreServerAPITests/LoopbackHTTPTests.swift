@@ -63,18 +63,26 @@ struct LoopbackHTTPTests {
         }
     }
 
-    @Test func aServerThatNeverAnswersTimesOutAsUnreachable() async throws {
+    /// An idempotent request is sent again after the timeout; a test notification (not idempotent: it may have
+    /// reached Apple) only once.
+    @Test(arguments: [false, true])
+    func aServerThatNeverAnswersTimesOutAsUnreachable(testNotification: Bool) async throws {
         let handler = ScriptedHTTPHandler([ScriptedHTTPHandler.Answer?.none, nil])
         try await Loopback.withServer(handler) { port in
             let error = await #expect(throws: AppStoreServerAPIError.self) {
-                try await client(port: port) {
+                let client = try client(port: port) {
                     $0.timeout = .milliseconds(300)
                     $0.retryPolicy = RetryPolicy(maximumAttempts: 2)
-                }.requestTestNotification()
+                }
+                if testNotification {
+                    _ = try await client.requestTestNotification()
+                } else {
+                    _ = try await client.transactionInfoUnverified(transactionID: "1")
+                }
             }
             #expect(error?.code == .unreachable)
         }
-        #expect(handler.heads.withLockedValue { $0.count } == 2)
+        #expect(handler.heads.withLockedValue { $0.count } == (testNotification ? 1 : 2))
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -225,7 +225,7 @@ struct RetryTests {
 
     @Test("a 403 with one of Apple's request error codes is an API error of that code, not a refused key",
           arguments: [APIErrorCode.subscriptionExtensionIneligible, .subscriptionMaxExtension,
-                      .familySharedSubscriptionExtensionIneligible, APIErrorCode(rawValue: 4_030_017)])
+                      .familySharedSubscriptionExtensionIneligible, .messageNotApproved, .forbiddenNoPassingTest])
     func aForbiddenRequestIsAnAPIError(code: APIErrorCode) async throws {
         let (result, transport) = try await run([
             ScriptedTransport.json(403, #"{"errorCode":\#(code.rawValue),"errorMessage":"Forbidden - subscription state ineligible for extension."}"#),
@@ -354,5 +354,44 @@ struct RetryTests {
         }
         #expect(error.code == .cancelled)
         #expect(transport.requests.isEmpty)
+    }
+
+    /// Issue 48: a request Apple does not document as idempotent (a test notification, an extension) is never sent
+    /// again once it may have reached Apple — a failed connection, a timeout, a 5xx — while a 429 (nothing done) is
+    /// retried after Retry-After; the idempotent ones keep retrying (above).
+    @Test(arguments: ["test-notification", "extend"])
+    func aRequestThatIsNotIdempotentIsSentOnceWhenItMayHaveReachedApple(call: String) async throws {
+        let answer = call == "test-notification"
+            ? #"{"testNotificationToken":"t"}"#
+            : #"{"originalTransactionId":"1000","webOrderLineItemId":"1","success":true,"effectiveDate":1}"#
+        func send(_ steps: [ScriptedTransport.Step]) async throws -> (AppStoreServerAPIError?, Int) {
+            let transport = ScriptedTransport(steps)
+            let client = try TestClients.client(transport)
+            do throws(AppStoreServerAPIError) {
+                if call == "test-notification" {
+                    _ = try await client.requestTestNotification()
+                } else {
+                    _ = try await client.extendSubscriptionRenewalDate(
+                        originalTransactionID: "1000",
+                        ExtendRenewalDateRequest(extendByDays: 30, extendReasonCode: .serviceIssueOrOutage, requestIdentifier: "r"))
+                }
+                return (nil, transport.requests.count)
+            } catch {
+                return (error, transport.requests.count)
+            }
+        }
+        let failed = try await send([ScriptedTransport.json(503, "{}"), ScriptedTransport.json(200, answer)])
+        #expect(failed.0?.code == .serverError)
+        #expect(failed.1 == 1)
+        for kind in [HTTPTransportFailure.Kind.connection, .timeout] {
+            let lost = try await send([.fail(kind), ScriptedTransport.json(200, answer)])
+            #expect(lost.0?.code == .unreachable)
+            #expect(lost.1 == 1)
+        }
+        let limited = try await send([
+            ScriptedTransport.json(429, "{}", headers: [("Retry-After", "1")]), ScriptedTransport.json(200, answer),
+        ])
+        #expect(limited.0 == nil, "\(String(describing: limited.0))")
+        #expect(limited.1 == 2)
     }
 }

@@ -131,15 +131,23 @@ struct APICLITests {
     @Test func historyPassesTheFiltersToApple() async throws {
         let store = try Self.store()
         store.revoke(transactionID: Self.transactionID(4), at: Self.now, reason: 0)
-        let (revoked, consumables) = try await Self.withSimulator(store) { url in
+        let (revoked, consumables, shared, grouped) = try await Self.withSimulator(store) { url in
             (
                 try await Self.api(
                     ["history", Self.original, "--revoked", "true", "--sort", "descending"],
                     baseURL: url
                 ),
-                try await Self.api(["history", Self.original, "--product-type", "consumable"], baseURL: url)
+                try await Self.api(["history", Self.original, "--product-type", "consumable"], baseURL: url),
+                try await Self.api(["history", Self.original, "--in-app-ownership-type", "family-shared"], baseURL: url),
+                try await Self.api(
+                    ["history", Self.original, "--subscription-group-identifier", "99999999",
+                     "--in-app-ownership-type", "purchased"], baseURL: url)
             )
         }
+        // Issue 48: the ownership and subscription group filters reach Apple's query (the customer's purchases are
+        // their own, of another group).
+        #expect(shared.stdout == "Production \(Self.bundle) app \(Self.appAppleID): 0 transactions\n", "\(shared.stderr)")
+        #expect(grouped.stdout == "Production \(Self.bundle) app \(Self.appAppleID): 0 transactions\n", "\(grouped.stderr)")
         #expect(revoked.status == 0, "\(revoked.stderr)")
         #expect(
             revoked.stdout.split(separator: "\n").dropFirst().map { String($0.prefix(16)) } == [Self.transactionID(4)]
@@ -148,6 +156,8 @@ struct APICLITests {
         let queries = store.requests.map(\.uri)
         #expect(queries.contains { $0.contains("revoked=true") && $0.contains("sort=DESCENDING") })
         #expect(queries.contains { $0.contains("productType=CONSUMABLE") })
+        #expect(queries.contains { $0.contains("inAppOwnershipType=FAMILY_SHARED") })
+        #expect(queries.contains { $0.contains("subscriptionGroupIdentifier=99999999") && $0.contains("inAppOwnershipType=PURCHASED") })
     }
 
     @Test func transactionPrintsTheVerifiedTransaction() async throws {
@@ -316,7 +326,7 @@ struct APICLITests {
     @Test func consumptionSendsVersionTwo() async throws {
         let store = try Self.store()
         let id = Self.transactionID(5)
-        let (text, json, refused) = try await Self.withSimulator(store) { url in
+        let (text, json, refused, badStatus) = try await Self.withSimulator(store) { url in
             (
                 try await Self.api(
                     ["consumption", id, "--customer-consented", "--delivery-status", "DELIVERED",
@@ -326,7 +336,10 @@ struct APICLITests {
                      "--sample-content-provided", "true", "--consumption-percentage", "40000",
                      "--refund-preference", "GRANT_PRORATED", "--json"], baseURL: url),
                 try await Self.api(
-                    ["consumption", id, "--delivery-status", "DELIVERED", "--sample-content-provided", "false"], baseURL: url)
+                    ["consumption", id, "--delivery-status", "DELIVERED", "--sample-content-provided", "false"], baseURL: url),
+                try await Self.api(
+                    ["consumption", id, "--customer-consented", "--delivery-status", "LOST", "--sample-content-provided",
+                     "false", "--consumption-percentage", "100001"], baseURL: url)
             )
         }
         #expect(text.status == 0, "\(text.stderr)")
@@ -343,6 +356,8 @@ struct APICLITests {
         #expect(store.requestCount(.consumptionV1) == 0)
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--customer-consented is required"))
+        #expect(badStatus.status == 64)
+        #expect(badStatus.stderr.contains("--delivery-status takes DELIVERED, UNDELIVERED_QUALITY_ISSUE"))
     }
 
     /// On a terminal, `history` redraws `page N, M transactions` on stderr as pages arrive, and clears the line before

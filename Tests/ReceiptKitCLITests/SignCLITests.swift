@@ -111,6 +111,11 @@ struct SignCLITests {
                 + Self.common())
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("--nonce must be a UUID"))
+        let intro = try await CLIRunner.run(
+            ["sign", "intro-eligibility", "--issuer-id", "i", "--product-id", "p", "--allow-intro-offer", "maybe",
+             "--transaction-id", "1"] + Self.common())
+        #expect(intro.status == 64)
+        #expect(intro.stderr.contains("--allow-intro-offer takes true or false, not 'maybe'"))
         let notObject = Self.directory.appendingPathComponent("array-\(UUID()).json")
         try Data("[1]".utf8).write(to: notObject)
         let commerce = try await CLIRunner.run(

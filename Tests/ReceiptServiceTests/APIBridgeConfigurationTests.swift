@@ -81,6 +81,10 @@ struct APIBridgeConfigurationTests {
         #expect(Self.refusal(neither) == "app_store_server_api[0]: give exactly one of private_key_file and public_key_file")
         let publicWithURL = #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "i", "key_id": "K", "#
             + #""public_key_file": "key.pem", "base_url": "http://127.0.0.1:9"}]}"#
+        let publicWithID = #"{"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "i", "key_id": "K", "#
+            + #""public_key_file": "key.pem", "app_apple_id": 1}]}"#
+        #expect(Self.refusal(publicWithID)
+            == "app_store_server_api[0]: app_apple_id needs private_key_file (only the refresh's clients check it)")
         #expect(Self.refusal(publicWithURL)
             == "app_store_server_api[0]: base_url needs private_key_file (a public key is never sent to Apple)")
         let twice = #"{"app_store_server_api": ["# + Self.app() + ", " + Self.app() + "]}"

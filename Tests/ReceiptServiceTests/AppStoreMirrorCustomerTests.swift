@@ -282,6 +282,7 @@ struct AppStoreMirrorCustomerTests {
                 #expect(try await ids("subscriptionGroupIdentifier=21000002") == [Self.yearly])
                 #expect(try await ids("productId=com.example.app.yearly&productId=com.example.app.lifetime") == [Self.yearly, Self.lifetime])
                 #expect(try await ids("inAppOwnershipType=FAMILY_SHARED").isEmpty)
+                #expect(try await ids("inAppOwnershipType=ASSIGNED").isEmpty)  // API 1.22's third value: taken
                 let start = Int64(ServiceTestPKI.now.addingTimeInterval(-36 * Self.day).timeIntervalSince1970 * 1000)
                 let end = Int64(ServiceTestPKI.now.addingTimeInterval(-1 * Self.day).timeIntervalSince1970 * 1000)
                 // Bought from 36 days ago until yesterday: the yearly (35 days) and one monthly renewal (10 days).

@@ -46,7 +46,7 @@ struct SignEndpointTests {
             try await H.withLiveService(try E.configuration(), ledger: ledger) { client, _ in
                 let bundle = N.bundle
                 let v1 = try await Self.post(client, "promotional-offer", #"""
-                    {"bundle_id":"\#(bundle)","product_id":"com.example.app.monthly","offer_id":"WINBACK",
+                    {"bundle_id":"\#(bundle)","product_id":"com.example.app.monthly","offer_id":"WINBACK","app_account_token":"",
                      "nonce":"20FBA8A0-2B80-4A7D-A17F-85C1854727F8","timestamp":1698148900000}
                     """#)
                 #expect(v1.status == 200, "\(v1.object)")
@@ -107,7 +107,11 @@ struct SignEndpointTests {
                     ("promotional-offer-v2", #"{"bundle_id":"\#(bundle)","product_id":"p"}"#, 400, "missing_parameter"),
                     ("promotional-offer-v2", #"{"bundle_id":"\#(bundle)","product_id":"","offer_id":"o"}"#, 400, "invalid_parameter"),
                     ("promotional-offer-v2", #"{"bundle_id":"\#(bundle)","product_id":"p","offer_id":"o","nonce":"x"}"#, 400, "invalid_parameter"),
-                    ("promotional-offer", #"{"bundle_id":"\#(bundle)","product_id":"p","offer_id":"o","app_account_token":"no"}"#, 400, "invalid_parameter"),
+                    ("promotional-offer", #"{"bundle_id":"\#(bundle)","product_id":"p","offer_id":"o","app_account_token":1}"#, 400, "invalid_parameter"),
+                    ("promotional-offer", #"{"bundle_id":"\#(bundle)","product_id":"p","offer_id":"o","app_account_token":"\#(String(repeating: "a", count: 257))"}"#, 400, "invalid_parameter"),
+                    ("intro-eligibility", #"{"bundle_id":"\#(bundle)","product_id":"p","allow_intro_offer":true}"#, 400, "missing_parameter"),
+                    ("promotional-offer", #"{"bundle_id":1,"product_id":"p","offer_id":"o"}"#, 400, "invalid_parameter"),
+                    ("promotional-offer", #"{"bundle_id":"\#(bundle)","product_id":"p","offer_id":"o","timestamp":1.5}"#, 400, "invalid_parameter"),
                     ("promotional-offer", #"{"bundle_id":"\#(bundle)","product_id":"p","offer_id":"o","timestamp":-1}"#, 400, "invalid_parameter"),
                     ("intro-eligibility", #"{"bundle_id":"\#(bundle)","product_id":"p","allow_intro_offer":"yes","transaction_id":"1"}"#, 400, "invalid_parameter"),
                     ("advanced-commerce", #"{"bundle_id":"\#(bundle)","request":[1]}"#, 400, "invalid_parameter"),

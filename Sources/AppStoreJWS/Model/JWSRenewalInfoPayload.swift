@@ -11,12 +11,13 @@ public struct JWSRenewalInfoPayload: AppStoreSignedPayload {
 
     static let schema: [String: PayloadField] = [
         "advancedCommerceInfo": .object, "appAccountToken": .string, "appTransactionId": .string,
-        "autoRenewProductId": .string, "autoRenewStatus": .integer, "currency": .string,
+        "autoRenewProductId": .string, "autoRenewStatus": .integer, "commitmentInfo": .object, "currency": .string,
         "eligibleWinBackOfferIds": .stringArray, "environment": .string, "expirationIntent": .integer,
         "gracePeriodExpiresDate": .timestamp, "isInBillingRetryPeriod": .bool, "offerDiscountType": .string,
         "offerIdentifier": .string, "offerPeriod": .string, "offerType": .integer, "originalTransactionId": .string,
         "priceIncreaseStatus": .integer, "productId": .string, "recentSubscriptionStartDate": .timestamp,
-        "renewalDate": .timestamp, "renewalPrice": .integer, "signedDate": .timestamp,
+        "renewalBillingPlanType": .string, "renewalDate": .timestamp, "renewalPrice": .integer,
+        "signedDate": .timestamp,
     ]
 
     public init(fields: [String: JSONValue]) throws(JWSError) {
@@ -66,6 +67,12 @@ public struct JWSRenewalInfoPayload: AppStoreSignedPayload {
     public var signedDate: AppStoreTimestamp? { self.fields.timestamp("signedDate") }
     /// `environment`.
     public var environment: AppStoreEnvironment? { self.fields.environment("environment") }
+    /// `renewalBillingPlanType`: how the next period is billed (API 1.21).
+    public var renewalBillingPlanType: BillingPlanType? { self.fields.enumeration("renewalBillingPlanType") }
+    /// `commitmentInfo`: what renews when the commitment ends (API 1.21).
+    public var commitmentInfo: RenewalCommitmentInfo? {
+        self.fields["commitmentInfo"]?.objectValue.map(RenewalCommitmentInfo.init(fields:))
+    }
 
     public var signingTime: Date? { self.signedDate?.date }
     public var bundleIdentifier: String? { nil }

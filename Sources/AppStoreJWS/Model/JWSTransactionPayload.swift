@@ -9,7 +9,8 @@ public struct JWSTransactionPayload: AppStoreSignedPayload {
     public static let namesAppAppleID = false
 
     static let schema: [String: PayloadField] = [
-        "advancedCommerceInfo": .object, "appAccountToken": .string, "appTransactionId": .string, "bundleId": .string,
+        "advancedCommerceInfo": .object, "appAccountToken": .string, "appTransactionId": .string,
+        "billingPlanType": .string, "bundleId": .string, "commitmentInfo": .object,
         "currency": .string, "environment": .string, "expiresDate": .timestamp, "inAppOwnershipType": .string,
         "isUpgraded": .bool, "offerDiscountType": .string, "offerIdentifier": .string, "offerPeriod": .string,
         "offerType": .integer, "originalPurchaseDate": .timestamp, "originalTransactionId": .string, "price": .integer,
@@ -87,6 +88,12 @@ public struct JWSTransactionPayload: AppStoreSignedPayload {
     public var price: Int64? { self.fields.integer("price") }
     /// `advancedCommerceInfo`, kept as signed.
     public var advancedCommerceInfo: [String: JSONValue]? { self.fields["advancedCommerceInfo"]?.objectValue }
+    /// `billingPlanType`: how a subscription with a commitment is billed (API 1.21).
+    public var billingPlanType: BillingPlanType? { self.fields.enumeration("billingPlanType") }
+    /// `commitmentInfo`: where this billing period stands in the commitment (API 1.21).
+    public var commitmentInfo: TransactionCommitmentInfo? {
+        self.fields["commitmentInfo"]?.objectValue.map(TransactionCommitmentInfo.init(fields:))
+    }
 
     public var signingTime: Date? { self.signedDate?.date }
     /// Transactions do not name the app's Apple ID.

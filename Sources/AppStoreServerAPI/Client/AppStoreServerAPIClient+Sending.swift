@@ -139,10 +139,9 @@ extension AppStoreServerAPIClient {
         case .failure(let failure):
             switch failure.kind {
             case .connection, .timeout:
-                return .retryable(
-                    AppStoreServerAPIError(.unreachable, "\(endpoint.method) \(endpoint.path): \(failure.description)"),
-                    retryAfter: nil
-                )
+                let error = AppStoreServerAPIError(.unreachable, "\(endpoint.method) \(endpoint.path): \(failure.description)")
+                // It may have reached Apple: a request that is not idempotent is not sent twice.
+                return endpoint.retriesOnceSent ? .retryable(error, retryAfter: nil) : .final(error)
             case .responseTooLarge:
                 return .final(
                     AppStoreServerAPIError(
@@ -198,7 +197,8 @@ extension AppStoreServerAPIClient {
             let retryAfter = response.header("Retry-After").flatMap { RetryAfter.delay($0, now: self.runtime.now()) }
             return .retryable(error(.rateLimited, retryAfter: retryAfter), retryAfter: retryAfter)
         case 500..<600:
-            return .retryable(error(.serverError), retryAfter: nil)
+            // Apple may have acted before it failed: a request that is not idempotent is not sent twice.
+            return endpoint.retriesOnceSent ? .retryable(error(.serverError), retryAfter: nil) : .final(error(.serverError))
         case _ where apple?.errorCode?.isRetryable == true:
             // Apple documents these as "resend the same request" (4040002, 4040004, 4040006).
             return .retryable(error(.apiError), retryAfter: nil)

@@ -2,7 +2,7 @@ public import AppStoreJWS
 import _ReceiptKitShared
 
 /// A client for Apple's App Store Server API: each endpoint a method, on Apple's paths, authenticated with an ES256
-/// bearer token reused until 5 minutes before it expires.
+/// bearer token, a new one for each request by default (``BearerTokenPolicy``).
 ///
 /// ```swift
 /// let key = try AppStoreServerAPIKey(issuerID: issuerID, keyID: keyID, pemRepresentation: p8)
@@ -77,6 +77,7 @@ public struct AppStoreServerAPIClient: Sendable {
             ("maximumConcurrentRequests", configuration.maximumConcurrentRequests > 0),
             ("retryPolicy.maximumAttempts", configuration.retryPolicy.maximumAttempts > 0),
             ("retryPolicy.maximumTotalTime", configuration.retryPolicy.maximumTotalTime > .zero),
+            ("appAppleID", (configuration.appAppleID ?? 1) > 0),
         ]
         for bound in bounds where !bound.isPositive {
             throw AppStoreServerAPIError(.invalidConfiguration, "\(bound.name) must be positive")

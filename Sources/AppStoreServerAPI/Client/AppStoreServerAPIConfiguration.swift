@@ -8,10 +8,14 @@ public import AppStorePKI
 /// let configuration = try AppStoreServerAPIConfiguration(key: key, bundleIdentifier: "com.example.app", environment: .sandbox)
 /// ```
 public struct AppStoreServerAPIConfiguration: Sendable {
-    /// Apple's production host.
-    public static let productionBaseURL = "https://api.storekit.itunes.apple.com"
-    /// Apple's sandbox host.
-    public static let sandboxBaseURL = "https://api.storekit-sandbox.itunes.apple.com"
+    /// Apple's production host (since Apple's change of 2026-05-05; Apple's library 6.0.0 uses it).
+    public static let productionBaseURL = "https://api.storekit.apple.com"
+    /// Apple's sandbox host (since 2026-05-05).
+    public static let sandboxBaseURL = "https://api.storekit-sandbox.apple.com"
+    /// Apple's production host before 2026-05-05, which Apple still answers on: give it as the base URL to keep it.
+    public static let previousProductionBaseURL = "https://api.storekit.itunes.apple.com"
+    /// Apple's sandbox host before 2026-05-05.
+    public static let previousSandboxBaseURL = "https://api.storekit-sandbox.itunes.apple.com"
 
     /// The In-App Purchase key that signs the bearer tokens.
     public var key: AppStoreServerAPIKey
@@ -76,7 +80,7 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     ///     a literal loopback address (`127.0.0.1` or `[::1]`; not `localhost`, a name the resolver may send
     ///     elsewhere).
     /// - Throws: ``AppStoreServerAPIError`` with ``AppStoreServerAPIError/Code/invalidConfiguration`` for an empty
-    ///   bundle id, another environment, or a base URL these rules refuse.
+    ///   bundle id, an app Apple ID that is not positive, another environment, or a base URL these rules refuse.
     public init(
         key: AppStoreServerAPIKey,
         bundleIdentifier: String,
@@ -86,6 +90,9 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     ) throws(AppStoreServerAPIError) {
         guard !bundleIdentifier.isEmpty else {
             throw AppStoreServerAPIError(.invalidConfiguration, "the bundle id must not be empty")
+        }
+        if let appAppleID, appAppleID <= 0 {
+            throw AppStoreServerAPIError(.invalidConfiguration, "the app Apple ID must be positive, not \(appAppleID)")
         }
         let defaultURL: String
         switch environment {

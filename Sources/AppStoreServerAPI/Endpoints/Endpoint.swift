@@ -10,6 +10,11 @@ struct Endpoint: Sendable, Hashable {
     var path: String
     var query: [Query] = []
     var body: JSONValue?
+    /// Whether the request may be sent again after it may have reached Apple (a failed connection, a timeout, a
+    /// 5xx): `false` for those Apple does not document as idempotent — Request a Test Notification (each is another
+    /// notification) and Extend a Subscription Renewal Date. A 429 (Apple acted on nothing) and the 404s Apple
+    /// documents as "send again" are retried either way.
+    var retriesOnceSent = true
 
     struct Query: Sendable, Hashable {
         var name: String
@@ -84,7 +89,11 @@ struct Endpoint: Sendable, Hashable {
     }
 
     /// Request a Test Notification: `POST /inApps/v1/notifications/test`.
-    static let requestTestNotification = Endpoint("POST", "/inApps/v1/notifications/test")
+    static let requestTestNotification: Endpoint = {
+        var endpoint = Endpoint("POST", "/inApps/v1/notifications/test")
+        endpoint.retriesOnceSent = false
+        return endpoint
+    }()
 
     /// Get Test Notification Status: `GET /inApps/v1/notifications/test/{testNotificationToken}`.
     static func testNotificationStatus(_ token: String) -> Endpoint {
@@ -108,7 +117,10 @@ struct Endpoint: Sendable, Hashable {
         _ originalTransactionID: String,
         _ request: ExtendRenewalDateRequest
     ) -> Endpoint {
-        Endpoint("PUT", "/inApps/v1/subscriptions/extend/\(Self.segment(originalTransactionID))", body: request.json)
+        var endpoint = Endpoint(
+            "PUT", "/inApps/v1/subscriptions/extend/\(Self.segment(originalTransactionID))", body: request.json)
+        endpoint.retriesOnceSent = false
+        return endpoint
     }
 
     /// Set App Account Token: `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`.

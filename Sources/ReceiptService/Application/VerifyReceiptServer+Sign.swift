@@ -8,6 +8,10 @@ extension VerifyReceiptServer {
     static let signRoutes: [String: HTTPRequest.Method] = Dictionary(
         uniqueKeysWithValues: SignatureKind.allCases.map { ("/v1/sign/\($0.rawValue)", .post) })
 
+    /// The 503 body when the in-flight body budget cannot cover a signing request (as the refusals').
+    static let signBusyBody = EntitlementAnswer.refused(
+        EntitlementRefusal(.unavailable, .bodyBudgetExhausted, "the service is busy; try again")).body
+
     /// `POST /v1/sign/{kind}` (``SignEndpoint``): the admin token checked before the body is read, then the body
     /// within the service's limits, as every answering route.
     static func addSign(to router: Router<VerifyReceiptRequestContext>, _ server: VerifyReceiptServer, _ endpoint: SignEndpoint) {
@@ -24,7 +28,7 @@ extension VerifyReceiptServer {
                     name: "v1/sign", metadata: ["kind": kind.rawValue],
                     timedOut: EntitlementAnswer.refused(
                         EntitlementRefusal(.unavailable, .timeout, "the signature was not made in time; try again")),
-                    busyBody: [],
+                    busyBody: Self.signBusyBody,
                     answer: { body in endpoint.answer(kind, body: body, nonce: UUID()) })
                 var response = try await server.respond(request, context: context, route: route)
                 response.headers[.cacheControl] = "no-store"

@@ -128,6 +128,9 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
             {
                 return SettingProblem("[\(index)]: bundle_id, issuer_id, key_id and the key file must not be empty")
             }
+            if entry.publicKeyFile != nil, entry.appAppleID != nil {
+                return SettingProblem("[\(index)]: app_apple_id needs private_key_file (only the refresh's clients check it)")
+            }
             if entry.publicKeyFile != nil, entry.baseURL != nil {
                 return SettingProblem("[\(index)]: base_url needs private_key_file (a public key is never sent to Apple)")
             }

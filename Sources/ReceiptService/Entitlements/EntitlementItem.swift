@@ -28,6 +28,7 @@ struct EntitlementItem: Sendable {
         switch purchase.ownership {
         case .purchased?: ownership = .string("purchased")
         case .familyShared?: ownership = .string("family_shared")
+        case .assigned?: ownership = .string("assigned")
         default: ownership = .null
         }
         return .object([

@@ -49,7 +49,7 @@ struct MirrorHistoryFilter: Sendable {
         self.subscriptionGroups = Set(query["subscriptionGroupIdentifier"] ?? [])
         if let text = try Self.single(query, "inAppOwnershipType", .invalidInAppOwnershipType) {
             let ownership = InAppOwnershipType(rawValue: text)
-            guard ownership == .purchased || ownership == .familyShared else {
+            guard [InAppOwnershipType.purchased, .familyShared, .assigned].contains(ownership) else {
                 throw MirrorRefusal(.invalidInAppOwnershipType)
             }
             self.ownership = ownership

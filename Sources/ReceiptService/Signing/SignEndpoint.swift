@@ -97,9 +97,13 @@ struct SignEndpoint: Sendable {
                 }
                 timestamp = value
             }
-            let token = try string("app_account_token") ?? ""
-            if !token.isEmpty, UUID(uuidString: token) == nil {
-                throw EntitlementRefusal(.malformed, .invalidParameter, "app_account_token must be a UUID")
+            // Any string up to 256 bytes, "" for none: Apple's library signs what StoreKit 1's applicationUsername held.
+            var token = ""
+            if let given = members["app_account_token"] {
+                guard case .string(let text) = given, text.utf8.count <= 256 else {
+                    throw EntitlementRefusal(.malformed, .invalidParameter, "app_account_token must be a string of at most 256 bytes")
+                }
+                token = text
             }
             let offer = try string("offer_id") ?? ""
             answer["signature"] = try signed { () throws(AppStoreServerAPIError) in

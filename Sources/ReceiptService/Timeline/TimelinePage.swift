@@ -159,6 +159,7 @@ enum TimelinePage {
         switch ownership {
         case .purchased?: "purchased"
         case .familyShared?: "family shared"
+        case .assigned?: "assigned"
         default: ""
         }
     }

@@ -43,6 +43,22 @@ struct APIHistoryCommand: AsyncParsableCommand {
     @Option(help: "true: only revoked transactions; false: only those not revoked.")
     var revoked: Bool?
 
+    @Option(
+        name: .customLong("subscription-group-identifier"),
+        help: "Only subscriptions of this subscription group (repeatable)."
+    )
+    var subscriptionGroupIdentifiers: [String] = []
+
+    @Option(
+        name: .customLong("in-app-ownership-type"),
+        help: "purchased (bought by the customer), family-shared (shared through Family Sharing) or assigned."
+    )
+    var inAppOwnershipType: String?
+
+    static let ownershipNames: [String: InAppOwnershipType] = [
+        "purchased": .purchased, "family-shared": .familyShared, "assigned": .assigned,
+    ]
+
     static let productTypeNames: [String: ProductType] = [
         "auto-renewable": .autoRenewable, "non-renewable": .nonRenewable, "consumable": .consumable,
         "non-consumable": .nonConsumable,
@@ -63,6 +79,12 @@ struct APIHistoryCommand: AsyncParsableCommand {
         if let sort, !["ascending", "descending"].contains(sort.lowercased()) {
             throw ValidationError("--sort takes ascending or descending, not '\(sort)'")
         }
+        if let type = self.inAppOwnershipType, Self.ownershipNames[type.lowercased()] == nil {
+            throw ValidationError("--in-app-ownership-type takes purchased, family-shared or assigned, not '\(type)'")
+        }
+        if self.subscriptionGroupIdentifiers.contains(where: \.isEmpty) {
+            throw ValidationError("--subscription-group-identifier must not be empty")
+        }
     }
 
     var filter: TransactionHistoryFilter {
@@ -72,6 +94,8 @@ struct APIHistoryCommand: AsyncParsableCommand {
             productIDs: self.productIDs,
             productTypes: self.productTypes.compactMap { Self.productTypeNames[$0.lowercased()] },
             sort: self.sort.map { $0.lowercased() == "descending" ? .descending : .ascending },
+            subscriptionGroupIdentifiers: self.subscriptionGroupIdentifiers,
+            inAppOwnershipType: self.inAppOwnershipType.flatMap { Self.ownershipNames[$0.lowercased()] },
             revoked: self.revoked
         )
     }

@@ -8,4 +8,8 @@ public struct InAppOwnershipType: AppStoreEnumeration {
 
     /// `FAMILY_SHARED`.
     public static let familyShared = InAppOwnershipType(rawValue: "FAMILY_SHARED")
+
+    /// `ASSIGNED` (App Store Server API 1.22): the purchase was assigned to the customer, neither bought by them nor
+    /// shared through Family Sharing. Any other value Apple adds is kept as sent (`rawValue`).
+    public static let assigned = InAppOwnershipType(rawValue: "ASSIGNED")
 }
