@@ -64,6 +64,8 @@ public struct PromotionalOfferSigner: Sendable {
 
     /// The base64 DER signature of ``signedText(productIdentifier:offerIdentifier:appAccountToken:nonce:timestamp:)``.
     /// - Parameters:
+    ///   - productIdentifier: The subscription's product id.
+    ///   - offerIdentifier: The promotional offer's id (App Store Connect).
     ///   - appAccountToken: The app account token the purchase will carry (a UUID), or `""` for none.
     ///   - nonce: A fresh UUID for this purchase; StoreKit sends it back.
     ///   - timestamp: Milliseconds since 1970 (the caller's clock); Apple accepts the signature for 24 hours.

@@ -28,7 +28,8 @@ public struct AppStoreServerAPISetting: Sendable, Hashable {
     /// `environment`: `production` or `sandbox` to refresh and mirror that environment only; both by default.
     public var environment: String?
     /// `app_apple_id`: the app's Apple ID (a positive integer), checked on the Production data Apple's answers carry
-    /// that names it (``AppStoreServerAPIConfiguration/appAppleID``); unchecked when absent.
+    /// that names it (`AppStoreServerAPIConfiguration.appAppleID`); unchecked when absent. Refused on a
+    /// `public_key_file` entry.
     public var appAppleID: Int64?
 
     /// An entry; exactly one of `privateKeyFile` and `publicKeyFile` must be given (the settings check refuses
