@@ -4,21 +4,24 @@
 # SECURITY.md, the sample receipt with its test root, and the deployment examples (settings, proxy, systemd,
 # Compose); a SHA-256 file beside it. What the binary still needs from the system: glibc, libstdc++ and zlib.
 #
-#   Scripts/package.sh [--configuration release|debug] [--output DIR]
+#   Scripts/package.sh [--configuration release|debug] [--output DIR] [--scratch-path DIR]
 #
 # Prints the tarball's path last. The build has its own folder (.build-package/CONFIGURATION), so the usual
-# `swift build` in .build is neither rebuilt nor disturbed. Scripts/check-package.sh runs the result with the
-# toolchain's libraries hidden.
+# `swift build` in .build is neither rebuilt nor disturbed; --scratch-path .build reuses that build instead (linking
+# the executable again is all it costs; CI does this after its tests). Scripts/check-package.sh runs the result with
+# the toolchain's libraries hidden.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 configuration=release
 output=dist
+scratch=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --configuration) configuration="${2:?--configuration takes release or debug}"; shift 2 ;;
     --output) output="${2:?--output takes a directory}"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --scratch-path) scratch="${2:?--scratch-path takes a directory}"; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "package.sh: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -27,7 +30,7 @@ case "$configuration" in
   *) echo "package.sh: --configuration is release or debug, not $configuration" >&2; exit 64 ;;
 esac
 
-scratch=".build-package/$configuration"
+[ -n "$scratch" ] || scratch=".build-package/$configuration"
 echo "== building receiptkit ($configuration, Swift runtime linked statically) in $scratch" >&2
 swift build -c "$configuration" --product receiptkit --static-swift-stdlib --scratch-path "$scratch" >&2
 binary="$(swift build -c "$configuration" --product receiptkit --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/receiptkit"

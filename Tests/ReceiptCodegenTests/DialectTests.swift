@@ -4,11 +4,27 @@ import Testing
 
 /// What a generation's dialect draws, and that the agreement proof sees all of it.
 struct DialectTests {
-    /// Each list of seeds AgreementTests compiles — the real receipts', the minted and tampered receipts' — draws on
-    /// its own both spellings of every rewrite and every predicate, mixer and codec: each half of the agreement proof
-    /// covers every dialect feature.
-    @Test(arguments: [AgreementTests.realSeeds, AgreementTests.mintedSeeds])
-    func theAgreementSeedsCoverEveryDialectFeature(seeds: [Int]) {
+    /// The real-receipt generations of AgreementTests, between their entry points, carry both variants of every
+    /// primitive family: each implementation runs on Apple's own receipts and chains.
+    @Test func theRealReceiptSeedsRunEveryPrimitiveVariant() throws {
+        var drawn: [String: Set<Int>] = [:]
+        for index in AgreementTests.realSeeds.indices {
+            let validator = try ReceiptCodegenerator.generateForHarness(AgreementTests.realOptions(index))
+            #expect(validator.primitiveVariants.count == 3)
+            for entry in validator.primitiveVariants {
+                for (family, variant) in entry { drawn[family, default: []].insert(variant) }
+            }
+        }
+        for (family, templates) in PrimitiveCatalog.variants {
+            #expect(drawn[family] == Set(templates.indices), "\(family): \(drawn[family] ?? [])")
+        }
+    }
+
+    /// The minted and tampered receipts' seeds of AgreementTests draw between them both spellings of every rewrite
+    /// and every predicate, mixer and codec: that half of the agreement proof, with its faults and refusals, covers
+    /// every dialect feature.
+    @Test func theMintedReceiptSeedsCoverEveryDialectFeature() {
+        let seeds = AgreementTests.mintedSeeds
         let dialects = seeds.map { Dialect.of(seed: AgreementTests.seed($0)) }
         let flags: [(String, (Dialect) -> Bool)] = [
             ("castBinding", \.castBinding), ("plainCount", \.plainCount), ("wideZero", \.wideZero),

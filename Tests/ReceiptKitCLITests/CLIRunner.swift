@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKitTesting
 
 /// Runs the built `receiptkit` binary and captures what a user would see.
 struct CLIRunner {
@@ -68,6 +69,7 @@ struct CLIRunner {
         process.standardOutput = stdout ?? out
         process.standardError = err
         process.standardInput = input
+        let exit = ProcessExit(watching: process)
         try process.run()
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
@@ -82,7 +84,7 @@ struct CLIRunner {
         let errors = Reader(err.fileHandleForReading)
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = errors.wait()
-        process.waitUntilExit()
+        exit.wait()
         return Output(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),

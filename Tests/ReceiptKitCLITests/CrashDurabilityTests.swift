@@ -127,7 +127,7 @@ struct CrashDurabilityTests {
             }
             try await group.waitForAll()
         }
-        server.process.waitUntilExit()
+        server.waitForExit()
         #expect(server.process.terminationReason == .uncaughtSignal)
         let receipts = await acknowledged.receipts
         let notifications = await acknowledged.notifications

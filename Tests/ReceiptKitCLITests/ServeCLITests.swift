@@ -2,6 +2,7 @@ import ReceiptLedger
 import ReceiptService
 import SharedFixtures
 import Foundation
+import ReceiptKitTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -16,6 +17,7 @@ struct ServeCLITests {
         let port: Int
         private let stderr = Pipe()
         private var stderrText = ""
+        private let exit: ProcessExit
 
         init(_ arguments: [String], in directory: URL = CLIRunner.packageRoot) throws {
             self.process.executableURL = CLIRunner.executable
@@ -23,6 +25,7 @@ struct ServeCLITests {
             self.process.currentDirectoryURL = directory
             self.process.standardError = self.stderr
             self.process.standardOutput = FileHandle.nullDevice
+            self.exit = ProcessExit(watching: self.process)
             try self.process.run()
             var text = ""
             let deadline = Date().addingTimeInterval(60)
@@ -51,10 +54,15 @@ struct ServeCLITests {
             return (status, self.stderrText + String(decoding: rest, as: UTF8.self))
         }
 
+        /// Returns once the process has exited (killed by the test, say).
+        func waitForExit() {
+            self.exit.wait()
+        }
+
         /// SIGTERM, then the exit status.
         func stop() -> Int32 {
             self.process.terminate()
-            self.process.waitUntilExit()
+            self.exit.wait()
             return self.process.terminationStatus
         }
 

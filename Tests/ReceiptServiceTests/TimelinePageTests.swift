@@ -337,9 +337,10 @@ struct TimelineBrowserTests {
         process.arguments = ["python3", script.path, file.path] + colours
         let pipe = Pipe()
         process.standardOutput = pipe
+        let exit = ProcessExit(watching: process)
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        exit.wait()
         return (try JSONSerialization.jsonObject(with: data) as? [String: Int]) ?? [:]
     }
 }

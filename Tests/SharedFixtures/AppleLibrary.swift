@@ -12,8 +12,11 @@ public enum AppleLibrary {
         process.arguments = ["python3", "-c", "import appstoreserverlibrary.signed_data_verifier"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // Told by the termination handler: `waitUntilExit()` off the main thread can miss the exit on Linux.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
+        exited.wait()
         return process.terminationStatus == 0
     }()
 }

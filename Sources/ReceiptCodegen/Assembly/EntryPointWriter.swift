@@ -9,6 +9,8 @@ struct EntryPointWriter {
         var source: String
         var entryName: String
         var expectedToken: UInt64
+        /// The variant of each ``PrimitiveCatalog`` family this entry point carries, by family.
+        var variants: [String: Int]
     }
 
     let options: CodegenOptions
@@ -61,7 +63,12 @@ struct EntryPointWriter {
         for (i, product) in self.options.requiredProducts.enumerated() { constants.add("product\(i)", Array(product.utf8)) }
         constants.shuffle(using: &random)
 
-        let primitives: [String] = PrimitiveCatalog.draw(using: &random) + [
+        let drawn = PrimitiveCatalog.draw(using: &random)
+        var variants: [String: Int] = [:]
+        for (family, template) in zip(PrimitiveCatalog.variants, drawn) {
+            variants[family.family] = family.templates.firstIndex(of: template)
+        }
+        let primitives: [String] = drawn + [
             TimeTemplates.civil, TimeTemplates.monthLength, TimeTemplates.digits, TimeTemplates.asnTime, TimeTemplates.rfc3339,
             StructureTemplates.certificate, StructureTemplates.container, StructureTemplates.signedAttributes,
             StructureTemplates.payload, Self.pkcs1, Self.verify,
@@ -82,7 +89,8 @@ struct EntryPointWriter {
         return Written(
             source: "// MARK: - \(index + 1)\n\n" + pieces.joined(separator: "\n\n"),
             entryName: names["entry"] ?? "",
-            expectedToken: expected
+            expectedToken: expected,
+            variants: variants
         )
     }
 

@@ -134,7 +134,8 @@ struct ValidatorWriter {
                 """
             )
         }
-        return GeneratedValidator(source: sections.joined(separator: "\n\n") + "\n", entryPoints: written.count)
+        return GeneratedValidator(
+            source: sections.joined(separator: "\n\n") + "\n", entryPoints: written.count, primitiveVariants: written.map(\.variants))
     }
 
     /// The platform's glue: the IOKit reader of the Mac's address (macOS) and the public function that reads the
