@@ -29,6 +29,9 @@ extension AppStoreServerSimulator {
         route(.get, "inApps/v1/transactions/:transactionId", .transactionInfo) { _, path, caller, _ in
             simulator.transactionInfo(path.get("transactionId"), caller)
         }
+        route(.get, "inApps/v1/transactions/appTransactions/:transactionId", .appTransactionInfo) { _, path, caller, _ in
+            simulator.appTransactionInfo(path.get("transactionId"), caller)
+        }
         route(.get, "inApps/v1/subscriptions/:transactionId", .subscriptionStatuses) { request, path, caller, _ in
             simulator.statuses(path.get("transactionId"), request.uri.queryParameters, caller)
         }

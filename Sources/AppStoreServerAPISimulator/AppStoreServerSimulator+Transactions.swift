@@ -15,6 +15,30 @@ extension AppStoreServerSimulator {
         return .json(["signedTransactionInfo": .string(jws)])
     }
 
+    /// Get App Transaction Info: `{"signedAppTransactionInfo":…}` for the customer of a transaction of the caller's
+    /// app, or of the app transaction id; 4040010 when no such transaction, 4040019 when the customer has no app
+    /// transaction for the app in this environment.
+    func appTransactionInfo(_ id: String?, _ caller: SimulatedCaller) -> SimulatorAnswer {
+        guard let id, Self.isValidIdentifier(id) else { return .error(.invalidTransactionId) }
+        let environment = self.environment.rawValue
+        func ours(_ fields: [String: JSONValue]) -> Bool {
+            fields.string("bundleId") == caller.bundleIdentifier && fields.string("receiptType") == environment
+        }
+        let found = self.store.state.withLockedValue { state -> [String: JSONValue]?? in
+            if let stored = state.transactions[id], self.visible(stored, to: caller) {
+                return .some(state.appTransactions[stored.customer].flatMap { ours($0) ? $0 : nil })
+            }
+            if let byID = state.appTransactions.values.first(where: { $0.string("appTransactionId") == id && ours($0) }) {
+                return .some(byID)
+            }
+            return .none
+        }
+        guard let customer = found else { return .error(.transactionIdNotFound) }
+        guard let fields = customer else { return .error(.appTransactionDoesNotExist) }
+        guard let jws = self.sign(fields) else { return .error(.generalInternal) }
+        return .json(["signedAppTransactionInfo": .string(jws)])
+    }
+
     /// Look Up Order ID: status 0 and the order's transactions, or status 1 (invalid) and none.
     func lookUpOrder(_ orderID: String?, _ caller: SimulatedCaller) -> SimulatorAnswer {
         let payloads = self.store.state.withLockedValue { state -> [[String: JSONValue]] in

@@ -44,6 +44,8 @@ public final class SimulatedAppStore: Sendable {
         var testNotifications: [String: StoredNotification] = [:]
         var testNotificationResult = "SUCCESS"
         var consumption: [String: [String: JSONValue]] = [:]
+        /// By customer.
+        var appTransactions: [String: [String: JSONValue]] = [:]
         var faults: [ScriptedFault] = []
         var requests: [SimulatedRequest] = []
         var requestLogLimit = 1_000
@@ -128,6 +130,17 @@ public final class SimulatedAppStore: Sendable {
     /// retry, 4 grace period, 5 revoked); `nil` to derive it again from the transactions, renewal info and clock.
     public func setStatus(_ status: Int64?, originalTransactionID: String) {
         self.state.withLockedValue { $0.statusOverrides[originalTransactionID] = status }
+    }
+
+    /// Sets the `AppTransaction` of a customer (`JWSSamplePayload.appTransaction` makes one): Get App Transaction
+    /// Info answers with it, signed, for any of the customer's transaction ids of its app (`bundleId`) and
+    /// environment (`receiptType`), or for its `appTransactionId`.
+    /// - Parameters:
+    ///   - fields: The app transaction payload.
+    ///   - customer: The App Store account, as ``add(transaction:customer:)`` names it (by default the
+    ///     `originalTransactionId` of the customer's transactions).
+    public func setAppTransaction(_ fields: [String: JSONValue], customer: String) {
+        self.state.withLockedValue { $0.appTransactions[customer] = fields }
     }
 
     /// Makes Look Up Order ID find `transactionIDs` under `orderID`.

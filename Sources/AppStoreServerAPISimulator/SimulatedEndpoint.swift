@@ -10,6 +10,8 @@ public struct SimulatedEndpoint: Sendable, Hashable, CustomStringConvertible {
     public static let transactionHistory = Self("GET /inApps/v2/history/{transactionId}")
     /// Get Transaction Info.
     public static let transactionInfo = Self("GET /inApps/v1/transactions/{transactionId}")
+    /// Get App Transaction Info.
+    public static let appTransactionInfo = Self("GET /inApps/v1/transactions/appTransactions/{transactionId}")
     /// Get All Subscription Statuses.
     public static let subscriptionStatuses = Self("GET /inApps/v1/subscriptions/{transactionId}")
     /// Look Up Order ID.
@@ -33,7 +35,7 @@ public struct SimulatedEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// Every endpoint the simulator serves.
     public static let all: [SimulatedEndpoint] = [
-        .transactionHistory, .transactionInfo, .subscriptionStatuses, .orderLookup, .refundHistory,
+        .transactionHistory, .transactionInfo, .appTransactionInfo, .subscriptionStatuses, .orderLookup, .refundHistory,
         .notificationHistory, .requestTestNotification, .testNotificationStatus, .consumption, .consumptionV1,
         .extendRenewalDate, .appAccountToken,
     ]

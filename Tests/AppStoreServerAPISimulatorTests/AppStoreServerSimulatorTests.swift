@@ -386,6 +386,42 @@ struct AppStoreServerSimulatorTests {
         }
     }
 
+    @Test func appTransactionInfoAnswersForAnyIdOfTheCustomerOfTheApp() async throws {
+        try await Self.withSimulator { store, client in
+            var appTransaction = JWSSamplePayload.appTransaction(
+                bundleIdentifier: Self.bundle, appAppleID: Self.appAppleID, signedDate: Self.now.addingTimeInterval(-86_400))
+            appTransaction["appTransactionId"] = .string("704000000000000001")
+            store.setAppTransaction(appTransaction, customer: Self.original)
+            var otherApp = appTransaction
+            otherApp["bundleId"] = .string("com.example.other")
+            otherApp["appTransactionId"] = .string("704000000000000002")
+            store.setAppTransaction(otherApp, customer: "3000000000000001")
+
+            for id in ["1000000000000003", Self.original, "704000000000000001"] {
+                let answer = try await client.send(.GET, "/inApps/v1/transactions/appTransactions/\(id)")
+                #expect(answer.status == 200, "\(id)")
+                let signed = try #require(try answer.object()["signedAppTransactionInfo"]?.stringValue)
+                let verified = try await Self.verifier().verify(signed, as: AppTransactionPayload.self, now: Self.now)
+                #expect(verified.isValid, "\(verified.failures)")
+                #expect(verified.payload.appTransactionID == "704000000000000001")
+                #expect(verified.payload.bundleIdentifier == Self.bundle)
+                #expect(verified.payload.signedDate == AppStoreTimestamp(Self.now), "signed when answered")
+            }
+            // The other customer's app transaction is another app's: none for this one; unknown and invalid ids.
+            for (id, status, code) in [
+                ("3000000000000001", 404, 4_040_019), ("704000000000000002", 404, 4_040_010),
+                ("9999999999999999", 404, 4_040_010), ("abc", 400, 4_000_006),
+            ] {
+                let answer = try await client.send(.GET, "/inApps/v1/transactions/appTransactions/\(id)")
+                #expect(answer.status == status, "\(id)")
+                #expect(try answer.object()["errorCode"] == .number(JSONNumber(Int64(code))), "\(id)")
+            }
+            #expect(store.requestCount(.appTransactionInfo) == 7)
+            // Get Transaction Info beside it still answers at its own path.
+            #expect(try await client.send(.GET, "/inApps/v1/transactions/\(Self.original)").status == 200)
+        }
+    }
+
     @Test func refundHistoryPagesThroughRefundsInTheirOrder() async throws {
         try await Self.withSimulator { store, client in
             store.pageSize = 1
@@ -555,6 +591,9 @@ struct AppStoreServerSimulatorTests {
             store.revoke(transactionID: "1000000000000002", at: Self.now)
             store.revoke(transactionID: "1000000000000003", at: Self.now)
             store.addOrder(orderID: "MK5TTTVWJH", transactionIDs: ["1000000000000005"])
+            store.setAppTransaction(
+                JWSSamplePayload.appTransaction(bundleIdentifier: Self.bundle, appAppleID: Self.appAppleID, signedDate: Self.now),
+                customer: Self.original)
             store.addNotification(
                 JWSSamplePayload.notification(type: .subscribed, notificationUUID: "a", bundleIdentifier: Self.bundle, signedDate: Self.now),
                 attempts: [SimulatedSendAttempt(date: Self.now.addingTimeInterval(-60))])
@@ -576,6 +615,7 @@ struct AppStoreServerSimulatorTests {
             let cases: [(String, APIResponse)] = [
                 ("transactionHistoryResponse", try await client.send(.GET, "/inApps/v2/history/\(Self.original)")),
                 ("transactionInfoResponse", try await client.send(.GET, "/inApps/v1/transactions/\(Self.original)")),
+                ("appTransactionInfoResponse", try await client.send(.GET, "/inApps/v1/transactions/appTransactions/\(Self.original)")),
                 ("getAllSubscriptionStatusesResponse", try await client.send(.GET, "/inApps/v1/subscriptions/\(Self.original)")),
                 ("lookupOrderIdResponse", try await client.send(.GET, "/inApps/v1/lookup/MK5TTTVWJH")),
                 ("getRefundHistoryResponse", try await client.send(.GET, "/inApps/v2/refund/lookup/\(Self.original)")),

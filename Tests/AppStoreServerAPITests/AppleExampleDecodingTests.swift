@@ -50,6 +50,24 @@ struct AppleExampleDecodingTests {
         #expect(info.signedTransactionInfo == "signed_transaction_info_value")
     }
 
+    @Test func appTransactionInfoResponse() async throws {
+        let (client, transport) = try client(answering: "appTransactionInfoResponse.json")
+        let info = try await client.appTransactionInfoUnverified(transactionID: "1234")
+        #expect(info.signedAppTransactionInfo == "signed_app_transaction_info_value")
+        #expect(transport.requests.map(\.method) == ["GET"])
+        #expect(transport.requests.first?.url.hasSuffix("/inApps/v1/transactions/appTransactions/1234") == true)
+    }
+
+    @Test func appTransactionDoesNotExistError() async throws {
+        let (client, _) = try client(answering: "appTransactionDoesNotExistError.json", status: 404)
+        let error = await #expect(throws: AppStoreServerAPIError.self) {
+            try await client.appTransactionInfo(transactionID: "1234")
+        }
+        #expect(error?.code == .apiError)
+        #expect(error?.apiErrorCode == .appTransactionDoesNotExist)
+        #expect(error?.errorMessage == "No AppTransaction exists for the customer.")
+    }
+
     @Test func getAllSubscriptionStatusesResponse() async throws {
         let (client, _) = try client(answering: "getAllSubscriptionStatusesResponse.json")
         let statuses = try await client.allSubscriptionStatusesUnverified(transactionID: "4321")
@@ -201,11 +219,11 @@ struct AppleExampleDecodingTests {
             "apiTooManyRequestsException.json", "apiUnknownError.json", "appTransactionDoesNotExistError.json",
             "familyTransactionNotSupportedError.json", "invalidAppAccountTokenUUIDError.json",
             "invalidTransactionIdError.json", "transactionIdNotFoundError.json",
-            "transactionIdNotOriginalTransactionId.json",
+            "transactionIdNotOriginalTransactionId.json", "appTransactionInfoResponse.json",
         ]
         let notAnEndpointOfThisClient: Set<String> = [
             // Payloads inside JWS (AppStoreJWS decodes those), and endpoints outside issue 34's list.
-            "appData.json", "appTransaction.json", "appTransactionInfoResponse.json",
+            "appData.json", "appTransaction.json",
             "extendRenewalDateForAllActiveSubscribersResponse.json",
             "getStatusOfSubscriptionRenewalDateExtensionsResponse.json", "signedConsumptionRequestNotification.json",
             "signedExternalPurchaseTokenNotification.json", "signedExternalPurchaseTokenSandboxNotification.json",

@@ -187,6 +187,40 @@ struct APICLITests {
         #expect(payload["revocationReason"] as? Int == 1)
     }
 
+    @Test func appTransactionPrintsTheVerifiedAppTransactionOrApplesError() async throws {
+        let store = try Self.store()
+        let purchased = Self.now.addingTimeInterval(-200 * 86_400)
+        var appTransaction = JWSSamplePayload.appTransaction(
+            bundleIdentifier: Self.bundle, appAppleID: Self.appAppleID, applicationVersion: "3.1", signedDate: purchased)
+        appTransaction["originalApplicationVersion"] = .string("1.0")
+        store.setAppTransaction(appTransaction, customer: Self.original)
+        let (text, json, byAppTransactionID) = try await Self.withSimulator(store) { url in
+            (
+                try await Self.api(["app-transaction", Self.transactionID(3)], baseURL: url),
+                try await Self.api(["app-transaction", Self.transactionID(3), "--json"], baseURL: url),
+                try await Self.api(["app-transaction", "70\(Self.appAppleID)"], baseURL: url)
+            )
+        }
+        let date = try #require(RFC3339.string(Date(timeIntervalSince1970: (purchased.timeIntervalSince1970 * 1000).rounded(.down) / 1000)))
+        let line = "app transaction 70\(Self.appAppleID) \(Self.bundle) version 3.1 original 1.0 purchased \(date) iOS Production\n"
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout == line)
+        #expect(byAppTransactionID.stdout == line, "\(byAppTransactionID.stderr)")
+        #expect(json.status == 0, "\(json.stderr)")
+        let payload = try #require(try Self.json(json.stdout)["signedAppTransactionInfo"] as? [String: Any])
+        #expect(payload["appTransactionId"] as? String == "70\(Self.appAppleID)")
+        #expect(payload["originalApplicationVersion"] as? String == "1.0")
+
+        // A customer without an app transaction: Apple's error, exit 65.
+        let missing = try await Self.withSimulator(try Self.store()) { url in
+            try await Self.api(["app-transaction", Self.transactionID(3), "--json"], baseURL: url)
+        }
+        #expect(missing.status == 65)
+        let error = try #require(try Self.json(missing.stdout)["error"] as? [String: Any])
+        #expect(error["errorCode"] as? Int == 4_040_019)
+        #expect(error["errorMessage"] as? String == "No AppTransaction exists for the customer.")
+    }
+
     @Test func statusesPrintEachGroupWithTransactionAndRenewalInfo() async throws {
         let store = try Self.store()
         let (text, json) = try await Self.withSimulator(store) { url in

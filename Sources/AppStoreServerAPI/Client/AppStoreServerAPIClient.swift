@@ -178,6 +178,29 @@ public struct AppStoreServerAPIClient: Sendable {
         try await self.decoded(.transactionInfo(transactionID))
     }
 
+    // MARK: App transaction info
+
+    /// Get App Transaction Info: the customer's `AppTransaction` for the app (proof of the app's purchase or
+    /// download: original version and purchase date, platform), verified.
+    ///
+    /// - Parameter transactionID: Any transaction id, original transaction id or app transaction id of the customer.
+    /// - Throws: ``AppStoreServerAPIError`` with Apple's ``APIErrorCode/appTransactionDoesNotExist`` (4040019) when
+    ///   the customer has no app transaction (an app bought before Apple kept them, say), or any error of the client.
+    public func appTransactionInfo(transactionID: String) async throws(AppStoreServerAPIError) -> AppTransactionPayload {
+        let response = try await self.appTransactionInfoUnverified(transactionID: transactionID)
+        guard let signed = response.signedAppTransactionInfo else {
+            throw AppStoreServerAPIError(.malformedResponse, "the answer has no signedAppTransactionInfo")
+        }
+        return try await self.verify(signed, as: AppTransactionPayload.self)
+    }
+
+    /// Get App Transaction Info as sent: the signed app transaction is not verified.
+    public func appTransactionInfoUnverified(
+        transactionID: String
+    ) async throws(AppStoreServerAPIError) -> AppTransactionInfoResponse {
+        try await self.decoded(.appTransactionInfo(transactionID))
+    }
+
     // MARK: Subscription statuses
 
     /// Get All Subscription Statuses, each transaction and renewal info verified.

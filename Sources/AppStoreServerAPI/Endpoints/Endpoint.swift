@@ -51,6 +51,11 @@ struct Endpoint: Sendable, Hashable {
         Endpoint("GET", "/inApps/v1/transactions/\(Self.segment(transactionID))")
     }
 
+    /// Get App Transaction Info: `GET /inApps/v1/transactions/appTransactions/{transactionId}`.
+    static func appTransactionInfo(_ transactionID: String) -> Endpoint {
+        Endpoint("GET", "/inApps/v1/transactions/appTransactions/\(Self.segment(transactionID))")
+    }
+
     /// Get All Subscription Statuses: `GET /inApps/v1/subscriptions/{transactionId}`, `status` repeated.
     static func allSubscriptionStatuses(_ transactionID: String, status: [SubscriptionStatus]) -> Endpoint {
         Endpoint(

@@ -104,6 +104,8 @@ public struct APIErrorAnswer: Sendable, Hashable {
         "Either the test notification token is expired or the notification and status are not yet available.")
     /// 404 TransactionIdNotFoundError.
     public static let transactionIdNotFound = Self(404, 4_040_010, "Transaction id not found.")
+    /// 404 4040019: the customer has no app transaction (Get App Transaction Info).
+    public static let appTransactionDoesNotExist = Self(404, 4_040_019, "No AppTransaction exists for the customer.")
     /// 429 RateLimitExceededError.
     public static let rateLimitExceeded = Self(429, 4_290_000, "Rate limit exceeded.")
     /// 500 GeneralInternalError.

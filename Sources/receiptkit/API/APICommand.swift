@@ -29,7 +29,7 @@ struct APICommand: AsyncParsableCommand {
             options, a bad RFC 3339 time, a --base-url that is neither https nor http to a loopback address).
             """,
         subcommands: [
-            APIHistoryCommand.self, APITransactionCommand.self, APIStatusesCommand.self, APILookupCommand.self,
+            APIHistoryCommand.self, APITransactionCommand.self, APIAppTransactionCommand.self, APIStatusesCommand.self, APILookupCommand.self,
             APIRefundsCommand.self, APINotificationHistoryCommand.self, APITestNotificationCommand.self,
             APIConsumptionCommand.self,
         ]

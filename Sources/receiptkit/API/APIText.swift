@@ -18,6 +18,16 @@ enum APIText {
         return text
     }
 
+    /// `app transaction <appTransactionId> <bundleId> version <applicationVersion> original <originalApplicationVersion>
+    /// purchased <originalPurchaseDate> <originalPlatform> <receiptType>`, `-` for what the payload lacks.
+    static func appTransaction(_ payload: AppTransactionPayload) -> String {
+        var text = "app transaction \(payload.appTransactionID ?? "-") \(payload.bundleIdentifier ?? "-")"
+        text += " version \(payload.applicationVersion ?? "-") original \(payload.originalApplicationVersion ?? "-")"
+        text += " purchased \(Self.date(payload.originalPurchaseDate)) \(payload.originalPlatform ?? "-")"
+        text += " \(payload.environment?.rawValue ?? "-")"
+        return text
+    }
+
     /// `renewal <originalTransactionId> auto-renew on|off <autoRenewProductId>[ renews <date>][ expiration intent
     /// <n>][ billing retry][ grace until <date>]`.
     static func renewal(_ payload: JWSRenewalInfoPayload) -> String {
