@@ -58,8 +58,7 @@ package enum ChildProcess {
     /// compile of a generated validator takes about 80 s here), far below CI's limit.
     package static let defaultTimeLimit = Duration.seconds(900)
 
-    /// Runs `executable` (a path, or a name looked up on `PATH`), writing `input` (if any) to its standard input,
-    /// and returns once it has exited.
+    /// Runs `executable`, writing `input` (if any) to its standard input, and returns once it has exited.
     package static func run(
         _ executable: URL, _ arguments: [String], input: Data? = nil, timeLimit: Duration = Self.defaultTimeLimit
     ) async throws -> Output {
@@ -72,10 +71,15 @@ package enum ChildProcess {
 
     private static func waitFor(_ executable: URL, _ arguments: [String], input: Data?, timeLimit: Duration) throws -> Output {
         let command = String(([executable.path] + arguments).joined(separator: " ").prefix(300))
-        // A child that exits without reading all of its input must not end this process with SIGPIPE.
-        _ = Self.ignoreBrokenPipes
         let output = try Self.pipe(command)
-        let stdin = input == nil ? nil : try Self.pipe(command)
+        let stdin: (read: Int32, write: Int32)?
+        do {
+            stdin = input == nil ? nil : try Self.pipe(command)
+        } catch {
+            close(output.read)
+            close(output.write)
+            throw error
+        }
         let pid: pid_t
         do {
             pid = try Self.spawn(executable.path, arguments, stdin: stdin?.read, output: output.write, command: command)
@@ -89,6 +93,13 @@ package enum ChildProcess {
             // Written from another thread: a program that answers as it reads would otherwise fill the output pipe
             // while this one is still writing.
             Thread {
+                // A child that exits without reading all of its input must not end this process: SIGPIPE is
+                // blocked on this thread only (a write then fails with EPIPE), not ignored process-wide, which
+                // every child started elsewhere would inherit.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
                 input.withUnsafeBytes { bytes in
                     var offset = 0
                     while offset < bytes.count, let base = bytes.baseAddress {
@@ -129,9 +140,10 @@ package enum ChildProcess {
         }.start()
 
         if exited.wait(timeout: .now() + Self.seconds(timeLimit)) == .timedOut {
-            kill(pid, SIGTERM)
+            // The child's whole process group: a compiler's frontends, what a shell started.
+            kill(-pid, SIGTERM)
             if exited.wait(timeout: .now() + 5) == .timedOut {
-                kill(pid, SIGKILL)
+                kill(-pid, SIGKILL)
                 _ = exited.wait(timeout: .now() + 5)
             }
             _ = drained.wait(timeout: .now() + 2)
@@ -141,10 +153,6 @@ package enum ChildProcess {
         _ = drained.wait(timeout: .now() + 10)
         return Output(status: status.withLockedValue { $0 } ?? -1, text: Self.text(collected.withLockedValue { $0 }))
     }
-
-    private static let ignoreBrokenPipes: Void = {
-        signal(SIGPIPE, SIG_IGN)
-    }()
 
     /// A pipe whose two ends are close-on-exec here (the child gets copies as its standard streams, which are not).
     private static func pipe(_ command: String) throws -> (read: Int32, write: Int32) {
@@ -178,8 +186,9 @@ package enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, output, 2)
         // Nothing else of this process's: its sockets, files and other children's pipes stay here.
         if let closefrom = Self.gnu.addClosefrom { _ = closefrom(&actions, 3) }
-        // Every signal at its default and none blocked: this process ignores SIGPIPE (above) and may ignore or
-        // block others, which a child would otherwise inherit (a child ignoring SIGTERM outlives its time limit).
+        // Every signal at its default and none blocked: this process may ignore or block some, which a child would
+        // otherwise inherit (a child that ignored SIGTERM outlived its time limit). A process group of its own, so
+        // that a time limit ends what the child started too.
         #if os(Linux)
         var attributes = posix_spawnattr_t()
         #else
@@ -193,7 +202,8 @@ package enum ChildProcess {
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid = pid_t()
