@@ -40,6 +40,8 @@ package enum ChildProcess {
         package let limit: Duration
         /// What it had written by then.
         package let output: String
+        /// The signal that ended it: SIGTERM, or SIGKILL when SIGTERM had not within 5 s.
+        package let signal: Int32
 
         package var description: String {
             "\(self.command) had not exited after \(self.limit) and was killed; its last output:\n\(self.output.suffix(2000))"
@@ -142,12 +144,15 @@ package enum ChildProcess {
         if exited.wait(timeout: .now() + Self.seconds(timeLimit)) == .timedOut {
             // The child's whole process group: a compiler's frontends, what a shell started.
             kill(-pid, SIGTERM)
+            var signal = SIGTERM
             if exited.wait(timeout: .now() + 5) == .timedOut {
                 kill(-pid, SIGKILL)
+                signal = SIGKILL
                 _ = exited.wait(timeout: .now() + 5)
             }
             _ = drained.wait(timeout: .now() + 2)
-            throw Timeout(command: command, limit: timeLimit, output: Self.text(collected.withLockedValue { $0 }))
+            throw Timeout(
+                command: command, limit: timeLimit, output: Self.text(collected.withLockedValue { $0 }), signal: signal)
         }
         // The last bytes arrive with the end of the pipe; a descendant holding it open gets a few seconds, not forever.
         _ = drained.wait(timeout: .now() + 10)

@@ -201,7 +201,11 @@ struct APICLITests {
                 try await Self.api(["app-transaction", "70\(Self.appAppleID)"], baseURL: url)
             )
         }
-        let date = try #require(RFC3339.string(Date(timeIntervalSince1970: (purchased.timeIntervalSince1970 * 1000).rounded(.down) / 1000)))
+        guard case .number(let stamp)? = appTransaction["originalPurchaseDate"], let milliseconds = stamp.double else {
+            Issue.record("the app transaction has no originalPurchaseDate")
+            return
+        }
+        let date = try #require(RFC3339.string(Date(timeIntervalSince1970: milliseconds / 1000)))
         let line = "app transaction 70\(Self.appAppleID) \(Self.bundle) version 3.1 original 1.0 purchased \(date) iOS Production\n"
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout == line)
