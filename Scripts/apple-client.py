@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Apple's own client as the oracle: runs app-store-server-library's AppStoreServerAPIClient (PyPI) against a server
-that answers like Apple's App Store Server API (receiptkit serve's mirror), its base URL pointed there, and verifies
+that answers like Apple's App Store Server API (receiptkit serve's mirror, the simulator), its base URL pointed there, and verifies
 every signed value it gets with the library's SignedDataVerifier.
 
     Scripts/apple-client.py BASE_URL KEY.p8 KEY_ID ISSUER_ID BUNDLE_ID ENVIRONMENT ROOT.cer CALL=ARGUMENT...
 
 ENVIRONMENT is Production or Sandbox (the base URL already names it: /sandbox for Sandbox); CALL is one of
 transaction-info, statuses (Get All Subscription Statuses), history (Get Transaction History v2, every page, in the
-library's default order) and refunds (Get Refund History v2, every page), ARGUMENT a transaction id. Prints one JSON
+library's default order), refunds (Get Refund History v2, every page) and app-transaction (Get App Transaction Info:
+"appTransactionId" and "bundleId" of the AppTransaction it verified, no transaction ids), ARGUMENT a transaction id.
+In Production the verifier expects app Apple ID 1. Prints one JSON
 line per call: {"call": CALL, "argument": ARGUMENT, "ok": true, "transactionIds": [...]} with the ids of the signed
 transactions it verified, in the order received (statuses adds "statuses": {originalTransactionId: status} and the
 original transaction ids of the renewal info it verified; the histories add "pages"), or {"call": …, "ok": false,
@@ -52,6 +54,12 @@ def main(argv):
                 line["statuses"] = {item.originalTransactionId: item.rawStatus for item in items}
                 line["renewalInfo"] = [verifier.verify_and_decode_renewal_info(item.signedRenewalInfo).originalTransactionId
                                        for item in items]
+            elif call == "app-transaction":
+                response = client.get_app_transaction_info(argument)
+                decoded = verifier.verify_and_decode_app_transaction(response.signedAppTransactionInfo)
+                line["appTransactionId"] = decoded.appTransactionId
+                line["bundleId"] = decoded.bundleId
+                signed = []
             elif call in ("history", "refunds"):
                 signed, revision, pages = [], None, 0
                 while pages < 100:

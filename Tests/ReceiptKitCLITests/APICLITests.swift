@@ -4,6 +4,7 @@ import Foundation
 import ReceiptKit
 import AppStoreServerAPISimulator
 import ReceiptKitTesting
+import SharedFixtures
 import SwiftASN1
 import Testing
 import X509
@@ -223,6 +224,47 @@ struct APICLITests {
         let error = try #require(try Self.json(missing.stdout)["error"] as? [String: Any])
         #expect(error["errorCode"] as? Int == 4_040_019)
         #expect(error["errorMessage"] as? String == "No AppTransaction exists for the customer.")
+    }
+
+    /// Apple's own client (app-store-server-library, PyPI: `Scripts/apple-client.py`) against the simulator's Get App
+    /// Transaction Info, its base URL the one change: Apple's `SignedDataVerifier` takes the app transaction; an id
+    /// the simulator does not know is Apple's 4040010, one without an app transaction 4040019.
+    @Test(.enabled(if: AppleLibrary.isInstalled || AppleLibrary.isRequired, "app-store-server-library is not installed (.ci/run installs it)"))
+    func applesClientReadsTheAppTransaction() async throws {
+        let store = try Self.store()
+        // Apple's verifier holds Production app transactions to an app Apple ID; the script names 1.
+        store.setAppTransaction(
+            JWSSamplePayload.appTransaction(bundleIdentifier: Self.bundle, appAppleID: 1, signedDate: Self.now),
+            customer: Self.original)
+        try store.add(
+            transaction: JWSSamplePayload.transaction(
+                bundleIdentifier: Self.bundle, productID: Self.product, transactionID: "4000000000000001",
+                purchaseDate: Self.now, signedDate: Self.now))
+        var serializer = DER.Serializer()
+        try serializer.serialize(try Self.authority.get().root.certificate)
+        let root = Self.directory.appendingPathComponent("root.cer")
+        try Data(serializer.serializedBytes).write(to: root)
+        let script = CLIRunner.packageRoot.appendingPathComponent("Scripts/apple-client.py")
+        let output = try await Self.withSimulator(store) { url in
+            try await ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["NO_PROXY=127.0.0.1", "python3", script.path, url, try Self.files.get().key, Self.keyID, Self.issuer,
+                 Self.bundle, "Production", root.path, "app-transaction=\(Self.transactionID(3))",
+                 "app-transaction=9999999999999999", "app-transaction=4000000000000001"])
+        }
+        try #require(output.status == 0, "\(output.text)")
+        let lines = try output.text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        try #require(lines.count == 3, "\(output.text)")
+        #expect(lines[0]["ok"] as? Bool == true, "\(lines[0])")
+        #expect(lines[0]["appTransactionId"] as? String == "701")
+        #expect(lines[0]["bundleId"] as? String == Self.bundle)
+        #expect(lines[1]["ok"] as? Bool == false)
+        #expect(lines[1]["httpStatus"] as? Int == 404)
+        #expect(lines[1]["apiError"] as? Int == 4_040_010)
+        #expect(lines[2]["httpStatus"] as? Int == 404)
+        #expect(lines[2]["apiError"] as? Int == 4_040_019)
     }
 
     @Test func statusesPrintEachGroupWithTransactionAndRenewalInfo() async throws {
