@@ -22,13 +22,5 @@ package final class ProcessExit: Sendable {
         self.exited.wait()
         self.exited.signal()  // later waits return at once
     }
-
-    /// Waits until the child has exited or `limit` has passed; whether it exited.
-    package func wait(atMost limit: Duration) -> Bool {
-        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-        guard self.exited.wait(timeout: .now() + seconds) == .success else { return false }
-        self.exited.signal()
-        return true
-    }
 }
 #endif
