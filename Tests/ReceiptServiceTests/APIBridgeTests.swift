@@ -68,6 +68,9 @@ struct APIBridgeTests {
         configuration.appStoreServerAPI.retryPolicy = RetryPolicy(
             maximumAttempts: 2, maximumTotalDelay: .milliseconds(200), baseDelay: .milliseconds(10),
             maximumDelay: .milliseconds(50))
+        // The notification backfill would ask the simulator for notification history at start, beside what a test
+        // counts; NotificationBackfillTests turns it on.
+        configuration.notifications.backfill.isEnabled = false
         adjust(&configuration.appStoreServerAPI)
         return configuration
     }

@@ -84,7 +84,11 @@ struct MetricSeriesTests {
 
     @Test("every series the README and the catalog name is exposed at 0 by a service that has answered nothing")
     func documentedSeriesExistFromTheStart() throws {
-        let samples = Self.samples(String(decoding: ServiceMetrics().exposition(), as: UTF8.self))
+        // With one app the notification backfill covers, as the documentation's examples name it: its series are
+        // there from the start too.
+        let metrics = ServiceMetrics()
+        metrics.trackNotifications(of: [.init(environment: "Production", bundleIdentifier: "com.example.app")])
+        let samples = Self.samples(String(decoding: metrics.exposition(), as: UTF8.self))
         var checked = 0
         for (file, text) in try Self.documentation() {
             for series in try Self.documented(text) {

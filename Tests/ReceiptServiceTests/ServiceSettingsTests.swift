@@ -140,6 +140,7 @@ struct ServiceSettingsTests {
         if setting.name == "host" { return "localhost" }  // only read here: nothing binds
         if setting.name == "database" { return "sqlite::memory:" }
         if setting.name == "metrics_listen" { return "127.0.0.1:9090" }  // only read here: nothing binds
+        if setting.name == "notification_backfill" { return #"{"interval_seconds": 3600, "look_back_seconds": 86400}"# }
         if setting.name == "app_store_server_api" {
             return #"[{"bundle_id": "com.example.sample", "issuer_id": "i", "key_id": "k", "private_key_file": "/k.p8"}]"#
         }
@@ -177,6 +178,45 @@ struct ServiceSettingsTests {
         ] {
             #expect(names.contains(name), "\(name)")
         }
+    }
+
+    // MARK: The notification backfill
+
+    @Test("notification_backfill: each member optional and kept otherwise, every source, its rule and unknown members refused")
+    func notificationBackfillSetting() throws {
+        let defaults = NotificationBackfillConfiguration()
+        #expect(defaults.isEnabled && defaults.interval == .seconds(900) && defaults.lookBack == .seconds(604_800))
+        let partial = try S.read(file: #"{"notification_backfill": {"interval_seconds": 120.5}}"#).settings
+        #expect(partial.verifyReceipt.notifications.backfill.interval == .milliseconds(120_500))
+        #expect(partial.verifyReceipt.notifications.backfill.isEnabled)
+        #expect(partial.verifyReceipt.notifications.backfill.lookBack == .seconds(604_800))
+        let off = try S.read(environment: ["RECEIPTKIT_NOTIFICATION_BACKFILL": #"{"enabled": false}"#]).settings
+        #expect(!off.verifyReceipt.notifications.backfill.isEnabled)
+        let setting = try #require(ServiceSettings.setting(named: "notification_backfill"))
+        #expect(setting.show(off) == "off")
+        #expect(setting.show(ServiceSettings()) == "every 900 s, first 604800 s back")
+        let longest = try S.read(set: ["notification_backfill": #"{"look_back_seconds": 15552000}"#]).settings
+        #expect(longest.verifyReceipt.notifications.backfill.lookBack == .seconds(15_552_000))
+
+        let refusals: [(String, String)] = [
+            (#"{"interval": 60}"#, #"notification_backfill has an unknown setting "interval" (known: enabled, interval_seconds, look_back_seconds)"#),
+            (#"{"interval_seconds": 59}"#, "notification_backfill interval_seconds must be in [60, 86400], not 59"),
+            (#"{"look_back_seconds": 15552001}"#, "notification_backfill look_back_seconds must be in [60, 15552000], not 15552001"),
+            (#"{"enabled": "yes"}"#, "notification_backfill enabled must be true or false"),
+            (#"{"interval_seconds": "900"}"#, "notification_backfill interval_seconds must be a number"),
+            (#"[900]"#, "notification_backfill must be an object (enabled, interval_seconds, look_back_seconds)"),
+        ]
+        for (value, message) in refusals {
+            let file = try #require(S.refusal(file: #"{"notification_backfill": "# + value + "}"), "\(value)")
+            #expect(file.code == .malformedFile)
+            #expect(file.reason.hasSuffix("serve.json: " + message), "\(file.reason)")
+            let flag = try #require(S.refusal(set: ["notification_backfill": value]))
+            #expect(flag.reason == "--set notification_backfill: " + message, "\(flag.reason)")
+        }
+        // Given in code, the rule holds too.
+        var code = VerifyReceiptConfiguration()
+        code.notifications.backfill.interval = .seconds(1)
+        #expect(throws: ServiceStartupError.self) { try ServiceSettings(verifyReceipt: code).validate() }
     }
 
     // MARK: Checked once, code included

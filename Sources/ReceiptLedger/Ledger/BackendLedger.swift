@@ -58,6 +58,19 @@ extension BackendLedger {
             environment: environment, bundleIdentifier: bundleIdentifier,
             originalTransactionIdentifiers: originalTransactionIdentifiers, limit: limit)
     }
+    public func notificationBackfillState(
+        environment: AppStoreEnvironment, bundleIdentifier: String
+    ) async throws(LedgerError) -> LedgerBackfillState {
+        try await self.operations.notificationBackfillState(environment: environment, bundleIdentifier: bundleIdentifier)
+    }
+    public func recordNotificationBackfill(
+        environment: AppStoreEnvironment, bundleIdentifier: String, coveredUntilMilliseconds: Int64,
+        atMilliseconds: Int64
+    ) async throws(LedgerError) {
+        try await self.operations.recordNotificationBackfill(
+            environment: environment, bundleIdentifier: bundleIdentifier,
+            coveredUntilMilliseconds: coveredUntilMilliseconds, atMilliseconds: atMilliseconds)
+    }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
     public var cacheStatistics: LedgerCacheStatistics? { self.operations.snapshots.statistics }

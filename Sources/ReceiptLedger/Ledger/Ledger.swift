@@ -122,6 +122,27 @@ public protocol Ledger: Sendable {
     func pauseAPIApp(
         environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
     ) async throws(LedgerError)
+
+    /// Where the app's notification backfill stands: the end of its latest completed window (its cursor) and the
+    /// newest notification recorded for it (one statement each in the built-in ledgers).
+    func notificationBackfillState(
+        environment: AppStoreEnvironment, bundleIdentifier: String
+    ) async throws(LedgerError) -> LedgerBackfillState
+
+    /// Records that a backfill window of the app ending at `coveredUntilMilliseconds` completed: the cursor moves
+    /// there, unless it stands later already.
+    func recordNotificationBackfill(
+        environment: AppStoreEnvironment, bundleIdentifier: String, coveredUntilMilliseconds: Int64,
+        atMilliseconds: Int64
+    ) async throws(LedgerError)
+
+    /// Takes (or renews) the lease on the app's backfill for `lease.holder`, unless another instance holds a live
+    /// one — atomically, among every instance sharing the ledger.
+    /// - Returns: Whether `lease.holder` holds it now.
+    func leaseNotificationBackfill(_ lease: LedgerBackfillLease) async throws(LedgerError) -> Bool
+
+    /// Ends a lease `lease.holder` holds (nothing when it holds none).
+    func endNotificationBackfill(_ lease: LedgerBackfillLease) async throws(LedgerError)
 }
 
 extension Ledger {
@@ -144,6 +165,28 @@ extension Ledger {
     public func pauseAPIApp(
         environment: AppStoreEnvironment, bundleIdentifier: String, untilMilliseconds: Int64
     ) async throws(LedgerError) {}
+
+    /// One process: the lease is always this instance's.
+    public func leaseNotificationBackfill(_ lease: LedgerBackfillLease) async throws(LedgerError) -> Bool { true }
+
+    /// One process: nothing to end.
+    public func endNotificationBackfill(_ lease: LedgerBackfillLease) async throws(LedgerError) {}
+
+    /// Not supported by a ledger of your own unless it says otherwise: the notification backfill then fails each
+    /// window (and says so in its log and metrics).
+    public func notificationBackfillState(
+        environment: AppStoreEnvironment, bundleIdentifier: String
+    ) async throws(LedgerError) -> LedgerBackfillState {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification backfill cursor")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise (see ``notificationBackfillState(environment:bundleIdentifier:)``).
+    public func recordNotificationBackfill(
+        environment: AppStoreEnvironment, bundleIdentifier: String, coveredUntilMilliseconds: Int64,
+        atMilliseconds: Int64
+    ) async throws(LedgerError) {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification backfill cursor")
+    }
 
     /// Not supported by a ledger of your own unless it says otherwise: the entitlements endpoint then answers 500
     /// (`ledger_error`).

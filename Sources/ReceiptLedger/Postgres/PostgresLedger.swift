@@ -195,6 +195,15 @@ extension PostgresLedger {
         try await self.operations.claimAPIRefresh(claim)
     }
 
+    /// Instances share the database: one at a time runs an app's notification backfill.
+    public func leaseNotificationBackfill(_ lease: LedgerBackfillLease) async throws(LedgerError) -> Bool {
+        try await self.operations.leaseNotificationBackfill(lease)
+    }
+
+    public func endNotificationBackfill(_ lease: LedgerBackfillLease) async throws(LedgerError) {
+        try await self.operations.endNotificationBackfill(lease)
+    }
+
     public func endAPIRefresh(_ claim: LedgerAPIClaim, failedUntilMilliseconds: Int64?) async throws(LedgerError) {
         try await self.operations.endAPIRefresh(claim, failedUntilMilliseconds: failedUntilMilliseconds)
     }

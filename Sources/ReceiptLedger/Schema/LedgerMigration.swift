@@ -304,6 +304,22 @@ struct LedgerMigration: Sendable {
                 """,
             ]
         },
+        // How far each app's notification backfill from Get Notification History has covered (its lease, on a shared
+        // ledger, is a row of `receiptkit_api_claims`).
+        LedgerMigration(version: 10, description: "notification backfill cursors") { _ in
+            [
+                """
+                CREATE TABLE receiptkit_notification_backfill (
+                    environment TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    covered_until_ms BIGINT NOT NULL,
+                    windows BIGINT NOT NULL,
+                    updated_ms BIGINT NOT NULL,
+                    PRIMARY KEY (environment, bundle_id)
+                )
+                """
+            ]
+        },
     ]
 
     /// The version from which PostgreSQL announces changes on ``changeChannel`` as ``PostgresChangeListener`` reads

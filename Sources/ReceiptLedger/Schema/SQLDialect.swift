@@ -18,6 +18,14 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The larger of two values: SQLite's two-argument `MAX`, PostgreSQL's `GREATEST`.
+    var greatest: String {
+        switch self {
+        case .sqlite: "MAX"
+        case .postgres: "GREATEST"
+        }
+    }
+
     var currentTimestamp: String {
         switch self {
         case .sqlite: "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"

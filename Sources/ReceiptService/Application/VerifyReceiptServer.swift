@@ -181,6 +181,7 @@ public struct VerifyReceiptServer: Sendable {
         router.get("metrics") { _, _ in
             verifier.metrics.observe(cache: verifier.ledger.cacheStatistics)
             verifier.metrics.observe(writes: verifier.ledger.writeStatistics)
+            verifier.metrics.observe(notificationsAt: verifier.now())
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

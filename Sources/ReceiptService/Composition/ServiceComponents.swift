@@ -30,9 +30,13 @@ public struct ServiceComponents: Sendable {
     public let metrics: ServiceMetrics
     /// verifyReceipt, notifications and JWS verification without HTTP.
     public let verifier: ReceiptVerifier
-    /// The lifecycle services to run beside the server: the App Store Server API refresh when an app is configured
-    /// for it, else none. Each runs in one application at a time.
+    /// The lifecycle services to run beside the server: the App Store Server API refresh and the notification
+    /// backfill (unless it is off) when an app is configured with a private key, else none. Each runs in one
+    /// application at a time.
     public let services: [any Service]
+    /// The notification backfill of the apps with an App Store Server API client, whether or not it runs on a
+    /// schedule (``backfillNotifications(since:onlyFailures:progress:)``).
+    let backfill: NotificationBackfillService?
     /// The bytes of request bodies held at once, shared by every request.
     let bodyBudget: BodyBudget
     /// The open connections, against their cap.
@@ -114,7 +118,16 @@ public struct ServiceComponents: Sendable {
             refresher: bridge,
             now: now
         )
-        self.services = bridge.map { [$0 as any Service] } ?? []
+        let backfill =
+            apiClients.isEmpty
+            ? nil
+            : NotificationBackfillService(
+                configuration: configuration.notifications.backfill, clients: apiClients, verifier: self.verifier,
+                logger: logger, now: now)
+        self.backfill = backfill
+        var services = bridge.map { [$0 as any Service] } ?? []
+        if let backfill, configuration.notifications.backfill.isEnabled { services.append(backfill) }
+        self.services = services
         self.bodyBudget = BodyBudget(
             limit: configuration.maximumInFlightBodyBytes, reservePercent: configuration.bodyReservePercent,
             addressShare: configuration.maximumInFlightBodyBytesPerAddress, largestBody: configuration.maximumBodySize,
@@ -169,5 +182,22 @@ public struct ServiceComponents: Sendable {
             }
         }
         return clients
+    }
+}
+
+extension ServiceComponents {
+    /// Runs one notification backfill window for every app with an App Store Server API client (a private key),
+    /// in turn — what the service does at start and on its schedule, and `receiptkit notifications backfill` once:
+    /// each notification found is recorded as a posted one is, and a window that completes moves the app's cursor.
+    /// - Parameters:
+    ///   - since: Where the windows start (at most Apple's 180 days ago); `nil`: where each app's cursor says.
+    ///   - onlyFailures: Only the notifications Apple could not deliver; the cursor does not move.
+    ///   - progress: Each app's report so far, after each page.
+    /// - Returns: A report per app and environment, in order; none when no app has a client.
+    public func backfillNotifications(
+        since: Date? = nil, onlyFailures: Bool = false,
+        progress: @escaping @Sendable (NotificationBackfillReport) -> Void = { _ in }
+    ) async -> [NotificationBackfillReport] {
+        await self.backfill?.runWindows(since: since, onlyFailures: onlyFailures, progress: progress) ?? []
     }
 }

@@ -11,6 +11,10 @@ public struct NotificationConfiguration: Sendable {
     /// How far in the future `signedDate` may lie (clock skew) before it is refused
     /// (`notification_signed_in_future`). Default: 5 minutes.
     public var maximumClockSkew: Duration = .seconds(300)
+    /// How notifications that never arrived are recovered from the App Store Server API (on by default for every
+    /// app with an API key). The maximum age applies to posted notifications only: a backfilled one comes from Apple
+    /// over its authenticated API, not from a client that may replay it.
+    public var backfill = NotificationBackfillConfiguration()
 
     /// The defaults.
     public init() {}

@@ -109,6 +109,9 @@ extension ServiceSettings {
         .seconds(
             "notification_max_clock_skew_seconds", \.verifyReceipt.notifications.maximumClockSkew, in: 0...3600,
             "How far in the future a notification's signedDate may lie."),
+        NotificationBackfillSetting.setting(
+            "notification_backfill", \.verifyReceipt.notifications.backfill,
+            "Recover notifications that never arrived from Get Notification History (apps with private_key_file), at start and on a schedule."),
 
         // The App Store Server API refresh of /verifyReceipt.
         AppStoreServerAPISetting.setting(

@@ -21,6 +21,24 @@ extension ReceiptVerifier {
         return answer
     }
 
+    /// Records one notification that Get Notification History returned for `bundleIdentifier` in `environment` (its
+    /// `signedPayload`), through the checks and the recording a posted one goes through
+    /// (``answerNotification(body:)``), except the maximum age: it comes from Apple over its authenticated API, not
+    /// from a client that may replay it. A notification of another app or environment is `rejected`
+    /// (`notification_of_another_app`). Not counted in `receiptkit_signed_data_requests_total`: the backfill counts
+    /// its own.
+    public func answerBackfilledNotification(
+        signedPayload: String, environment: AppStoreEnvironment, bundleIdentifier: String
+    ) async -> SignedDataAnswer {
+        await self.verifyingSignedData { verifier, now throws(JWSError) in
+            (try await verifier.verifyNotification(signedPayload, now: now), signedPayload)
+        } then: { verified, now in
+            await self.record(
+                verified.0, signedPayload: verified.1, now: now,
+                backfilledFor: (environment: environment, bundleIdentifier: bundleIdentifier))
+        }
+    }
+
     /// Verifies one JWS of any kind (a compact JWS, or a body `{"signedPayload": …}`) and answers the verdict with
     /// the decoded payload: `valid` or `invalid` (with reasons), `malformed`. Records nothing.
     /// - Parameters:
@@ -78,8 +96,11 @@ extension ReceiptVerifier {
 
     /// A verified notification's checks past its signatures, and its recording (with `signedPayload`, the JWS it
     /// was read from, and the JWS of the transaction and renewal information nested in it, as Apple signed them).
+    /// - Parameter backfilledFor: The app and environment whose notification history returned it, `nil` for a
+    ///   posted notification (which alone is held to the maximum age).
     private func record(
-        _ result: NotificationVerificationResult, signedPayload: String, now: Date
+        _ result: NotificationVerificationResult, signedPayload: String, now: Date,
+        backfilledFor: (environment: AppStoreEnvironment, bundleIdentifier: String)? = nil
     ) async -> SignedDataAnswer {
         guard result.isValid else {
             // A responder that could not be reached says nothing against the notification: unavailable, so
@@ -103,7 +124,7 @@ extension ReceiptVerifier {
             return Self.answer(.malformed, [.signedDateMissing])
         }
         let limits = self.configuration.notifications
-        if now.timeIntervalSince(signed) > limits.maximumAge / .seconds(1) {
+        if backfilledFor == nil, now.timeIntervalSince(signed) > limits.maximumAge / .seconds(1) {
             return Self.answer(.rejected, [.notificationTooOld])
         }
         if signed.timeIntervalSince(now) > limits.maximumClockSkew / .seconds(1) {
@@ -113,6 +134,9 @@ extension ReceiptVerifier {
             return Self.answer(.rejected, [.environmentUnknown])
         }
         let bundle = notification.bundleIdentifier ?? ""
+        if let backfilledFor, backfilledFor.environment != environment || backfilledFor.bundleIdentifier != bundle {
+            return Self.answer(.rejected, [.notificationOfAnotherApp])
+        }
         if let allowed = self.configuration.allowedBundleIdentifiers, !allowed.contains(bundle) {
             return Self.answer(.rejected, [.bundleIDNotAllowed])
         }
@@ -152,6 +176,8 @@ extension ReceiptVerifier {
         )
         do {
             let applied = try await self.ledger.recordNotification(record)
+            self.metrics.noteNotification(
+                .init(environment: environment.rawValue, bundleIdentifier: bundle), signedMilliseconds: signed.epochMilliseconds)
             return Self.answer(applied ? .recorded : .duplicate, [], extra: .object(["notificationUUID": .string(uuid)]))
         } catch {
             // U+0000 in a stored string: the ledger refuses it before any write, on every backend alike (PostgreSQL

@@ -1,4 +1,6 @@
 import NIOConcurrencyHelpers
+public import struct Foundation.Date
+import ReceiptKit
 public import Prometheus
 public import ReceiptLedger
 import _ReceiptKitShared
@@ -36,6 +38,16 @@ public struct ServiceMetrics: Sendable {
     private let batchedWrites: Counter
     /// The ledger's write statistics when last observed.
     private let writesCounted = NIOLockedValueBox(LedgerWriteStatistics(transactions: 0, writes: 0))
+    /// The `signedDate` (milliseconds) of the newest notification recorded, for each app the backfill covers
+    /// (``trackNotifications(of:)``); `nil` until one is known. Only those apps: a label per bundle id of any valid
+    /// notification posted would be a series an outsider could add.
+    private let newestNotifications = NIOLockedValueBox([NotificationApp: Int64?]())
+
+    /// An app in an environment, as the notification metrics label it.
+    struct NotificationApp: Hashable, Sendable {
+        let environment: String
+        let bundleIdentifier: String
+    }
 
     /// Creates the metrics in a new registry (or `registry`).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -184,6 +196,75 @@ public struct ServiceMetrics: Sendable {
         (self.apiRefreshCounters[result]
             ?? self.registry.makeCounter(descriptor: Self.apiRefreshes, labels: [("result", result.rawValue)]))
             .increment()
+    }
+
+    /// Starts keeping the newest notification's age of `apps` (the backfill's), and exposes their backfill series
+    /// at 0.
+    func trackNotifications(of apps: [NotificationApp]) {
+        self.newestNotifications.withLockedValue { newest in
+            for app in apps where newest[app] == nil { newest[app] = .some(nil) }
+        }
+        for app in apps {
+            for result in ["completed", "failed"] {
+                _ = self.registry.makeCounter(descriptor: Self.backfillWindows, labels: Self.labels(app) + [("result", result)])
+            }
+            _ = self.registry.makeCounter(descriptor: Self.backfillRecovered, labels: Self.labels(app))
+        }
+    }
+
+    /// Notes a notification of `app` signed at `signedMilliseconds` recorded (posted or backfilled), or the newest
+    /// the ledger holds; an app the backfill does not cover is not kept.
+    func noteNotification(_ app: NotificationApp, signedMilliseconds: Int64) {
+        self.newestNotifications.withLockedValue { newest in
+            guard let known = newest[app] else { return }
+            newest[app] = .some(max(known ?? .min, signedMilliseconds))
+        }
+    }
+
+    /// Counts one backfill window of `app` that completed or failed, and the notifications it recovered (new).
+    func countBackfillWindow(_ app: NotificationApp, completed: Bool, recovered: Int) {
+        self.registry.makeCounter(
+            descriptor: Self.backfillWindows, labels: Self.labels(app) + [("result", completed ? "completed" : "failed")]
+        ).increment()
+        if recovered > 0 {
+            self.registry.makeCounter(descriptor: Self.backfillRecovered, labels: Self.labels(app))
+                .increment(by: Int64(clamping: recovered))
+        }
+    }
+
+    /// Sets each tracked app's `receiptkit_notification_newest_age_seconds` from the service's clock; called before
+    /// each exposition.
+    public func observe(notificationsAt now: Date) {
+        let nowMilliseconds = now.epochMilliseconds
+        let newest = self.newestNotifications.withLockedValue { $0 }
+        for (app, signed) in newest {
+            guard let signed = signed ?? nil else { continue }
+            let age = nowMilliseconds.subtractingReportingOverflow(signed)
+            self.registry.makeGauge(descriptor: Self.newestNotificationAge, labels: Self.labels(app))
+                .set(age.overflow ? Double.infinity : Double(age.partialValue) / 1000)
+        }
+    }
+
+    private static func labels(_ app: NotificationApp) -> [(String, String)] {
+        [("environment", app.environment), ("bundle_id", app.bundleIdentifier)]
+    }
+
+    private static var backfillWindows: MetricNameDescriptor {
+        Self.descriptor(
+            "notification_backfill_windows", "total",
+            "Notification backfill windows (Get Notification History) run, by app, environment and result (completed, failed).")
+    }
+
+    private static var backfillRecovered: MetricNameDescriptor {
+        Self.descriptor(
+            "notification_backfill_recovered", "total",
+            "Notifications the backfill found that the ledger did not hold (they never arrived), by app and environment.")
+    }
+
+    private static var newestNotificationAge: MetricNameDescriptor {
+        Self.descriptor(
+            "notification_newest_age", "seconds",
+            "Seconds since the signedDate of the newest notification recorded, for each app the backfill covers.")
     }
 
     private static var apiCalls: MetricNameDescriptor {

@@ -59,6 +59,8 @@ public struct ServiceReason: ReasonCode {
     public static let notificationTooOld = ServiceReason("notification_too_old")
     /// A notification signed further ahead than ``NotificationConfiguration/maximumClockSkew``.
     public static let notificationSignedInFuture = ServiceReason("notification_signed_in_future")
+    /// A notification Get Notification History returned for one app and environment that names another.
+    public static let notificationOfAnotherApp = ServiceReason("notification_of_another_app")
     /// A notification of an environment this version does not keep.
     public static let environmentUnknown = ServiceReason("environment_unknown")
     /// A notification's transaction belongs to another app.
