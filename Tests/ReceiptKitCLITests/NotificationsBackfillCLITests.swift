@@ -80,6 +80,7 @@ struct NotificationsBackfillCLITests {
             #expect(object["completed"] as? Bool == true && object["environment"] as? String == "Production")
             let failures = try await CLIRunner.run(
                 ["notifications", "backfill", "--config", files.config, "--since", since, "--only-failures", "--json"])
+            #expect(failures.status == 0, "\(failures.stderr)")
             let onlyFailures = try #require(
                 try JSONSerialization.jsonObject(with: Data(failures.stdout.utf8)) as? [String: Any])
             #expect(onlyFailures["found"] as? Int == 1 && onlyFailures["only_failures"] as? Bool == true)

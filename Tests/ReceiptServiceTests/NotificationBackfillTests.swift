@@ -208,20 +208,81 @@ struct NotificationBackfillTests {
                 #expect(report.failure?.message.hasPrefix("Get Notification History: server_error: ") == true)
                 #expect(!report.completed && report.recorded == 10)
                 let state = try await ledger.notificationBackfillState(environment: .production, bundleIdentifier: N.bundle)
-                #expect(state.coveredUntilMilliseconds == nil && state.windows == 0, "the cursor did not move")
+                // No window completed; the cursor holds the failed first window's start (plus the interval the
+                // next one goes back by).
+                #expect(state.windows == 0)
+                #expect(state.coveredUntilMilliseconds == report.start.addingTimeInterval(900).epochMilliseconds)
                 let metrics = String(decoding: components.metrics.exposition(), as: UTF8.self)
                 #expect(metrics.contains(#"receiptkit_notification_backfill_windows_total{environment="Production",bundle_id="com.example.app",result="failed"} 1"#))
 
                 store.clearFaults()
                 clock.advance(900)
+                // A notification posted meanwhile moves the newest held to now; the rerun still starts where the
+                // failed window did.
+                let authority = try N.authority.get()
+                let fresh = try JWSMinter.sign(try Self.notification("posted-meanwhile", at: clock.now), signer: authority.leaf, chain: authority.chain)
+                #expect(await components.verifier.answerNotification(body: JSONValue.object(["signedPayload": .string(fresh)]).serialized).outcome == .recorded)
                 let rerun = try #require(await components.backfillNotifications().first)
                 #expect(rerun.completed)
-                // From the newest notification held (less an interval): the ones recorded before it are not asked
-                // for again; everything after is.
-                #expect(rerun.recorded == 15)
-                #expect(try await Self.recordedUUIDs(ledger).count == 25)
+                // The same window again (its start was kept before it first ran): the 10 recorded are duplicates.
+                #expect(rerun.start == report.start)
+                #expect((rerun.found, rerun.recorded, rerun.duplicates) == (25, 15, 10))
+                #expect(try await Self.recordedUUIDs(ledger).count == 26)
                 let done = try await ledger.notificationBackfillState(environment: .production, bundleIdentifier: N.bundle)
                 #expect(done.coveredUntilMilliseconds == clock.now.epochMilliseconds)
+            }
+        }
+    }
+
+    @Test("a window from a date later than the cursor's start leaves the cursor: the span between is still due")
+    func sinceLaterThanTheCursor() async throws {
+        let clock = Clock()
+        let now = clock.now
+        let store = Self.store()
+        try await LedgerBackend.sqliteMemory.withLedger { ledger in
+            try await Self.withBackfill(ledger, store: store, clock: clock) { components in
+                #expect(try #require(await components.backfillNotifications().first).completed)
+                clock.advance(3 * Self.day)
+                try Self.add(store, "in-the-gap", at: now.addingTimeInterval(Self.day))
+                let recent = try #require(await components.backfillNotifications(since: clock.now.addingTimeInterval(-3_600)).first)
+                #expect(recent.completed && recent.found == 0)
+                let state = try await ledger.notificationBackfillState(environment: .production, bundleIdentifier: N.bundle)
+                #expect(state.coveredUntilMilliseconds == now.epochMilliseconds, "not moved past the gap")
+                let due = try #require(await components.backfillNotifications().first)
+                #expect(due.start == now.addingTimeInterval(-900) && due.recorded == 1)
+                // A date at or before the cursor's start covers it: the cursor moves.
+                clock.advance(60)
+                _ = await components.backfillNotifications(since: now.addingTimeInterval(-Self.day))
+                let moved = try await ledger.notificationBackfillState(environment: .production, bundleIdentifier: N.bundle)
+                #expect(moved.coveredUntilMilliseconds == clock.now.epochMilliseconds)
+            }
+        }
+    }
+
+    @Test("a graceful shutdown cancels a window in flight at once: not counted as failed, the cursor left for the next start")
+    func gracefulShutdownMidWindow() async throws {
+        let clock = Clock()
+        let store = Self.store()
+        let gate = SimulatedGate()
+        store.inject(.hold(gate), for: .notificationHistory, times: nil)
+        try await LedgerBackend.sqliteMemory.withLedger { ledger in
+            try await Self.withBackfill(ledger, store: store, clock: clock) { components in
+                let service = try #require(components.services.first { $0 is NotificationBackfillService })
+                let group = ServiceGroup(configuration: .init(services: [service], logger: Logger(label: "test")))
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask { try await group.run() }
+                    for _ in 0..<1200 where gate.arrivals == 0 {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    #expect(gate.arrivals == 1, "the window is waiting on Apple")
+                    await group.triggerGracefulShutdown()
+                    try await tasks.next()
+                }
+                gate.open()
+                let state = try await ledger.notificationBackfillState(environment: .production, bundleIdentifier: N.bundle)
+                #expect(state.windows == 0)
+                let metrics = String(decoding: components.metrics.exposition(), as: UTF8.self)
+                #expect(metrics.contains(#"receiptkit_notification_backfill_windows_total{environment="Production",bundle_id="com.example.app",result="failed"} 0"#), "\(metrics)")
             }
         }
     }
@@ -362,8 +423,10 @@ struct NotificationBackfillTests {
             #expect(
                 window(LedgerBackfillState(coveredUntilMilliseconds: now - 1_000_000, newestNotificationMilliseconds: now - 5_000_000))
                     == [now - 1_900_000, now])
-            // Down for a year: as far back as Apple allows, a minute to spare.
-            #expect(window(LedgerBackfillState(coveredUntilMilliseconds: 0)) == [now - 180 * 86_400_000 + 60_000, now])
+            // Down for a year: as far back as Apple allows, a day to spare.
+            #expect(window(LedgerBackfillState(coveredUntilMilliseconds: 0)) == [now - 179 * 86_400_000, now])
+            // A stored time at the edge of Int64 saturates rather than wrapping into a window that never comes.
+            #expect(window(LedgerBackfillState(newestNotificationMilliseconds: .min)) == [now - 179 * 86_400_000, now])
             // A cursor ahead of the clock: nothing to ask.
             #expect(window(LedgerBackfillState(coveredUntilMilliseconds: now + 3_600_000)) == nil)
         }

@@ -23,6 +23,11 @@ struct RealReceiptServiceTests {
         for allowXcode in [false, true] {
             var configuration = VerifyReceiptConfiguration()
             configuration.allowsXcodeReceipts = allowXcode
+            // Not a test of the limits: a CI run (2026-12-03, two loaded cores) stalled a body past the 3 s default
+            // and got 408.
+            configuration.bodyStallTimeout = .seconds(60)
+            configuration.requestTimeout = .seconds(120)
+            configuration.headerReadTimeout = .seconds(60)
             let settings = configuration
             try await H.withMemoryLedger { ledger in
                 try await H.withLiveService(settings, ledger: ledger) { client, _ in

@@ -63,6 +63,14 @@ extension BackendLedger {
     ) async throws(LedgerError) -> LedgerBackfillState {
         try await self.operations.notificationBackfillState(environment: environment, bundleIdentifier: bundleIdentifier)
     }
+    public func startNotificationBackfill(
+        environment: AppStoreEnvironment, bundleIdentifier: String, coveredUntilMilliseconds: Int64,
+        atMilliseconds: Int64
+    ) async throws(LedgerError) {
+        try await self.operations.startNotificationBackfill(
+            environment: environment, bundleIdentifier: bundleIdentifier,
+            coveredUntilMilliseconds: coveredUntilMilliseconds, atMilliseconds: atMilliseconds)
+    }
     public func recordNotificationBackfill(
         environment: AppStoreEnvironment, bundleIdentifier: String, coveredUntilMilliseconds: Int64,
         atMilliseconds: Int64

@@ -136,6 +136,14 @@ public protocol Ledger: Sendable {
         atMilliseconds: Int64
     ) async throws(LedgerError)
 
+    /// Sets the app's cursor to `coveredUntilMilliseconds` when it has none, without counting a window: where a
+    /// first window that has not completed yet starts again (one that completes moves it on). A cursor already
+    /// there is left alone.
+    func startNotificationBackfill(
+        environment: AppStoreEnvironment, bundleIdentifier: String, coveredUntilMilliseconds: Int64,
+        atMilliseconds: Int64
+    ) async throws(LedgerError)
+
     /// Takes (or renews) the lease on the app's backfill for `lease.holder`, unless another instance holds a live
     /// one — atomically, among every instance sharing the ledger.
     /// - Returns: Whether `lease.holder` holds it now.
@@ -177,6 +185,14 @@ extension Ledger {
     public func notificationBackfillState(
         environment: AppStoreEnvironment, bundleIdentifier: String
     ) async throws(LedgerError) -> LedgerBackfillState {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification backfill cursor")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise (see ``notificationBackfillState(environment:bundleIdentifier:)``).
+    public func startNotificationBackfill(
+        environment: AppStoreEnvironment, bundleIdentifier: String, coveredUntilMilliseconds: Int64,
+        atMilliseconds: Int64
+    ) async throws(LedgerError) {
         throw LedgerError(.statementFailed, "this ledger keeps no notification backfill cursor")
     }
 

@@ -67,6 +67,30 @@ extension LedgerOperations {
         }
     }
 
+    func startNotificationBackfill(
+        environment: AppStoreEnvironment, bundleIdentifier: String, coveredUntilMilliseconds: Int64,
+        atMilliseconds: Int64
+    ) async throws(LedgerError) {
+        let p = self.backend.dialect.placeholder
+        // Only where no cursor stands: a cursor, once there, moves with completed windows alone.
+        let insert = SQLStatement(
+            sql: """
+                INSERT INTO receiptkit_notification_backfill (environment, bundle_id, covered_until_ms, windows, updated_ms)
+                VALUES (\(p(1)), \(p(2)), \(p(3)), 0, \(p(4)))
+                ON CONFLICT (environment, bundle_id) DO NOTHING
+                """,
+            binds: [
+                .text(environment.rawValue), .text(bundleIdentifier), .integer(coveredUntilMilliseconds),
+                .integer(atMilliseconds),
+            ])
+        _ = try await self.guarded {
+            try await self.backend.transaction(exclusive: false) { session in
+                _ = try await session.run(insert)
+                return true
+            }
+        }
+    }
+
     func leaseNotificationBackfill(_ lease: LedgerBackfillLease) async throws(LedgerError) -> Bool {
         let p = self.backend.dialect.placeholder
         let until = lease.atMilliseconds.addingReportingOverflow(lease.leaseMilliseconds)

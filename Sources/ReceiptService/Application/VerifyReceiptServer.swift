@@ -210,8 +210,9 @@ public struct VerifyReceiptServer: Sendable {
     }
 
     /// The Hummingbird application: the routes on `host:port` behind the connection limits, with the components'
-    /// ``ServiceComponents/services`` (the App Store Server API refresh, whose fetches are cancelled when the server
-    /// stops) and `services` (a `PostgresLedger`, say) run beside the server and shut down with it on SIGTERM/SIGINT.
+    /// ``ServiceComponents/services`` (the App Store Server API refresh and the notification backfill, whose calls to
+    /// Apple are cancelled when the server stops) and `services` (a `PostgresLedger`, say) run beside the server and
+    /// shut down with it on SIGTERM/SIGINT — the components' first, then `services` in reverse order.
     /// The refresh runs in one application at a time: a second application of the same server running at once
     /// stops with an error that says so.
     public func application(
@@ -225,7 +226,10 @@ public struct VerifyReceiptServer: Sendable {
                 address: .hostname(self.host, port: self.port),
                 serverName: "receiptkit"
             ),
-            services: self.componentServices + services,
+            // The components' services (the API refresh, the notification backfill) after the caller's: a service
+            // group stops services in reverse order, so they stop before what they use (the ledger's lifecycle,
+            // which the composition root lists first, stops last).
+            services: services + self.componentServices,
             onServerRunning: { [readiness] channel in
                 readiness.markReady()
                 await onServerRunning(channel)

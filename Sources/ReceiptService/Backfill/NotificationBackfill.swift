@@ -17,11 +17,11 @@ struct NotificationBackfill: Sendable {
     /// The window's notifications, every page: stops at the first failure (a page Apple did not answer, a
     /// notification that could not be recorded for a reason a retry mends, `renew` answering `false`).
     /// - Parameters:
-    ///   - renew: Called before each page after the first: whether the instance still holds the app.
+    ///   - renew: Called before each page after the first: why the instance no longer holds the app, or `nil`.
     ///   - progress: The report so far, after each page.
     func run(
         _ report: NotificationBackfillReport,
-        renew: @Sendable () async -> Bool = { true },
+        renew: @Sendable () async -> NotificationBackfillReport.Failure? = { nil },
         progress: @Sendable (NotificationBackfillReport) -> Void = { _ in }
     ) async -> NotificationBackfillReport {
         var report = report
@@ -74,8 +74,8 @@ struct NotificationBackfill: Sendable {
                     message: "Get Notification History said more pages follow without a new paginationToken, or past \(Self.maximumPages) pages")
                 return report
             }
-            guard await renew() else {
-                report.failure = .init(code: "lease_lost", message: "another instance took the app's backfill over")
+            if let failure = await renew() {
+                report.failure = failure
                 return report
             }
             token = next

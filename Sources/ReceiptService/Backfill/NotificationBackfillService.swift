@@ -10,10 +10,9 @@ import ServiceLifecycle
 /// server that runs a window for every app with an App Store Server API client at start, then every interval, until
 /// the service shuts down; and, once, what `receiptkit notifications backfill` runs (``runWindows(since:onlyFailures:progress:)``).
 final class NotificationBackfillService: Service, Sendable {
-    /// How long a lease on an app's backfill holds if its instance never ends it; renewed before every page.
-    static let leaseMilliseconds: Int64 = 120_000
-    /// How far back Apple lets Get Notification History start: 180 days, less a minute for clocks apart.
-    static let earliestMilliseconds: Int64 = 180 * 86_400_000 - 60_000
+    /// How far back a window may start: Apple keeps 180 days and checks each page's request against its clock, so
+    /// a day less — for clocks apart and for a window whose pages take long.
+    static let earliestMilliseconds: Int64 = 179 * 86_400_000
 
     let configuration: NotificationBackfillConfiguration
     let apps: [NotificationBackfill]
@@ -21,12 +20,16 @@ final class NotificationBackfillService: Service, Sendable {
     let metrics: ServiceMetrics
     let logger: Logger
     let now: @Sendable () -> Date
+    /// How long a lease on an app's backfill holds if its instance never ends it; renewed before every page, so
+    /// longer than one page may take (two API requests' whole budget, at least two minutes).
+    let leaseMilliseconds: Int64
     /// Who this instance is in leases taken through a shared ledger.
     let holder = String(UInt64.random(in: 1...UInt64.max), radix: 16) + String(UInt64.random(in: 1...UInt64.max), radix: 16)
 
     init(
         configuration: NotificationBackfillConfiguration,
         clients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]],
+        requestBudget: Duration = .seconds(60),
         verifier: ReceiptVerifier,
         logger: Logger,
         now: @escaping @Sendable () -> Date
@@ -41,6 +44,7 @@ final class NotificationBackfillService: Service, Sendable {
         self.metrics = verifier.metrics
         self.logger = logger
         self.now = now
+        self.leaseMilliseconds = max(120_000, Self.milliseconds(requestBudget).multipliedReportingOverflow(by: 2).partialValue)
         self.metrics.trackNotifications(of: self.apps.map(Self.metricsApp))
     }
 
@@ -51,7 +55,8 @@ final class NotificationBackfillService: Service, Sendable {
     /// A window at start, then one every interval, until the service shuts down gracefully or is cancelled.
     func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            _ = await self.runWindows()
+            // A graceful shutdown cancels a window in flight: its cursor stays, and the next start runs it again.
+            _ = await cancelWhenGracefulShutdown { await self.runWindows() }
             do {
                 let interval = self.configuration.interval
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
@@ -73,7 +78,7 @@ final class NotificationBackfillService: Service, Sendable {
     ) async -> [NotificationBackfillReport] {
         var reports: [NotificationBackfillReport] = []
         for app in self.apps {
-            guard !Task.isCancelled else { break }
+            guard !Task.isCancelled, !Task.isShuttingDownGracefully else { break }
             reports.append(await self.runWindow(app, since: since, onlyFailures: onlyFailures, progress: progress))
         }
         return reports
@@ -84,12 +89,17 @@ final class NotificationBackfillService: Service, Sendable {
     /// it would be empty.
     func window(_ state: LedgerBackfillState, nowMilliseconds: Int64) -> (start: Int64, end: Int64)? {
         let overlap = Self.milliseconds(self.configuration.interval)
-        let earliest = nowMilliseconds.subtractingReportingOverflow(Self.earliestMilliseconds).partialValue
+        let earliest = Self.minus(nowMilliseconds, Self.earliestMilliseconds)
         let from = state.coveredUntilMilliseconds ?? state.newestNotificationMilliseconds
-        let start = from.map { $0.subtractingReportingOverflow(overlap).partialValue }
-            ?? nowMilliseconds.subtractingReportingOverflow(Self.milliseconds(self.configuration.lookBack)).partialValue
+        let start = from.map { Self.minus($0, overlap) } ?? Self.minus(nowMilliseconds, Self.milliseconds(self.configuration.lookBack))
         let clamped = max(start, earliest)
         return clamped < nowMilliseconds ? (clamped, nowMilliseconds) : nil
+    }
+
+    /// `a - b`, saturated at `Int64.min` and `.max` (stored times are inputs).
+    static func minus(_ a: Int64, _ b: Int64) -> Int64 {
+        let result = a.subtractingReportingOverflow(b)
+        return result.overflow ? (b > 0 ? .min : .max) : result.partialValue
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
@@ -110,14 +120,11 @@ final class NotificationBackfillService: Service, Sendable {
         let lease: @Sendable (Int64) -> LedgerBackfillLease = { at in
             LedgerBackfillLease(
                 environment: app.environment, bundleIdentifier: app.bundleIdentifier, holder: self.holder,
-                atMilliseconds: at, leaseMilliseconds: Self.leaseMilliseconds)
+                atMilliseconds: at, leaseMilliseconds: self.leaseMilliseconds)
         }
+        // Read first, lease or not: every instance's newest-notification gauge follows the shared ledger.
         let state: LedgerBackfillState
         do throws(LedgerError) {
-            guard try await self.ledger.leaseNotificationBackfill(lease(nowMilliseconds)) else {
-                report.heldElsewhere = true
-                return report
-            }
             state = try await self.ledger.notificationBackfillState(
                 environment: app.environment, bundleIdentifier: app.bundleIdentifier)
         } catch {
@@ -126,16 +133,43 @@ final class NotificationBackfillService: Service, Sendable {
         if let newest = state.newestNotificationMilliseconds {
             self.metrics.noteNotification(Self.metricsApp(app), signedMilliseconds: newest)
         }
+        do throws(LedgerError) {
+            guard try await self.ledger.leaseNotificationBackfill(lease(nowMilliseconds)) else {
+                report.heldElsewhere = true
+                return report
+            }
+        } catch {
+            return self.failed(report, app, .init(code: "ledger_unavailable", message: "the backfill lease: \(error.reason)"))
+        }
+        // The window the cursor calls for; a window from `since` moves the cursor only when it covers that one's
+        // start too (else it would skip what lies between).
+        let due = self.window(state, nowMilliseconds: nowMilliseconds)
         let window: (start: Int64, end: Int64)?
+        var movesCursor = !onlyFailures
         if let since {
-            let start = max(since.epochMilliseconds, nowMilliseconds.subtractingReportingOverflow(Self.earliestMilliseconds).partialValue)
+            let start = max(since.epochMilliseconds, Self.minus(nowMilliseconds, Self.earliestMilliseconds))
             window = start < nowMilliseconds ? (start, nowMilliseconds) : nil
+            if let due, let window, window.start > due.start { movesCursor = false }
         } else {
-            window = self.window(state, nowMilliseconds: nowMilliseconds)
+            window = due
         }
         guard let window else {
             await self.endLease(lease(nowMilliseconds))
             return report
+        }
+        // A first window (no cursor yet) starts from where it would start again if it fails: its start is kept
+        // before it runs, so that notifications recorded meanwhile do not move the next one's start past what it
+        // missed.
+        if since == nil, movesCursor, state.coveredUntilMilliseconds == nil {
+            do throws(LedgerError) {
+                try await self.ledger.startNotificationBackfill(
+                    environment: app.environment, bundleIdentifier: app.bundleIdentifier,
+                    coveredUntilMilliseconds: window.start.addingReportingOverflow(Self.milliseconds(self.configuration.interval)).partialValue,
+                    atMilliseconds: nowMilliseconds)
+            } catch {
+                await self.endLease(lease(nowMilliseconds))
+                return self.failed(report, app, .init(code: "ledger_unavailable", message: "the backfill cursor: \(error.reason)"))
+            }
         }
         report.start = Date(epochMilliseconds: window.start)
         report.end = Date(epochMilliseconds: window.end)
@@ -143,9 +177,16 @@ final class NotificationBackfillService: Service, Sendable {
         let now = self.now
         report = await app.run(
             report,
-            renew: { (try? await ledger.leaseNotificationBackfill(lease(now().epochMilliseconds))) ?? false },
+            renew: {
+                do throws(LedgerError) {
+                    return try await ledger.leaseNotificationBackfill(lease(now().epochMilliseconds))
+                        ? nil : .init(code: "lease_lost", message: "another instance took the app's backfill over")
+                } catch {
+                    return .init(code: "ledger_unavailable", message: "the backfill lease: \(error.reason)")
+                }
+            },
             progress: progress)
-        if report.failure == nil, !onlyFailures {
+        if report.failure == nil, movesCursor {
             do throws(LedgerError) {
                 try await self.ledger.recordNotificationBackfill(
                     environment: app.environment, bundleIdentifier: app.bundleIdentifier,
@@ -184,8 +225,11 @@ final class NotificationBackfillService: Service, Sendable {
         return report
     }
 
+    /// Ends the lease in a task of its own, which a shutdown's cancellation does not reach: a lease left behind
+    /// would keep the app from the next start's first window until it lapses.
     private func endLease(_ lease: LedgerBackfillLease) async {
-        try? await self.ledger.endNotificationBackfill(lease)
+        let ledger = self.ledger
+        await Task { try? await ledger.endNotificationBackfill(lease) }.value
     }
 
     static func metadata(_ report: NotificationBackfillReport) -> Logger.Metadata {

@@ -122,7 +122,8 @@ public struct ServiceComponents: Sendable {
             apiClients.isEmpty
             ? nil
             : NotificationBackfillService(
-                configuration: configuration.notifications.backfill, clients: apiClients, verifier: self.verifier,
+                configuration: configuration.notifications.backfill, clients: apiClients,
+                requestBudget: configuration.appStoreServerAPI.retryPolicy.maximumTotalTime, verifier: self.verifier,
                 logger: logger, now: now)
         self.backfill = backfill
         var services = bridge.map { [$0 as any Service] } ?? []

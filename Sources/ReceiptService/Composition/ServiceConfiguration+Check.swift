@@ -12,7 +12,8 @@ extension ServiceConfiguration {
         let (settings, unknownVariables) = try self.settings()
         let accepted = try self.accepted(settings)
         let clients = try ServiceComponents.apiClients(for: accepted, transport: AsyncHTTPTransport(), now: self.now)
-        let opened = try await OpenedLedger.open(settings.database, snapshotCacheBytes: 0, logger: self.logger)
+        let opened = try await OpenedLedger.open(
+            settings.database, snapshotCacheBytes: 0, leaseLimit: self.databaseLeaseLimit, logger: self.logger)
         let version = await opened.using { ledger throws(LedgerError) in try await ledger.schemaVersion() }
         let schemaVersion: Int
         switch version {
@@ -34,7 +35,8 @@ extension ServiceConfiguration {
     ///   (a newer schema than this build's, a role without the rights).
     public func migrateLedger() async throws(ServiceStartupError) -> (database: String, from: Int, to: Int) {
         let (settings, _) = try self.settings()
-        let opened = try await OpenedLedger.open(settings.database, snapshotCacheBytes: 0, logger: self.logger)
+        let opened = try await OpenedLedger.open(
+            settings.database, snapshotCacheBytes: 0, leaseLimit: self.databaseLeaseLimit, logger: self.logger)
         let versions = await opened.using { ledger throws(LedgerError) in
             let before = try await ledger.schemaVersion()
             try await ledger.migrate()
@@ -60,7 +62,9 @@ extension ServiceConfiguration {
     ) async throws(ServiceStartupError) -> T {
         let (settings, _) = try self.settings()
         let accepted = try self.accepted(settings)
-        let opened = try await OpenedLedger.open(settings.database, snapshotCacheBytes: snapshotCacheBytes, logger: self.logger)
+        let opened = try await OpenedLedger.open(
+            settings.database, snapshotCacheBytes: snapshotCacheBytes, leaseLimit: self.databaseLeaseLimit,
+            logger: self.logger)
         let location = opened.location
         let outcome = await opened.using { ledger throws(LedgerError) -> Result<T, ServiceStartupError> in
             let version = try await OpenedLedger.prepareSchema(

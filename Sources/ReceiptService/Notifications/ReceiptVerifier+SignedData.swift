@@ -25,8 +25,8 @@ extension ReceiptVerifier {
     /// `signedPayload`), through the checks and the recording a posted one goes through
     /// (``answerNotification(body:)``), except the maximum age: it comes from Apple over its authenticated API, not
     /// from a client that may replay it. A notification of another app or environment is `rejected`
-    /// (`notification_of_another_app`). Not counted in `receiptkit_signed_data_requests_total`: the backfill counts
-    /// its own.
+    /// (`notification_of_another_app`). Not counted in `receiptkit_signed_data_requests_total` (not a request): the
+    /// backfill counts its windows and the notifications it recovered.
     public func answerBackfilledNotification(
         signedPayload: String, environment: AppStoreEnvironment, bundleIdentifier: String
     ) async -> SignedDataAnswer {

@@ -42,10 +42,12 @@ enum BackfillSummary {
         return .object(members)
     }
 
-    /// 0 when every window completed or another instance ran it; 77 Apple refused the key; else 69 for a failure.
+    /// 0 when every window completed; 75 when another instance held an app (nothing was asked for it: run again);
+    /// 77 Apple refused the key; else 69 for a failure.
     static func status(_ reports: [NotificationBackfillReport]) -> ExitStatus {
         var status = ExitStatus.valid
         for report in reports {
+            if report.heldElsewhere { status = max(status, .temporaryFailure) }
             guard let failure = report.failure else { continue }
             status = max(status, failure.code == "key_refused" ? .noPermission : .unavailable)
         }

@@ -18,7 +18,8 @@ struct NotificationsBackfillCommand: AsyncParsableCommand {
             The ledger and settings are serve's: --database, --config, RECEIPTKIT_ variables, --anchor. \
             Progress goes to standard error, a summary per app to standard output (--json: one JSON object per \
             app and environment).
-            Exit status: 0 every window completed (refused notifications are counted, not failures); 69 a window \
+            Exit status: 0 every window completed (refused notifications are counted, not failures); 75 another \
+            instance was running an app's backfill, so nothing was asked for it (run again); 69 a window \
             failed (Apple unreachable or failing, the ledger unavailable: run it again, nothing recorded is lost), \
             77 Apple refused the key; 64 no app has a private key, or a usage error; 64, 65, 66 and 69 for \
             settings, files and the database as serve reads them.
