@@ -484,6 +484,7 @@ let package = Package(
             dependencies: [
                 "APITestSupport",
                 "LedgerTestSupport",
+                "LoopbackHTTPSupport",
                 "AppStoreServerAPI",
                 "SharedFixtures",
                 "AppStorePKI",

@@ -159,16 +159,4 @@ for round in $(seq 1 "$rounds"); do
 done
 
 echo "-- medians (rounds' spread), and the ratio to the same database's no-ledger path (target >= 0.5)"
-for kind in "${kinds[@]}"; do
-  python3 - "$work" "$kind" <<'PY'
-import statistics, sys
-work, kind = sys.argv[1], sys.argv[2]
-def rates(path):
-    return [float(x) for x in open(f"{work}/rate.{kind}-{path}").read().split()]
-base, mirror = rates("no-ledger"), rates("statuses")
-p99 = open(f"{work}/p99.{kind}-statuses").read().split()
-print(f"{kind + '-no-ledger':<22} {statistics.median(base):>8.0f} req/s ({min(base):.0f}-{max(base):.0f})")
-print(f"{kind + '-statuses':<22} {statistics.median(mirror):>8.0f} req/s ({min(mirror):.0f}-{max(mirror):.0f}) "
-      f"{statistics.median(mirror) / statistics.median(base):.2f}x, p99 of the rounds: {' '.join(p99)}")
-PY
-done
+for kind in "${kinds[@]}"; do print_ratios "$kind" no-ledger statuses; done

@@ -121,3 +121,19 @@ print(urllib.parse.urlunparse(url._replace(path="/receiptkit_population")))
 PY
   fi
 }
+
+# print_ratios KIND BASE PATH: the medians (and the rounds' spread) of $work/rate.KIND-BASE and $work/rate.KIND-PATH,
+# PATH's as a ratio of BASE's, and PATH's p99 of each round ($work/p99.KIND-PATH).
+print_ratios() {
+  python3 - "$work" "$1" "$2" "$3" <<'PY'
+import statistics, sys
+work, kind, base_path, path = sys.argv[1:5]
+def rates(name):
+    return [float(x) for x in open(f"{work}/rate.{kind}-{name}").read().split()]
+base, measured = rates(base_path), rates(path)
+p99 = open(f"{work}/p99.{kind}-{path}").read().split()
+print(f"{kind + '-' + base_path:<22} {statistics.median(base):>8.0f} req/s ({min(base):.0f}-{max(base):.0f})")
+print(f"{kind + '-' + path:<22} {statistics.median(measured):>8.0f} req/s ({min(measured):.0f}-{max(measured):.0f}) "
+      f"{statistics.median(measured) / statistics.median(base):.2f}x, p99 of the rounds: {' '.join(p99)}")
+PY
+}

@@ -141,6 +141,8 @@ struct ServiceSettingsTests {
         if setting.name == "database" { return "sqlite::memory:" }
         if setting.name == "metrics_listen" { return "127.0.0.1:9090" }  // only read here: nothing binds
         if setting.name == "notification_backfill" { return #"{"interval_seconds": 3600, "look_back_seconds": 86400}"# }
+        if setting.name == "notification_targets" { return #"[{"bundle_id": "com.example.sample", "url": "https://example.com/n"}]"# }
+        if setting.name == "notification_forwarding" { return #"{"deadline_seconds": 3600, "max_in_flight": 2}"# }
         if setting.name == "app_store_server_api" {
             return #"[{"bundle_id": "com.example.sample", "issuer_id": "i", "key_id": "k", "private_key_file": "/k.p8"}]"#
         }
@@ -216,6 +218,75 @@ struct ServiceSettingsTests {
         // Given in code, the rule holds too.
         var code = VerifyReceiptConfiguration()
         code.notifications.backfill.interval = .seconds(1)
+        #expect(throws: ServiceStartupError.self) { try ServiceSettings(verifyReceipt: code).validate() }
+    }
+
+    // MARK: Forwarding
+
+    @Test("notification_targets: each target's rule, names default to the URL without credentials, secrets never shown")
+    func notificationTargetsSetting() throws {
+        let file = #"{"notification_targets": [{"bundle_id": "com.example.app", "url": "https://u:p@backend.example/apple?token=t", "hmac_secret": "0123456789abcdef"}, {"bundle_id": "com.example.app", "url": "http://10.0.0.2:8080/n", "name": "analytics"}]}"#
+        let read = try S.read(file: file).settings
+        let targets = read.verifyReceipt.notifications.forwarding.targets
+        let hashed = NotificationTarget.defaultName(for: "https://u:p@backend.example/apple?token=t")
+        #expect(hashed.hasPrefix("https://backend.example#") && hashed.count == "https://backend.example#".count + 8, "\(hashed)")
+        #expect(NotificationTarget.defaultName(for: "http://10.0.0.2:8080/hooks/T0/SECRET") .hasPrefix("http://10.0.0.2:8080#"))
+        #expect(!NotificationTarget.defaultName(for: "http://10.0.0.2:8080/hooks/T0/SECRET").contains("SECRET"))
+        #expect(hashed != NotificationTarget.defaultName(for: "https://u:p@backend.example/apple?token=u"))
+        #expect(targets.map(\.name) == [hashed, "analytics"])
+        #expect(targets.first?.url == "https://u:p@backend.example/apple?token=t")
+        #expect(targets.first?.hmacSecret == "0123456789abcdef" && targets.last?.hmacSecret == nil)
+        let setting = try #require(ServiceSettings.setting(named: "notification_targets"))
+        #expect(setting.show(read) == "[\(hashed), analytics]")
+        #expect(setting.show(ServiceSettings()) == "none")
+        #expect(setting.isSecret)
+
+        let entry = { (members: String) in #"[{"bundle_id": "com.example.app", "url": "https://b.example/n""# + members + "}]" }
+        let refusals: [(String, String)] = [
+            (entry(#", "hmac_secret": "short""#), "notification_targets[0]: hmac_secret must be at least 16 bytes"),
+            (#"[{"bundle_id": "com.example.app", "url": "ftp://b.example/n"}]"#, "notification_targets[0]: url must be an http or https URL with a host"),
+            (#"[{"bundle_id": "com.example.app", "url": "https://b.example/n#x"}]"#, "notification_targets[0]: url must not have a fragment"),
+            (#"[{"bundle_id": "", "url": "https://b.example/n"}]"#, "notification_targets[0]: bundle_id must not be empty"),
+            (#"[{"url": "https://b.example/n"}]"#, "notification_targets[0].bundle_id is missing"),
+            (#"[{"bundle_id": "com.example.app"}]"#, "notification_targets[0].url is missing"),
+            (entry(#", "secret": "x""#), #"notification_targets[0]: unknown setting "secret" (known: bundle_id, hmac_secret, name, url)"#),
+            (entry(#", "name": """#), "notification_targets[0]: name must be 1 to 200 printable ASCII characters"),
+            (#"[{"bundle_id": "a", "url": "https://u:p@b.example/n", "name": "x"}, {"bundle_id": "b", "url": "https://u:p@b.example/m", "name": "x"}]"#,
+             "notification_targets[1]: the name x is given twice (each target's name must differ)"),
+            (#"[{"bundle_id": "a", "url": "https://u:p@b.example/n", "hmac_secret": "short"}]"#,
+             "notification_targets[0]: hmac_secret must be at least 16 bytes"),
+            (#"{"bundle_id": "a"}"#, "notification_targets must be a list"),
+        ]
+        for (value, message) in refusals {
+            let flag = try #require(S.refusal(set: ["notification_targets": value]), "\(value)")
+            #expect(flag.reason == "--set notification_targets: " + message, "\(flag.reason)")
+            // A secret or a URL (which may hold one) is never quoted.
+            #expect(!flag.reason.contains("short") && !flag.reason.contains("u:p@"))
+        }
+    }
+
+    @Test("notification_forwarding: each member optional, its rule, unknown members refused")
+    func notificationForwardingSetting() throws {
+        let defaults = NotificationForwardingConfiguration()
+        #expect(defaults.deadline == .seconds(259_200) && defaults.attemptTimeout == .seconds(10) && defaults.maximumInFlight == 32)
+        let read = try S.read(environment: ["RECEIPTKIT_NOTIFICATION_FORWARDING": #"{"attempt_timeout_seconds": 2.5}"#]).settings
+        #expect(read.verifyReceipt.notifications.forwarding.attemptTimeout == .milliseconds(2_500))
+        #expect(read.verifyReceipt.notifications.forwarding.deadline == .seconds(259_200))
+        let setting = try #require(ServiceSettings.setting(named: "notification_forwarding"))
+        #expect(setting.show(ServiceSettings()) == "for 259200 s, 10 s an attempt, 32 at once")
+        let refusals: [(String, String)] = [
+            (#"{"deadline_seconds": 59}"#, "notification_forwarding deadline_seconds must be in [60, 2592000], not 59"),
+            (#"{"attempt_timeout_seconds": 301}"#, "notification_forwarding attempt_timeout_seconds must be in [0.001, 300], not 301"),
+            (#"{"max_in_flight": 0}"#, "notification_forwarding max_in_flight must be an integer in [1, 1024]"),
+            (#"{"max_in_flight": 1.5}"#, "notification_forwarding max_in_flight must be an integer in [1, 1024]"),
+            (#"{"deadline": 60}"#, #"notification_forwarding has an unknown setting "deadline" (known: attempt_timeout_seconds, deadline_seconds, max_in_flight)"#),
+        ]
+        for (value, message) in refusals {
+            let flag = try #require(S.refusal(set: ["notification_forwarding": value]), "\(value)")
+            #expect(flag.reason == "--set notification_forwarding: " + message, "\(flag.reason)")
+        }
+        var code = VerifyReceiptConfiguration()
+        code.notifications.forwarding.maximumInFlight = 0
         #expect(throws: ServiceStartupError.self) { try ServiceSettings(verifyReceipt: code).validate() }
     }
 

@@ -58,7 +58,9 @@ public struct AsyncHTTPTransport: HTTPTransport {
                 body = try await answer.body.collect(upTo: maximumResponseSize)
             } catch let error as NIOTooManyBytesError {
                 return .failure(
-                    HTTPTransportFailure(.responseTooLarge, "the body is over \(maximumResponseSize) bytes (\(error))")
+                    HTTPTransportFailure(
+                        .responseTooLarge, "the body is over \(maximumResponseSize) bytes (\(error))",
+                        status: Int(answer.status.code))
                 )
             }
             return .success(

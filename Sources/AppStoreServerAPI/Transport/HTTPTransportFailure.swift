@@ -4,10 +4,13 @@ public struct HTTPTransportFailure: Error, Sendable, Hashable, CustomStringConve
     public let kind: Kind
     /// What happened, for logs.
     public let description: String
+    /// The answer's status when its head arrived before the failure (a body over the bound), else `nil`.
+    public let status: Int?
 
-    public init(_ kind: Kind, _ description: String) {
+    public init(_ kind: Kind, _ description: String, status: Int? = nil) {
         self.kind = kind
         self.description = description
+        self.status = status
     }
 
     /// The kind of an ``HTTPTransportFailure``.

@@ -79,6 +79,27 @@ extension BackendLedger {
             environment: environment, bundleIdentifier: bundleIdentifier,
             coveredUntilMilliseconds: coveredUntilMilliseconds, atMilliseconds: atMilliseconds)
     }
+    public func claimOutbox(_ claim: LedgerOutboxClaim) async throws(LedgerError) -> [LedgerOutboxEntry] {
+        try await self.operations.claimOutbox(claim)
+    }
+    @discardableResult
+    public func settleOutbox(_ settlements: [LedgerOutboxSettlement]) async throws(LedgerError) -> Int {
+        try await self.operations.settleOutbox(settlements)
+    }
+    public func outboxEntries(_ filter: LedgerOutboxFilter) async throws(LedgerError) -> [LedgerOutboxEntry] {
+        try await self.operations.outboxEntries(filter)
+    }
+    public func retryOutbox(
+        _ filter: LedgerOutboxFilter, atMilliseconds: Int64, deadlineMilliseconds: Int64
+    ) async throws(LedgerError) -> Int {
+        try await self.operations.retryOutbox(filter, atMilliseconds: atMilliseconds, deadlineMilliseconds: deadlineMilliseconds)
+    }
+    public func dropOutbox(_ filter: LedgerOutboxFilter) async throws(LedgerError) -> Int {
+        try await self.operations.dropOutbox(filter)
+    }
+    public func outboxTotals() async throws(LedgerError) -> [LedgerOutboxTotals] {
+        try await self.operations.outboxTotals()
+    }
     public func ping() async throws(LedgerError) { try await self.operations.ping() }
     public func shutdown() async { await self.operations.backend.shutdown() }
     public var cacheStatistics: LedgerCacheStatistics? { self.operations.snapshots.statistics }

@@ -151,6 +151,34 @@ public protocol Ledger: Sendable {
 
     /// Ends a lease `lease.holder` holds (nothing when it holds none).
     func endNotificationBackfill(_ lease: LedgerBackfillLease) async throws(LedgerError)
+
+    /// Leases the due outbox entries of `claim.targets` that are first in their original transaction's order (by
+    /// `signedDate`, then UUID) to `claim.holder`, oldest due first, at most `claim.limit`; each claimed attempt is
+    /// counted. Atomic among every instance sharing the ledger: no entry is leased to two holders at once.
+    /// - Returns: The entries claimed, in `signedDate` order.
+    func claimOutbox(_ claim: LedgerOutboxClaim) async throws(LedgerError) -> [LedgerOutboxEntry]
+
+    /// Ends claimed entries' attempts, atomically: delivered (deleted), due again later, or parked.
+    /// - Returns: How many entries changed (one not: delivered already, or its lease lapsed and another holds it).
+    @discardableResult
+    func settleOutbox(_ settlements: [LedgerOutboxSettlement]) async throws(LedgerError) -> Int
+
+    /// The outbox entries `filter` matches, oldest first.
+    func outboxEntries(_ filter: LedgerOutboxFilter) async throws(LedgerError) -> [LedgerOutboxEntry]
+
+    /// Makes the entries `filter` matches pending and due at `atMilliseconds`, with a new deadline (an operator's
+    /// retry of parked entries).
+    /// - Returns: How many entries it changed.
+    func retryOutbox(
+        _ filter: LedgerOutboxFilter, atMilliseconds: Int64, deadlineMilliseconds: Int64
+    ) async throws(LedgerError) -> Int
+
+    /// Deletes the entries `filter` matches, unsent.
+    /// - Returns: How many it deleted.
+    func dropOutbox(_ filter: LedgerOutboxFilter) async throws(LedgerError) -> Int
+
+    /// Each target's pending and parked entries, and its oldest pending one (one statement in the built-in ledgers).
+    func outboxTotals() async throws(LedgerError) -> [LedgerOutboxTotals]
 }
 
 extension Ledger {
@@ -202,6 +230,40 @@ extension Ledger {
         atMilliseconds: Int64
     ) async throws(LedgerError) {
         throw LedgerError(.statementFailed, "this ledger keeps no notification backfill cursor")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise: forwarding then fails each round (and says so
+    /// in its log).
+    public func claimOutbox(_ claim: LedgerOutboxClaim) async throws(LedgerError) -> [LedgerOutboxEntry] {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification outbox")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise (see ``claimOutbox(_:)``).
+    @discardableResult
+    public func settleOutbox(_ settlements: [LedgerOutboxSettlement]) async throws(LedgerError) -> Int {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification outbox")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise (see ``claimOutbox(_:)``).
+    public func outboxEntries(_ filter: LedgerOutboxFilter) async throws(LedgerError) -> [LedgerOutboxEntry] {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification outbox")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise (see ``claimOutbox(_:)``).
+    public func retryOutbox(
+        _ filter: LedgerOutboxFilter, atMilliseconds: Int64, deadlineMilliseconds: Int64
+    ) async throws(LedgerError) -> Int {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification outbox")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise (see ``claimOutbox(_:)``).
+    public func dropOutbox(_ filter: LedgerOutboxFilter) async throws(LedgerError) -> Int {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification outbox")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise (see ``claimOutbox(_:)``).
+    public func outboxTotals() async throws(LedgerError) -> [LedgerOutboxTotals] {
+        throw LedgerError(.statementFailed, "this ledger keeps no notification outbox")
     }
 
     /// Not supported by a ledger of your own unless it says otherwise: the entitlements endpoint then answers 500

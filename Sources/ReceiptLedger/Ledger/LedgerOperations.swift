@@ -331,7 +331,9 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
 
     func recordNotification(_ notification: LedgerNotification) async throws(LedgerError) -> Bool {
         let insert = self.statements.insertNotification(notification)
+        // Its outbox entries are written with it: nothing is acknowledged to Apple that is not also to be sent on.
         let writes = self.statements.apply(notification.update)
+            + (Self.insertOutbox(notification, dialect: self.backend.dialect).map { [$0] } ?? [])
         try Self.refuseNUL([insert] + writes)
         defer { self.snapshots.written(notification.update.writtenIdentifiers) }
         return try await self.guarded {

@@ -29,6 +29,9 @@ public struct LedgerNotification: Sendable, Hashable {
     /// The notification's `signedPayload`, exactly as Apple sent it; `nil` for notifications recorded before the
     /// ledger kept signed values (schema version 7).
     public var signedPayload: String?
+    /// Where it is sent on, or `nil` for nowhere: recorded as new, it gives each target an outbox entry in the same
+    /// transaction.
+    public var forwarding: LedgerForwarding?
 
     /// Creates a notification record.
     public init(
@@ -42,7 +45,8 @@ public struct LedgerNotification: Sendable, Hashable {
         payloadJSON: [UInt8],
         transaction: LedgerTransaction?,
         renewalInfo: LedgerRenewalInfo?,
-        signedPayload: String? = nil
+        signedPayload: String? = nil,
+        forwarding: LedgerForwarding? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.environment = environment
@@ -55,6 +59,7 @@ public struct LedgerNotification: Sendable, Hashable {
         self.transaction = transaction
         self.renewalInfo = renewalInfo
         self.signedPayload = signedPayload
+        self.forwarding = forwarding
     }
 }
 

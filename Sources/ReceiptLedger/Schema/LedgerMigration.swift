@@ -320,6 +320,45 @@ struct LedgerMigration: Sendable {
                 """
             ]
         },
+        // Notifications to send on to the app's own backends, one entry per target, written with the notification.
+        // `order_key` is the original transaction id, or the UUID for a notification about none; delivered entries
+        // are deleted. The first index finds an entry's predecessors in its order, the second a target's due entries
+        // in the order a claim takes them (so that a claim reads what it takes, not the whole backlog).
+        LedgerMigration(version: 11, description: "notification outbox") { dialect in
+            [
+                """
+                CREATE TABLE receiptkit_notification_outbox (
+                    target TEXT NOT NULL,
+                    notification_uuid TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    order_key TEXT NOT NULL,
+                    original_transaction_id TEXT,
+                    notification_type TEXT NOT NULL,
+                    subtype TEXT,
+                    signed_ms BIGINT NOT NULL,
+                    created_ms BIGINT NOT NULL,
+                    body \(dialect.blobType) NOT NULL,
+                    state TEXT NOT NULL,
+                    attempts BIGINT NOT NULL,
+                    next_attempt_ms BIGINT NOT NULL,
+                    deadline_ms BIGINT NOT NULL,
+                    holder TEXT,
+                    lease_until_ms BIGINT NOT NULL,
+                    last_error TEXT,
+                    PRIMARY KEY (target, notification_uuid)
+                )
+                """,
+                """
+                CREATE INDEX receiptkit_notification_outbox_by_order
+                    ON receiptkit_notification_outbox (target, environment, bundle_id, order_key, signed_ms, notification_uuid)
+                """,
+                """
+                CREATE INDEX receiptkit_notification_outbox_due
+                    ON receiptkit_notification_outbox (target, state, next_attempt_ms)
+                """,
+            ]
+        },
     ]
 
     /// The version from which PostgreSQL announces changes on ``changeChannel`` as ``PostgresChangeListener`` reads

@@ -21,6 +21,8 @@ public struct ServiceCheck: Sendable {
     /// The apps whose data the mirror of the App Store Server API serves (those with a key, private or public), as
     /// `bundle id (environment)`.
     public let mirroredApps: [String]
+    /// Where notifications are sent on, as `name (bundle id)` (never the URL, which may hold a credential).
+    public let forwardingTargets: [String]
     /// How many anchors are trusted besides Apple's roots.
     public let extraAnchors: Int
     /// Whether App Store JWS certificates are checked online (OCSP).
@@ -83,6 +85,7 @@ public struct ServiceCheck: Sendable {
         self.mirroredApps = accepted.appStoreServerAPI.apps.flatMap { app in
             app.tokenKeys.keys.map { "\(app.bundleIdentifier) (\($0.rawValue))" }
         }.sorted()
+        self.forwardingTargets = accepted.notifications.forwarding.targets.map { "\($0.name) (\($0.bundleIdentifier))" }
         self.extraAnchors = accepted.anchors.certificates.count
         self.checksRevocation = accepted.jwsRevocationCheck != nil
         self.servesJWSVerify = accepted.servesJWSVerify
@@ -120,6 +123,9 @@ public struct ServiceCheck: Sendable {
         if !self.mirroredApps.isEmpty {
             lines.append("App Store Server API mirror: \(self.mirroredApps.joined(separator: ", "))")
         }
+        if !self.forwardingTargets.isEmpty {
+            lines.append("notifications sent on to: \(self.forwardingTargets.joined(separator: ", "))")
+        }
         lines.append("anchors: \(anchors)")
         lines.append("revocation check (OCSP): \(self.checksRevocation ? "on" : "off")")
         if self.allowsXcodeReceipts { lines.append("Xcode receipts and locally signed JWS: accepted (never in production)") }
@@ -140,6 +146,8 @@ public struct ServiceCheck: Sendable {
             "app_store_server_api": .string(self.refreshedApps.isEmpty ? "none" : self.refreshedApps.joined(separator: ",")),
             "app_store_server_api_mirror": .string(
                 self.mirroredApps.isEmpty ? "none" : self.mirroredApps.joined(separator: ",")),
+            "notification_targets": .string(
+                self.forwardingTargets.isEmpty ? "none" : self.forwardingTargets.joined(separator: ",")),
             "extra_anchors": .stringConvertible(self.extraAnchors),
             "revocation_check": .string(self.checksRevocation ? "on" : "off"),
             "xcode_receipts": .string(self.allowsXcodeReceipts ? "accepted" : "refused"),

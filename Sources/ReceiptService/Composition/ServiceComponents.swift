@@ -37,6 +37,8 @@ public struct ServiceComponents: Sendable {
     /// The notification backfill of the apps with an App Store Server API client, whether or not it runs on a
     /// schedule (``backfillNotifications(since:onlyFailures:progress:)``).
     let backfill: NotificationBackfillService?
+    /// What sends notifications on to the apps' targets; `nil` without targets.
+    let forwarder: NotificationForwarder?
     /// The bytes of request bodies held at once, shared by every request.
     let bodyBudget: BodyBudget
     /// The open connections, against their cap.
@@ -48,6 +50,7 @@ public struct ServiceComponents: Sendable {
     ///   - ledger: The transaction ledger (migrated before requests arrive).
     ///   - metrics: Where to count; a fresh registry by default.
     ///   - apiTransport: How the App Store Server API clients send requests; AsyncHTTPClient by default.
+    ///   - forwardingTransport: How notifications are sent on to their targets; AsyncHTTPClient by default.
     ///   - logger: Where the App Store Server API refresh says an app's key was refused, it was rate limited or Apple
     ///     was unavailable, and when it answers again.
     ///   - now: The service's clock: `request_date`, VPP expiry, notification ages, ledger and refresh times, bearer
@@ -60,6 +63,7 @@ public struct ServiceComponents: Sendable {
         ledger: any Ledger,
         metrics: ServiceMetrics = ServiceMetrics(),
         apiTransport: any HTTPTransport = AsyncHTTPTransport(),
+        forwardingTransport: any HTTPTransport = AsyncHTTPTransport(),
         logger: Logger = Logger(label: "receiptkit.service"),
         now: @escaping @Sendable () -> Date
     ) throws(ServiceStartupError) {
@@ -69,6 +73,7 @@ public struct ServiceComponents: Sendable {
             ledger: ledger,
             metrics: metrics,
             apiClients: try Self.apiClients(for: configuration, transport: apiTransport, now: now),
+            forwardingTransport: forwardingTransport,
             logger: logger,
             now: now
         )
@@ -80,6 +85,7 @@ public struct ServiceComponents: Sendable {
         ledger: any Ledger,
         metrics: ServiceMetrics,
         apiClients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]],
+        forwardingTransport: any HTTPTransport = AsyncHTTPTransport(),
         logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
@@ -93,6 +99,8 @@ public struct ServiceComponents: Sendable {
             : AppStoreServerAPIBridge(
                 configuration: configuration.appStoreServerAPI, clients: apiClients, ledger: ledger, metrics: metrics,
                 logger: logger, now: now)
+        let forwarding = configuration.notifications.forwarding
+        let outbox = forwarding.targets.isEmpty ? nil : OutboxSignal()
         self.verifier = ReceiptVerifier(
             configuration: configuration,
             ledger: ledger,
@@ -116,6 +124,7 @@ public struct ServiceComponents: Sendable {
             receiptHashes: ReceiptHashMemo(),
             metrics: metrics,
             refresher: bridge,
+            outbox: outbox,
             now: now
         )
         let backfill =
@@ -128,6 +137,12 @@ public struct ServiceComponents: Sendable {
         self.backfill = backfill
         var services = bridge.map { [$0 as any Service] } ?? []
         if let backfill, configuration.notifications.backfill.isEnabled { services.append(backfill) }
+        self.forwarder = outbox.map { signal in
+            NotificationForwarder(
+                configuration: forwarding, ledger: ledger, transport: forwardingTransport, metrics: metrics, signal: signal,
+                logger: logger, now: now)
+        }
+        if let forwarder = self.forwarder { services.append(forwarder) }
         self.services = services
         self.bodyBudget = BodyBudget(
             limit: configuration.maximumInFlightBodyBytes, reservePercent: configuration.bodyReservePercent,

@@ -15,6 +15,8 @@ public struct NotificationConfiguration: Sendable {
     /// app with an API key). The maximum age applies to posted notifications only: a backfilled one comes from Apple
     /// over its authenticated API, not from a client that may replay it.
     public var backfill = NotificationBackfillConfiguration()
+    /// Where verified notifications are sent on (no target by default).
+    public var forwarding = NotificationForwardingConfiguration()
 
     /// The defaults.
     public init() {}

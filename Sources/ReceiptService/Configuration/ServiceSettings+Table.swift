@@ -112,6 +112,12 @@ extension ServiceSettings {
         NotificationBackfillSetting.setting(
             "notification_backfill", \.verifyReceipt.notifications.backfill,
             "Recover notifications that never arrived from Get Notification History (apps with private_key_file), at start and on a schedule."),
+        NotificationTargetSetting.setting(
+            "notification_targets", \.verifyReceipt.notifications.forwarding.targets,
+            "Backends each verified notification of an app is sent on to (at least once, in order per original transaction)."),
+        NotificationForwardingSetting.setting(
+            "notification_forwarding", \.verifyReceipt.notifications.forwarding,
+            "How long forwarding retries an entry before parking it, how long an attempt may take, how many run at once."),
 
         // The App Store Server API refresh of /verifyReceipt.
         AppStoreServerAPISetting.setting(

@@ -65,7 +65,7 @@ extension ReceiptVerifier {
             let envelope = try NotificationRequestBody(jsonEncoded: body, configuration: verifier.decodingConfiguration)
             return (try await verifier.verifyNotification(envelope.signedPayload, now: now), envelope.signedPayload)
         } then: { verified, now in
-            await self.record(verified.0, signedPayload: verified.1, now: now)
+            await self.record(verified.0, signedPayload: verified.1, body: body, now: now)
         }
     }
 
@@ -96,10 +96,13 @@ extension ReceiptVerifier {
 
     /// A verified notification's checks past its signatures, and its recording (with `signedPayload`, the JWS it
     /// was read from, and the JWS of the transaction and renewal information nested in it, as Apple signed them).
-    /// - Parameter backfilledFor: The app and environment whose notification history returned it, `nil` for a
-    ///   posted notification (which alone is held to the maximum age).
+    /// - Parameters:
+    ///   - body: The request body it came in, forwarded as it is; `nil` for a backfilled one (then
+    ///     `{"signedPayload": …}` is forwarded, as Apple would have posted it).
+    ///   - backfilledFor: The app and environment whose notification history returned it, `nil` for a posted
+    ///     notification (which alone is held to the maximum age).
     private func record(
-        _ result: NotificationVerificationResult, signedPayload: String, now: Date,
+        _ result: NotificationVerificationResult, signedPayload: String, body: [UInt8]? = nil, now: Date,
         backfilledFor: (environment: AppStoreEnvironment, bundleIdentifier: String)? = nil
     ) async -> SignedDataAnswer {
         guard result.isValid else {
@@ -172,10 +175,12 @@ extension ReceiptVerifier {
                     verified: $0.payload, jws: notification.data?.signedRenewalInfo, bundleIdentifier: bundle,
                     environment: environment, source: .notification)
             },
-            signedPayload: signedPayload
+            signedPayload: signedPayload,
+            forwarding: self.forwarding(of: bundle, body: body, signedPayload: signedPayload, now: now)
         )
         do {
             let applied = try await self.ledger.recordNotification(record)
+            if applied, record.forwarding != nil { self.outbox?.poke() }
             self.metrics.noteNotification(
                 .init(environment: environment.rawValue, bundleIdentifier: bundle), signedMilliseconds: signed.epochMilliseconds)
             return Self.answer(applied ? .recorded : .duplicate, [], extra: .object(["notificationUUID": .string(uuid)]))
@@ -186,6 +191,18 @@ extension ReceiptVerifier {
             self.metrics.countLedgerFailure()
             return Self.answer(.unavailable, [error.isRetryable ? .ledgerUnavailable : .ledgerError])
         }
+    }
+
+    /// Where a notification of `bundleIdentifier` is sent on: its targets' outbox entries, or `nil` without any.
+    private func forwarding(of bundleIdentifier: String, body: [UInt8]?, signedPayload: String, now: Date) -> LedgerForwarding? {
+        let forwarding = self.configuration.notifications.forwarding
+        let targets = forwarding.targets(of: bundleIdentifier)
+        guard !targets.isEmpty else { return nil }
+        let deadline = now.epochMilliseconds.addingReportingOverflow(NotificationBackfillService.milliseconds(forwarding.deadline))
+        return LedgerForwarding(
+            targets: targets.map(\.name),
+            body: body ?? JSONValue.object(["signedPayload": .string(signedPayload)]).serialized,
+            deadlineMilliseconds: deadline.overflow ? .max : deadline.partialValue)
     }
 
     /// The environment signed data is kept under: local StoreKit testing is kept with Xcode's; an environment this

@@ -285,7 +285,7 @@ public struct ServiceMetrics: Sendable {
         "Notification and JWS requests answered, by endpoint and outcome (recorded, duplicate, valid, invalid, rejected, malformed, unavailable).")
     }
 
-    private static func descriptor(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+    static func descriptor(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "receiptkit", metricName: name, unitName: unit, helpText: help)
     }
 

@@ -31,6 +31,8 @@ public struct ReceiptVerifier: Sendable {
     let metrics: ServiceMetrics
     /// The App Store Server API refresh; `nil` when no app is configured for it.
     let refresher: (any LedgerRefreshing)?
+    /// Wakes the notification forwarder when a notification gave the outbox entries; `nil` without targets.
+    let outbox: OutboxSignal?
 
     /// A verifier of collaborators the composition root (``ServiceComponents``) made.
     init(
@@ -42,6 +44,7 @@ public struct ReceiptVerifier: Sendable {
         receiptHashes: ReceiptHashMemo,
         metrics: ServiceMetrics,
         refresher: (any LedgerRefreshing)?,
+        outbox: OutboxSignal? = nil,
         now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration
@@ -52,6 +55,7 @@ public struct ReceiptVerifier: Sendable {
         self.receiptHashes = receiptHashes
         self.metrics = metrics
         self.refresher = refresher
+        self.outbox = outbox
         self.now = now
     }
 

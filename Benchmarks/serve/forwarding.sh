@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# What forwarding costs the notification path (issue 47, "the outbox adds <= 10 % to the notification path's rate"):
+# COUNT distinct signed notifications (SUBSCRIBED, one customer each, signed now by a test authority) POSTed to
+# /notifications/v2 of a fresh server and ledger, without notification_targets and with one target — a receiver on
+# loopback answering 200, so that every recorded notification also writes an outbox entry and is sent on while the
+# run lasts. On SQLite and PostgreSQL, ROUNDS rounds, the two alternated; medians, spread, p99, the ratio, and what
+# the receiver got.
+#
+#   Benchmarks/serve/forwarding.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS] [COUNT]
+#
+# Defaults: a release build made here, 5 s per run, 64 connections, 3 rounds, 40,000 notifications (more than a run
+# posts: every request records a new one). PostgreSQL: RECEIPTKIT_TEST_POSTGRES_URL, else a server .ci/postgres.sh
+# starts (and stops) on port 54334. FORWARDING_PERF=PREFIX records the server's profile during each run.
+set -euo pipefail
+# shellcheck source=../setup.sh
+source "$(dirname "$0")/../setup.sh"
+connections="${3:-64}"
+rounds="${4:-3}"
+count="${5:-40000}"
+[ -z "${2:-}" ] && seconds=5
+command -v wrk >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+python3 -c "import jwt" 2>/dev/null || pip install -q PyJWT cryptography --break-system-packages
+
+# shellcheck source=serving.sh
+source "$(dirname "$0")/serving.sh"
+receiver=""
+cleanup() { [ -n "$receiver" ] && kill "$receiver" 2>/dev/null || true; serving_cleanup; }
+trap cleanup EXIT
+
+echo "== minting $count notifications"
+"$bin" mint jws-ca --out "$work/jws-ca" >/dev/null
+python3 - "$work" "$count" <<'PY'
+import base64, json, sys, time, uuid
+import jwt
+from cryptography.hazmat.primitives import serialization
+work, count = sys.argv[1], int(sys.argv[2])
+ca = f"{work}/jws-ca"
+key = serialization.load_pem_private_key(open(f"{ca}/leaf.key.pem", "rb").read(), password=None)
+chain = [base64.b64encode(open(f"{ca}/{name}.cer", "rb").read()).decode() for name in ("leaf", "intermediate", "root")]
+def sign(payload):
+    return jwt.encode(payload, key, algorithm="ES256", headers={"x5c": chain, "typ": None})
+now = int(time.time() * 1000)
+day = 86_400_000
+with open(f"{work}/notifications.lines", "w") as out:
+    for index in range(count):
+        original = str(8_000_000_000_000_000 + index * 10)
+        transaction = {
+            "transactionId": original, "originalTransactionId": original, "bundleId": "com.example.app",
+            "productId": "com.example.app.monthly", "subscriptionGroupIdentifier": "21000001",
+            "purchaseDate": now - day, "originalPurchaseDate": now - day, "expiresDate": now + 29 * day,
+            "quantity": 1, "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED",
+            "signedDate": now - 60_000, "environment": "Production", "transactionReason": "PURCHASE",
+            "storefront": "USA", "storefrontId": "143441", "price": 990, "currency": "USD",
+        }
+        notification = {
+            "notificationType": "SUBSCRIBED", "subtype": "INITIAL_BUY", "notificationUUID": str(uuid.uuid4()),
+            "version": "2.0", "signedDate": now - 60_000,
+            "data": {"bundleId": "com.example.app", "bundleVersion": "1", "environment": "Production", "appAppleId": 1,
+                     "status": 1, "signedTransactionInfo": sign(transaction)},
+        }
+        out.write(json.dumps({"signedPayload": sign(notification)}) + "\n")
+PY
+write_post_lua
+
+# The target: a receiver on loopback that answers every request 200 at once and counts them (in $work/received).
+cat >"$work/receiver.py" <<'PY'
+import asyncio, signal, sys
+count = 0
+async def handle(reader, writer):
+    global count
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":", 1)[1])
+            await reader.readexactly(length)
+            count += 1
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError):
+        writer.close()
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    open(sys.argv[1], "w").write(str(server.sockets[0].getsockname()[1]))
+    loop = asyncio.get_running_loop()
+    stop = loop.create_future()
+    loop.add_signal_handler(signal.SIGTERM, stop.set_result, None)
+    loop.add_signal_handler(signal.SIGUSR1, lambda: open(sys.argv[2], "w").write(str(count)))
+    await stop
+asyncio.run(main())
+PY
+python3 "$work/receiver.py" "$work/receiver.port" "$work/received" &
+receiver=$!
+for _ in $(seq 1 50); do [ -s "$work/receiver.port" ] && break; sleep 0.1; done
+receiver_port=$(cat "$work/receiver.port")
+cat >"$work/targets.json" <<JSON
+{"notification_targets": [{"bundle_id": "com.example.app", "url": "http://127.0.0.1:$receiver_port/apple",
+  "hmac_secret": "a-benchmark-secret-0123456789", "name": "backend"}]}
+JSON
+echo '{}' >"$work/none.json"
+
+pg_url="$(postgres_url forwarding 54334)"
+[ -z "${RECEIPTKIT_TEST_POSTGRES_URL:-}" ] && [ -n "$pg_url" ] && started_pg=forwarding
+[ -n "$pg_url" ] || echo "(PostgreSQL: not available, skipped)"
+kinds=(sqlite)
+[ -n "$pg_url" ] && kinds+=(postgres)
+
+echo "== $count notifications, $connections connections, ${seconds}s per run, $rounds rounds"
+printf '%-22s %10s %9s %9s %8s %12s %s\n' path "req/s" p50 p99 non-2xx "server µs/req" "forwarded (pending)"
+for round in $(seq 1 "$rounds"); do
+  for kind in "${kinds[@]}"; do
+    for path in no-targets forwarding; do
+      database=$(fresh_database "$kind")
+      settings="$work/none.json"
+      [ "$path" = forwarding ] && settings="$work/targets.json"
+      start_server "$database" --anchor "$work/jws-ca/root.cer" --config "$settings"
+      kill -USR1 "$receiver"; sleep 0.2; before_received=$(cat "$work/received" 2>/dev/null || echo 0)
+      before=$(cpu_ticks)
+      # FORWARDING_PERF=PREFIX: the server profiled during each run (perf record -g; PREFIX.KIND-PATH.ROUND).
+      profiler=""
+      if [ -n "${FORWARDING_PERF:-}" ]; then
+        perf record -q -g -p "$server" -o "$FORWARDING_PERF.$kind-$path.$round" -- sleep "$seconds" 2>/dev/null &
+        profiler=$!
+      fi
+      wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/notifications/v2" \
+        -- "$work/notifications.lines" 2 >"$work/wrk.txt"
+      after=$(cpu_ticks)
+      [ -n "$profiler" ] && wait "$profiler"
+      wrk_figures "$work/wrk.txt" "$before" "$after"
+      forwarded="-"
+      if [ "$path" = forwarding ]; then
+        kill -USR1 "$receiver"; sleep 0.2
+        forwarded=$(( $(cat "$work/received") - before_received ))
+        pending=$(curl -fs "http://127.0.0.1:$port/metrics" | awk '/^receiptkit_notification_outbox_pending_entries\{/ {print $2}')
+        forwarded="$forwarded (${pending:-?})"
+      fi
+      grep -q exhausted "$work/wrk.txt" && echo "   (the run posted every notification: some were duplicates; raise COUNT)"
+      printf '%-22s %10s %9s %9s %8s %12s %s\n' "$kind-$path" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$forwarded"
+      echo "$rps" >>"$work/rate.$kind-$path"
+      echo "$p99" >>"$work/p99.$kind-$path"
+      stop_server
+    done
+  done
+done
+
+echo "-- medians (rounds' spread), and forwarding's rate as a share of the same database's without targets (target >= 0.90)"
+for kind in "${kinds[@]}"; do print_ratios "$kind" no-targets forwarding; done
