@@ -117,6 +117,7 @@ for round in $(seq 1 "$rounds"); do
       [ "$path" = forwarding ] && settings="$work/targets.json"
       start_server "$database" --anchor "$work/jws-ca/root.cer" --config "$settings"
       kill -USR1 "$receiver"; sleep 0.2; before_received=$(cat "$work/received" 2>/dev/null || echo 0)
+      receiver_before=$(awk '{print $14 + $15}' "/proc/$receiver/stat")
       before=$(cpu_ticks)
       # FORWARDING_PERF=PREFIX: the server profiled during each run (perf record -g; PREFIX.KIND-PATH.ROUND).
       profiler=""
@@ -134,7 +135,10 @@ for round in $(seq 1 "$rounds"); do
         kill -USR1 "$receiver"; sleep 0.2
         forwarded=$(( $(cat "$work/received") - before_received ))
         pending=$(curl -fs "http://127.0.0.1:$port/metrics" | awk '/^receiptkit_notification_outbox_pending_entries\{/ {print $2}')
-        forwarded="$forwarded (${pending:-?})"
+        receiver_after=$(awk '{print $14 + $15}' "/proc/$receiver/stat")
+        # The receiver shares the machine's cores: its CPU time during the run, as a share of one core.
+        receiver_share=$(python3 -c "print(f'{($receiver_after - $receiver_before) / $(getconf CLK_TCK) / $seconds * 100:.0f}')")
+        forwarded="$forwarded (${pending:-?}); receiver ${receiver_share}% of a core"
       fi
       grep -q exhausted "$work/wrk.txt" && echo "   (the run posted every notification: some were duplicates; raise COUNT)"
       printf '%-22s %10s %9s %9s %8s %12s %s\n' "$kind-$path" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$forwarded"

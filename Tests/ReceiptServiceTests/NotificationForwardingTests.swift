@@ -11,6 +11,7 @@ import ReceiptKit
 import ReceiptKitTesting
 import ReceiptLedger
 @testable import ReceiptService
+import ServiceLifecycle
 import Testing
 
 /// Forwarding verified notifications to the app's own backends through a real HTTP receiver on loopback, on every
@@ -313,6 +314,43 @@ struct NotificationForwardingTests {
                 }
                 for task in running { task.cancel() }
                 for task in running { _ = await task.result }
+            }
+        }
+    }
+
+    @Test("a graceful shutdown lets the round in flight finish and records it; a target left behind is named in the log")
+    func gracefulShutdownFinishesTheRound() async throws {
+        let clock = Clock()
+        let receiver = RecordingHTTPHandler { _, _, _ in nil }  // never answers: the attempt runs to its timeout
+        let logs = CapturedLogs()
+        try await LedgerBackend.sqliteMemory.withLedger { ledger in
+            // An entry of a target this instance does not know (one removed from the settings).
+            var orphan = try Self.configuration(port: 9)
+            orphan.notifications.forwarding.targets[0].name = "removed"
+            let before = try ServiceComponents(configuration: orphan, ledger: ledger, now: { clock.now })
+            #expect(await before.verifier.answerNotification(body: try N.body(uuid: "f0000000-0000-4000-8000-000000000051")).outcome == .recorded)
+            try await Loopback.withServer(receiver) { port in
+                var configuration = try Self.configuration(port: port) { $0.attemptTimeout = .seconds(1) }
+                configuration.notifications.forwarding.targets = [configuration.notifications.forwarding.targets[0]]
+                let components = try ServiceComponents(
+                    configuration: configuration, ledger: ledger, logger: logs.logger, now: { clock.now })
+                let forwarder = try #require(components.forwarder)
+                #expect(await components.verifier.answerNotification(body: try N.body(uuid: "f0000000-0000-4000-8000-000000000052")).outcome == .recorded)
+                let group = ServiceGroup(configuration: .init(services: [forwarder], logger: Logger(label: "test")))
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask { try await group.run() }
+                    try await Self.eventually("the attempt in flight") { receiver.received.count >= 1 }
+                    try await Self.eventually("the orphaned target named") {
+                        logs.all.contains { $0.level == .warning && $0.message.contains("does not know") && $0.metadata["target"] == "removed" }
+                    }
+                    await group.triggerGracefulShutdown()
+                    try await tasks.waitForAll()
+                }
+                // The attempt ran to its timeout and was recorded before the service stopped: not left leased.
+                let entry = try #require(try await ledger.outboxEntries(LedgerOutboxFilter(target: "primary")).first)
+                #expect(entry.lastError?.hasPrefix("timeout") == true, "\(entry.lastError ?? "")")
+                #expect(entry.attempts == 1 && receiver.received.count == 1)
+                #expect(try await ledger.outboxEntries(LedgerOutboxFilter(target: "removed")).count == 1, "not sent, not dropped")
             }
         }
     }

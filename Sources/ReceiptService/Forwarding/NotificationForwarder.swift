@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import struct Foundation.Date
 import Logging
+import NIOConcurrencyHelpers
 import ReceiptKit
 import ReceiptLedger
 import ServiceLifecycle
@@ -24,6 +25,10 @@ final class NotificationForwarder: Service, Sendable {
     let signal: OutboxSignal
     /// How often a loop with nothing due looks again.
     let pollInterval: Duration
+    /// Set by a graceful shutdown: no new round starts, the rounds in flight finish and are settled.
+    private let stopping = NIOLockedValueBox(false)
+    /// Wakes the totals' loop when the service stops.
+    private let stopped = OutboxSignal()
     /// Who this instance is in the outbox's leases.
     let holder = "forward-" + String(UInt64.random(in: 1...UInt64.max), radix: 16)
         + String(UInt64.random(in: 1...UInt64.max), radix: 16)
@@ -53,22 +58,32 @@ final class NotificationForwarder: Service, Sendable {
         return attempt.multipliedReportingOverflow(by: 2).partialValue.addingReportingOverflow(5_000).partialValue
     }
 
-    /// One loop per target until the service shuts down; an attempt in flight then is left to its lease (sent again
-    /// after it lapses: at least once).
+    /// One loop per target until the service shuts down. A graceful shutdown lets the rounds in flight finish (each
+    /// attempt bounded by its timeout) and records them, so that what was delivered is not sent again; cancelled, an
+    /// attempt in flight is left to its lease (sent again after it lapses: at least once).
     func run() async throws {
-        await cancelWhenGracefulShutdown {
+        await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 for target in self.configuration.targets {
                     group.addTask { await self.loop(target) }
                 }
                 group.addTask { await self.observeTotals() }
             }
+        } onGracefulShutdown: {
+            self.stopping.withLockedValue { $0 = true }
+            self.signal.poke()
+            self.stopped.poke()
         }
+    }
+
+    /// Whether no new round may start: the service is stopping.
+    var isStopping: Bool {
+        Task.isCancelled || self.stopping.withLockedValue { $0 }
     }
 
     private func loop(_ target: NotificationTarget) async {
         var failing = false
-        while !Task.isCancelled {
+        while !self.isStopping {
             let sent: Int
             do {
                 sent = try await self.round(target)
@@ -94,7 +109,7 @@ final class NotificationForwarder: Service, Sendable {
     /// - Returns: How many it claimed (0: nothing was due).
     func round(_ target: NotificationTarget) async throws(LedgerError) -> Int {
         // A claim made while stopping would only lease entries nobody sends until the lease lapses.
-        guard !Task.isCancelled else { return 0 }
+        guard !self.isStopping else { return 0 }
         let claim = LedgerOutboxClaim(
             targets: [target.name], holder: self.holder, atMilliseconds: self.now().epochMilliseconds,
             leaseMilliseconds: self.leaseMilliseconds, limit: self.configuration.maximumInFlight)
@@ -189,7 +204,9 @@ final class NotificationForwarder: Service, Sendable {
     /// Keeps the outbox gauges (every target's pending and parked entries, the oldest pending one's age) from the
     /// ledger, every few seconds.
     private func observeTotals() async {
-        while !Task.isCancelled {
+        var warned = Set<String>()
+        let known = Set(self.configuration.targets.map(\.name))
+        while !self.isStopping {
             if let totals = try? await self.ledger.outboxTotals() {
                 let byName = Dictionary(totals.map { ($0.target, $0) }) { first, _ in first }
                 let now = self.now().epochMilliseconds
@@ -199,8 +216,18 @@ final class NotificationForwarder: Service, Sendable {
                             ?? LedgerOutboxTotals(target: target.name, pending: 0, parked: 0, oldestPendingMilliseconds: nil),
                         nowMilliseconds: now)
                 }
+                // Entries of a target no instance here sends to (removed, renamed) wait for ever: said once.
+                for total in totals where !known.contains(total.target) && total.pending > 0 && !warned.contains(total.target) {
+                    warned.insert(total.target)
+                    self.logger.warning(
+                        "the outbox holds entries of a target this instance does not know; they are not sent",
+                        metadata: [
+                            "target": "\(total.target)", "pending": "\(total.pending)",
+                            "remedy": "name the target again in notification_targets, or: receiptkit notifications outbox drop --target NAME",
+                        ])
+                }
             }
-            try? await Task.sleep(for: .seconds(5))
+            await self.stopped.wait(atMost: .seconds(5))
         }
     }
 
