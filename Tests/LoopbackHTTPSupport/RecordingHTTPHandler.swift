@@ -1,4 +1,4 @@
-package import NIOConcurrencyHelpers
+import NIOConcurrencyHelpers
 package import NIOCore
 package import NIOHTTP1
 
