@@ -29,16 +29,12 @@ trap cleanup EXIT
 
 echo "== minting $count notifications"
 "$bin" mint jws-ca --out "$work/jws-ca" >/dev/null
-python3 - "$work" "$count" <<'PY'
-import base64, json, sys, time, uuid
-import jwt
-from cryptography.hazmat.primitives import serialization
+python3 - "$work" "$count" "$(dirname "$0")" <<'PY'
+import json, sys, time, uuid
 work, count = sys.argv[1], int(sys.argv[2])
-ca = f"{work}/jws-ca"
-key = serialization.load_pem_private_key(open(f"{ca}/leaf.key.pem", "rb").read(), password=None)
-chain = [base64.b64encode(open(f"{ca}/{name}.cer", "rb").read()).decode() for name in ("leaf", "intermediate", "root")]
-def sign(payload):
-    return jwt.encode(payload, key, algorithm="ES256", headers={"x5c": chain, "typ": None})
+sys.path.insert(0, sys.argv[3])
+from jws_signer import signer
+sign = signer(f"{work}/jws-ca")
 now = int(time.time() * 1000)
 day = 86_400_000
 with open(f"{work}/notifications.lines", "w") as out:

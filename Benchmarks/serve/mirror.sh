@@ -34,17 +34,13 @@ cat >"$work/settings.json" <<JSON
 {"app_store_server_api": [{"bundle_id": "com.example.app", "issuer_id": "57246542-96fe-1a63-e053-0824d011072a",
   "key_id": "MIRRORKEY1", "public_key_file": "$work/key.pub.pem"}]}
 JSON
-python3 - "$work" "$customers" <<'PY'
+python3 - "$work" "$customers" "$(dirname "$0")" <<'PY'
 import base64, json, os, random, sys, time, uuid
 import jwt
-from cryptography import x509
-from cryptography.hazmat.primitives import serialization
 work, count = sys.argv[1], int(sys.argv[2])
-ca = f"{work}/jws-ca"
-key = serialization.load_pem_private_key(open(f"{ca}/leaf.key.pem", "rb").read(), password=None)
-chain = [base64.b64encode(open(f"{ca}/{name}.cer", "rb").read()).decode() for name in ("leaf", "intermediate", "root")]
-def sign(payload):
-    return jwt.encode(payload, key, algorithm="ES256", headers={"x5c": chain, "typ": None})
+sys.path.insert(0, sys.argv[3])
+from jws_signer import signer
+sign = signer(f"{work}/jws-ca")
 now = int(time.time() * 1000)
 day = 86_400_000
 lines, ids = [], []

@@ -355,6 +355,19 @@ struct NotificationForwardingTests {
         }
     }
 
+    @Test("a 2xx whose body is longer than what is read still acknowledges the notification")
+    func aLongAcknowledgementIsDelivered() async throws {
+        let clock = Clock()
+        let receiver = RecordingHTTPHandler { _, _, _ in (200, String(repeating: "x", count: 20_000)) }
+        try await LedgerBackend.sqliteMemory.withLedger { ledger in
+            try await Self.withForwarding(ledger, clock: clock, receiver: receiver, adjust: { $0.targets = [$0.targets[0]] }) { components in
+                #expect(await components.verifier.answerNotification(body: try N.body(uuid: "f0000000-0000-4000-8000-000000000061")).outcome == .recorded)
+                try await Self.eventually("delivered") { try await ledger.outboxEntries(LedgerOutboxFilter()).isEmpty }
+                #expect(receiver.received.count == 1)
+            }
+        }
+    }
+
     @Test("the signature is RFC 4231's HMAC-SHA256 in lower-case hex; header values stay one printable line")
     func signatureAndHeaderValues() {
         // RFC 4231, test case 2.
