@@ -32,13 +32,22 @@ esac
 
 [ -n "$scratch" ] || scratch=".build-package/$configuration"
 echo "== building receiptkit ($configuration, Swift runtime linked statically) in $scratch" >&2
-if ! swift build -c "$configuration" --product receiptkit --static-swift-stdlib --scratch-path "$scratch" >&2; then
-  # Seen once in a CI rehearsal (2026-12-04): relinking the tests' debug build with the static runtime failed on
-  # CoreFoundation symbols Foundation's archive needs, after a 15 s build; the same command run again later rebuilt
-  # what it needed (40 s) and linked. The cause is not known: once more, then fail.
-  echo "== the static build failed; building once more" >&2
-  swift build -c "$configuration" --product receiptkit --static-swift-stdlib --scratch-path "$scratch" >&2
-fi
+# SwiftPM does not compile again what it compiled without --static-swift-stdlib (the tests' build in .build): such
+# objects name the shared Foundation's libraries for the linker, not the archives the static Foundation is made of
+# (_FoundationICU, CoreFoundation, …), and the link fails on their symbols. So the linker is also given, in one
+# group, the libraries an object compiled against the static runtime names: the toolchain says which, by
+# compiling a one-line probe.
+probe="$(mktemp -d)"
+trap 'rm -rf "$probe"' EXIT
+printf 'import Foundation\n' > "$probe/probe.swift"
+swiftc -static-stdlib -parse-as-library -c "$probe/probe.swift" -o "$probe/probe.o"
+autolink_extract="$(dirname "$(command -v swiftc)")/swift-autolink-extract"
+static_libraries="$("$autolink_extract" "$probe/probe.o" -o - | tr '\n' ' ')"
+[ -n "${static_libraries// /}" ] || { echo "package.sh: the toolchain named no static library for Foundation" >&2; exit 70; }
+link_flags=(-Xlinker --start-group)
+for library in $static_libraries; do link_flags+=(-Xlinker "$library"); done
+link_flags+=(-Xlinker --end-group)
+swift build -c "$configuration" --product receiptkit --static-swift-stdlib --scratch-path "$scratch" "${link_flags[@]}" >&2
 binary="$(swift build -c "$configuration" --product receiptkit --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/receiptkit"
 
 version="$("$binary" --version)"
@@ -48,7 +57,7 @@ name="receiptkit-$version-$os-$arch"
 [ "$configuration" = release ] || name="$name-$configuration"
 
 staging="$(mktemp -d)"
-trap 'rm -rf "$staging"' EXIT
+trap 'rm -rf "$probe" "$staging"' EXIT
 root="$staging/$name"
 mkdir -p "$root/bin" "$root/Examples/Deploy"
 install -m 0755 "$binary" "$root/bin/receiptkit"
