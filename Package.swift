@@ -268,7 +268,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The real receipts next to the clone, for the test targets (not a product).
-        .target(name: "SharedFixtures", path: "Tests/SharedFixtures", swiftSettings: strictSettings),
+        .target(name: "SharedFixtures", dependencies: ["ReceiptKitTesting"], path: "Tests/SharedFixtures", swiftSettings: strictSettings),
         // A scripted HTTPTransport and a pinned clock for App Store Server API clients, for the test targets.
         .target(
             name: "APITestSupport",

@@ -57,49 +57,37 @@ struct CLIRunner {
         _ program: URL, _ arguments: [String], stdin: Data?, stdout: FileHandle?, timeout: Duration,
         environment: [String: String]
     ) throws -> Output {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
         // The test's own environment, with `environment` set on top.
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, set in set }
-        process.currentDirectoryURL = packageRoot
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = stdout ?? out
-        process.standardError = err
-        process.standardInput = input
-        let exit = ProcessExit(watching: process)
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        let process = try SpawnedProcess(
+            program, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { _, set in set },
+            directory: packageRoot, standardInput: .pipe, standardOutput: stdout.map { .descriptor($0.fileDescriptor) } ?? .pipe,
+            standardError: .pipe)
+        let watchdog = DispatchWorkItem { process.signal(SIGKILL) }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
         defer { watchdog.cancel() }
         Thread {
-            if let stdin { input.fileHandleForWriting.write(stdin) }
-            try? input.fileHandleForWriting.close()
+            if let stdin { process.write(stdin) }
+            process.closeInput()
         }.start()
-        if stdout != nil { try out.fileHandleForWriting.close() }
-        let errors = Reader(err.fileHandleForReading)
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = Reader { process.readToEnd(.error) }
+        let stdoutData = process.readToEnd(.output)
         let stderrData = errors.wait()
-        exit.wait()
         return Output(
-            status: process.terminationStatus,
+            status: process.waitUntilExit(),
             stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self)
         )
     }
 
-    /// A pipe read to its end on a thread of its own.
+    /// A stream read to its end on a thread of its own.
     private final class Reader: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
         private var data = Data()  // written by the thread before `done` is signalled, read after
 
-        init(_ handle: FileHandle) {
+        init(_ read: @escaping @Sendable () -> Data) {
             Thread { [self] in
-                self.data = handle.readDataToEndOfFile()
+                self.data = read()
                 self.done.signal()
             }.start()
         }

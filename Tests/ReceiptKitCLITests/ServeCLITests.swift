@@ -13,26 +13,20 @@ import Testing
 struct ServeCLITests {
     /// A running `receiptkit serve`; the port is read from its "serving verifyReceipt on" line.
     final class Server: @unchecked Sendable {
-        let process = Process()
+        let process: SpawnedProcess
         let port: Int
-        private let stderr = Pipe()
         private var stderrText = ""
-        private let exit: ProcessExit
 
         init(_ arguments: [String], in directory: URL = CLIRunner.packageRoot) throws {
-            self.process.executableURL = CLIRunner.executable
-            self.process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"] + arguments
-            self.process.currentDirectoryURL = directory
-            self.process.standardError = self.stderr
-            self.process.standardOutput = FileHandle.nullDevice
-            self.exit = ProcessExit(watching: self.process)
-            try self.process.run()
+            self.process = try SpawnedProcess(
+                CLIRunner.executable, ["serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"] + arguments,
+                directory: directory, standardError: .pipe)
             var text = ""
             let deadline = Date().addingTimeInterval(60)
             // Until the line that names the port: warnings may come first (a RECEIPTKIT_ variable of the tests'
             // own, say, which names no setting).
             while Date() < deadline, self.process.isRunning {
-                let chunk = self.stderr.fileHandleForReading.availableData
+                let chunk = self.process.readChunk(.error)
                 if chunk.isEmpty { break }
                 text += String(decoding: chunk, as: UTF8.self)
                 if text.contains("serving verifyReceipt on http://") { break }
@@ -50,20 +44,19 @@ struct ServeCLITests {
         /// SIGTERM, then the exit status and everything written to standard error.
         func stopReadingStandardError() -> (status: Int32, stderr: String) {
             let status = self.stop()
-            let rest = self.stderr.fileHandleForReading.readDataToEndOfFile()
+            let rest = self.process.readToEnd(.error)
             return (status, self.stderrText + String(decoding: rest, as: UTF8.self))
         }
 
         /// Returns once the process has exited (killed by the test, say).
         func waitForExit() {
-            self.exit.wait()
+            self.process.waitUntilExit()
         }
 
         /// SIGTERM, then the exit status.
         func stop() -> Int32 {
             self.process.terminate()
-            self.exit.wait()
-            return self.process.terminationStatus
+            return self.process.waitUntilExit()
         }
 
         /// The value of the unlabelled metric `name` at `GET /metrics`.

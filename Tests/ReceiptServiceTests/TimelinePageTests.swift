@@ -332,15 +332,10 @@ struct TimelineBrowserTests {
     static func colours(of file: URL, _ colours: [String]) throws -> [String: Int] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scripts/png-colors.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, file.path] + colours
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let exit = ProcessExit(watching: process)
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        exit.wait()
+        let process = try SpawnedProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, file.path] + colours, standardOutput: .pipe)
+        let data = process.readToEnd(.output)
+        process.waitUntilExit()
         return (try JSONSerialization.jsonObject(with: data) as? [String: Int]) ?? [:]
     }
 }

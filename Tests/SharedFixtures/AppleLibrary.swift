@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKitTesting
 
 /// Apple's app-store-server-library for Python (PyPI): whether this machine has it, and whether the run requires it
 /// (`RECEIPTKIT_REQUIRE_APPLE_LIBRARY=1`, as `.ci/run` sets after installing it).
@@ -7,16 +8,10 @@ public enum AppleLibrary {
 
     /// Whether `python3` imports the library (asked once, when the suites are listed).
     public static let isInstalled: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import appstoreserverlibrary.signed_data_verifier"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        // Told by the termination handler: `waitUntilExit()` off the main thread can miss the exit on Linux.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        guard (try? process.run()) != nil else { return false }
-        exited.wait()
-        return process.terminationStatus == 0
+        guard
+            let process = try? SpawnedProcess(
+                URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import appstoreserverlibrary.signed_data_verifier"])
+        else { return false }
+        return process.waitUntilExit() == 0 && process.terminationReason == .exit
     }()
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import ReceiptKitTesting
 
 /// A headless Chromium for tests that look at a page as a browser draws it: where it is (`RECEIPTKIT_CHROMIUM`, else
 /// `chromium`, `chromium-browser` or `google-chrome` on `PATH`), and whether the run requires it
@@ -34,29 +35,25 @@ public enum HeadlessChromium {
         let errors = directory.appendingPathComponent("chromium-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--disable-extensions", "--disable-background-networking", "--hide-scrollbars", "--enable-logging=stderr",
-            "--user-data-dir=\(directory.appendingPathComponent("profile-\(UUID().uuidString)").path)",
-        ] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                if process.isRunning { kill(pid, SIGKILL) }
-            }
+        let outputFile = try FileHandle(forWritingTo: output), errorsFile = try FileHandle(forWritingTo: errors)
+        defer {
+            try? outputFile.close()
+            try? errorsFile.close()
         }
+        let process = try SpawnedProcess(
+            URL(fileURLWithPath: path),
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-extensions", "--disable-background-networking", "--hide-scrollbars", "--enable-logging=stderr",
+                "--user-data-dir=\(directory.appendingPathComponent("profile-\(UUID().uuidString)").path)",
+            ] + arguments,
+            standardOutput: .descriptor(outputFile.fileDescriptor), standardError: .descriptor(errorsFile.fileDescriptor))
+        // The browser's helpers share its process group: a hung run ends with all of them.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(-pid, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        defer { watchdog.cancel() }
+        let status = await process.exit()
         return Run(
             status: status, output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
             errors: (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
