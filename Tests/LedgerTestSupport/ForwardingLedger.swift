@@ -39,6 +39,12 @@ public struct ForwardingLedger: Ledger {
             environment: environment, bundleIdentifier: bundleIdentifier,
             originalTransactionIdentifiers: originalTransactionIdentifiers, limit: limit)
     }
+    public func originalTransactionIdentifiers(
+        environment: AppStoreEnvironment, bundleIdentifier: String, after: String?, limit: Int
+    ) async throws(LedgerError) -> [String] {
+        try await self.inner.originalTransactionIdentifiers(
+            environment: environment, bundleIdentifier: bundleIdentifier, after: after, limit: limit)
+    }
     public func customer(
         environment: AppStoreEnvironment, bundleIdentifier: String, transactionIdentifier: String
     ) async throws(LedgerError) -> LedgerCustomer? {

@@ -96,6 +96,30 @@ package enum LedgerBackend: String, CaseIterable, CustomTestStringConvertible, S
         }
     }
 
+    /// Runs `body` with the URL of a new, empty PostgreSQL database on the test server, dropped afterwards (even
+    /// while processes `body` started still hold connections to it): for tests of `receiptkit` processes, whose
+    /// `--database` takes a URL and so no schema of their own.
+    package static func withPostgresDatabase<T: Sendable>(_ body: @Sendable (_ url: String) async throws -> T) async throws -> T {
+        guard let url = Self.postgresURL, var parts = URLComponents(string: url) else { throw PostgresUnavailable() }
+        let name = "rk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        parts.path = "/" + name
+        guard let scoped = parts.string else { throw PostgresUnavailable() }
+        var configuration = try PostgresLedger.configuration(url: url)
+        configuration.options.maximumConnections = 1
+        let admin = PostgresLedger(configuration: configuration, answeringLeaseLimit: Self.testLeaseLimit, logger: Self.quiet)
+        return try await Self.running(admin) {
+            try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            do {
+                let result = try await body(scoped)
+                try await admin.client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
+                return result
+            } catch {
+                _ = try? await admin.client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
+                throw error
+            }
+        }
+    }
+
     /// The pool size of a test's PostgreSQL ledger (a test that needs more sets its own).
     package static let connectionsPerTestLedger = 6
 

@@ -186,6 +186,44 @@ struct LedgerContractTests {
         }
     }
 
+    @Test("an app's original transaction ids, page by page, ascending, each once; another app's and environment's apart", arguments: LedgerBackend.available)
+    func originalTransactionIdentifiersPageByPage(backend: LedgerBackend) async throws {
+        try await backend.withLedger { ledger in
+            // Two purchases of one original transaction, five customers, one of another app, one in the sandbox.
+            for index in 0..<5 {
+                let original = "\(8_000 + index)"
+                let purchases = [ServiceTestPKI.purchase(original, original: original, day: 1)]
+                    + (index == 2 ? [ServiceTestPKI.purchase("9002", original: original, day: 2)] : [])
+                try await ledger.record(Self.entry(ServiceTestPKI.receipt(purchases: purchases), tag: "walk \(index)"))
+            }
+            try await ledger.record(
+                Self.entry(
+                    ServiceTestPKI.receipt(bundle: "com.example.other", purchases: [ServiceTestPKI.purchase("8100", original: "8100", day: 1)]),
+                    tag: "walk other"))
+            try await ledger.record(
+                Self.entry(
+                    ServiceTestPKI.receipt(purchases: [ServiceTestPKI.purchase("8200", original: "8200", day: 1)]), tag: "walk sandbox",
+                    environment: .sandbox))
+            var walked: [String] = []
+            var after: String?
+            while true {
+                let page = try await ledger.originalTransactionIdentifiers(
+                    environment: .production, bundleIdentifier: "com.example.app", after: after, limit: 2)
+                #expect(page.count <= 2)
+                guard let last = page.last else { break }
+                walked += page
+                after = last
+            }
+            #expect(walked == ["8000", "8001", "8002", "8003", "8004"])
+            #expect(
+                try await ledger.originalTransactionIdentifiers(
+                    environment: .sandbox, bundleIdentifier: "com.example.app", after: nil, limit: 10) == ["8200"])
+            #expect(
+                try await ledger.originalTransactionIdentifiers(
+                    environment: .production, bundleIdentifier: "com.example.app", after: "8004", limit: 10) == [])
+        }
+    }
+
     @Test("U+0000 in a string to be stored is refused before any write, alike on every backend", arguments: LedgerBackend.available)
     func nulIsRefusedBeforeAnyWrite(backend: LedgerBackend) async throws {
         let clean = Self.entry(ServiceTestPKI.receipt(), tag: "clean")

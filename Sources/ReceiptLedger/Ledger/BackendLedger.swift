@@ -58,6 +58,12 @@ extension BackendLedger {
             environment: environment, bundleIdentifier: bundleIdentifier,
             originalTransactionIdentifiers: originalTransactionIdentifiers, limit: limit)
     }
+    public func originalTransactionIdentifiers(
+        environment: AppStoreEnvironment, bundleIdentifier: String, after: String?, limit: Int
+    ) async throws(LedgerError) -> [String] {
+        try await self.operations.originalTransactionIdentifiers(
+            environment: environment, bundleIdentifier: bundleIdentifier, after: after, limit: limit)
+    }
     public func notificationBackfillState(
         environment: AppStoreEnvironment, bundleIdentifier: String
     ) async throws(LedgerError) -> LedgerBackfillState {

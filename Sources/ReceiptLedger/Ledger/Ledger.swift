@@ -91,6 +91,12 @@ public protocol Ledger: Sendable {
         environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String], limit: Int
     ) async throws(LedgerError) -> [LedgerNotificationEntry]
 
+    /// The app's original transaction ids greater than `after` (from the first when `nil`), ascending, at most
+    /// `limit`: a walk over every customer of an app (`receiptkit simulate export --all`).
+    func originalTransactionIdentifiers(
+        environment: AppStoreEnvironment, bundleIdentifier: String, after: String?, limit: Int
+    ) async throws(LedgerError) -> [String]
+
     /// Whether the database answers (a trivial query).
     func ping() async throws(LedgerError)
 
@@ -287,6 +293,13 @@ extension Ledger {
         environment: AppStoreEnvironment, bundleIdentifier: String, originalTransactionIdentifiers: [String], limit: Int
     ) async throws(LedgerError) -> [LedgerNotificationEntry] {
         throw LedgerError(.statementFailed, "this ledger does not look notifications up")
+    }
+
+    /// Not supported by a ledger of your own unless it says otherwise: `simulate export --all` then fails.
+    public func originalTransactionIdentifiers(
+        environment: AppStoreEnvironment, bundleIdentifier: String, after: String?, limit: Int
+    ) async throws(LedgerError) -> [String] {
+        throw LedgerError(.statementFailed, "this ledger does not list original transactions")
     }
 
     /// Not supported by a ledger of your own unless it says otherwise: the App Store Server API mirror then answers

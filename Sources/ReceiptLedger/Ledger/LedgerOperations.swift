@@ -237,6 +237,26 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
         return Array(entries.prefix(max(0, limit)))
     }
 
+    /// The app's original transaction ids after `after`, ascending, at most `limit`.
+    func originalTransactionIdentifiers(
+        environment: AppStoreEnvironment, bundleIdentifier: String, after: String?, limit: Int
+    ) async throws(LedgerError) -> [String] {
+        let statement = self.statements.selectOriginalTransactionIdentifiers(
+            environment: environment, bundleIdentifier: bundleIdentifier, after: after, limit: limit)
+        let rows = try await self.guarded {
+            try await self.backend.read { session in try await session.run(statement) }
+        }
+        var identifiers: [String] = []
+        identifiers.reserveCapacity(rows.count)
+        for row in rows {
+            guard row.count == 1, case .text(let id) = row[0] else {
+                throw LedgerError(.incompatibleSchema, "a stored original transaction id is not text")
+            }
+            identifiers.append(id)
+        }
+        return identifiers
+    }
+
     /// The customer whose original transaction ids `identify` selects, read on one connection.
     private func customer(
         environment: AppStoreEnvironment, bundleIdentifier: String, identified identify: SQLStatement

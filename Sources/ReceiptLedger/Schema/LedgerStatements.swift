@@ -204,6 +204,21 @@ struct LedgerStatements: Sendable {
         )
     }
 
+    /// A page of the app's original transaction ids, ascending, from the transactions' index by original id.
+    func selectOriginalTransactionIdentifiers(
+        environment: AppStoreEnvironment, bundleIdentifier: String, after: String?, limit: Int
+    ) -> SQLStatement {
+        let p = self.dialect.placeholder
+        return SQLStatement(
+            sql: """
+                SELECT DISTINCT original_transaction_id FROM receiptkit_transactions
+                WHERE environment = \(p(1)) AND bundle_id = \(p(2)) AND original_transaction_id > \(p(3))
+                ORDER BY original_transaction_id LIMIT \(max(0, limit))
+                """,
+            binds: [.text(environment.rawValue), .text(bundleIdentifier), .text(after ?? "")]
+        )
+    }
+
     /// The hashes among `hashes` (at most ``chunkSize``) of stored receipts.
     func selectRecordedReceipts(_ hashes: ArraySlice<String>) -> SQLStatement {
         let placeholders = (0..<hashes.count).map { self.dialect.placeholder($0 + 1) }.joined(separator: ", ")
