@@ -41,7 +41,7 @@ public struct AppStoreServerSimulator: Sendable {
     /// Where the server logs (nothing below `warning` by default).
     public var logger: Logger
 
-    /// Creates a simulator; nothing listens until ``run(_:)``.
+    /// Creates a simulator; nothing listens until ``run(port:_:)``.
     public init(
         store: SimulatedAppStore = SimulatedAppStore(),
         authority: JWSTestAuthority,
@@ -57,11 +57,13 @@ public struct AppStoreServerSimulator: Sendable {
         self.logger = logger
     }
 
-    /// Listens on 127.0.0.1 on a free port, runs `body` with the base URL (`http://127.0.0.1:PORT`, no trailing
-    /// slash), then shuts the server down.
-    /// - Throws: ``SimulatorError`` with ``SimulatorError/Code/notStarted`` when no port could be bound, or
+    /// Listens on 127.0.0.1 on `port` (a free one when 0), runs `body` with the base URL (`http://127.0.0.1:PORT`,
+    /// no trailing slash), then shuts the server down.
+    /// - Throws: ``SimulatorError`` with ``SimulatorError/Code/notStarted`` when the port could not be bound, or
     ///   what `body` throws.
-    public func run<T: Sendable>(_ body: @Sendable (_ baseURL: String) async throws -> T) async throws -> T {
+    public func run<T: Sendable>(
+        port: Int = 0, _ body: @Sendable (_ baseURL: String) async throws -> T
+    ) async throws -> T {
         let (ports, announce) = AsyncStream.makeStream(of: Int.self)
         let store = self.store
         let server = HTTPServerBuilder { responder in
@@ -73,7 +75,7 @@ public struct AppStoreServerSimulator: Sendable {
             router: self.router(),
             server: server,
             configuration: ApplicationConfiguration(
-                address: .hostname("127.0.0.1", port: 0), serverName: "AppStoreServerSimulator"),
+                address: .hostname("127.0.0.1", port: port), serverName: "AppStoreServerSimulator"),
             onServerRunning: { channel in
                 announce.yield(channel.localAddress?.port ?? 0)
                 announce.finish()
@@ -91,7 +93,8 @@ public struct AppStoreServerSimulator: Sendable {
             guard let port = await iterator.next(), port > 0 else {
                 await services.triggerGracefulShutdown()
                 try await group.waitForAll()
-                throw SimulatorError(.notStarted, "the simulator did not report a listening port")
+                throw SimulatorError(
+                    .notStarted, port == 0 ? "the simulator did not report a listening port" : "127.0.0.1:\(port) could not be bound")
             }
             do {
                 let value = try await body("http://127.0.0.1:\(port)")

@@ -171,6 +171,21 @@ public final class SimulatedAppStore: Sendable {
         self.state.withLockedValue { $0.notifications.append(StoredNotification(fields: fields, attempts: attempts)) }
     }
 
+    /// Adds a send attempt to the notification of `notificationUUID` in the history, or adds the notification with
+    /// that attempt when the history does not hold it yet.
+    func recordAttempt(_ attempt: SimulatedSendAttempt, fields: [String: JSONValue]) {
+        let uuid = fields["notificationUUID"]?.stringValue
+        self.state.withLockedValue { state in
+            if let uuid,
+                let index = state.notifications.lastIndex(where: { $0.fields["notificationUUID"]?.stringValue == uuid })
+            {
+                state.notifications[index].attempts.append(attempt)
+            } else {
+                state.notifications.append(StoredNotification(fields: fields, attempts: [attempt]))
+            }
+        }
+    }
+
     /// The `sendAttemptResult` of the test notifications requested from now on (`SUCCESS` by default).
     public var testNotificationResult: String {
         get { self.state.withLockedValue { $0.testNotificationResult } }

@@ -16,7 +16,7 @@ struct ReceiptKitCommand: AsyncParsableCommand {
         subcommands: [
             InspectCommand.self, ValidateCommand.self, BenchCommand.self, MintCommand.self, TrustCommand.self,
             ServeCommand.self, LedgerCommand.self, SubscriptionCommand.self, JWSCommand.self, CodegenCommand.self, APICommand.self,
-            SignCommand.self, NotificationsCommand.self,
+            SignCommand.self, NotificationsCommand.self, SimulateCommand.self,
         ]
     )
 }

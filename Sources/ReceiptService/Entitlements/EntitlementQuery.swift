@@ -92,18 +92,6 @@ public struct EntitlementQuery: Sendable, Hashable {
         }
     }
 
-    /// 8-4-4-4-12 hexadecimal digits.
-    static func isUUID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-                else { return false }
-            }
-        }
-        return true
-    }
+    /// 8-4-4-4-12 hexadecimal digits, either case.
+    static func isUUID(_ text: String) -> Bool { UUIDText.isUUID(text) }
 }
