@@ -12,7 +12,8 @@ import sys
 import time
 
 STARTED = re.compile(r"^◇ Test (?!case passing |run started)(.*) started\.$")
-ENDED = re.compile(r"^[✔✘] Test (?!run with )(.*?)(?: with \d+ test cases?)? (?:passed|failed)")
+# "after" too: a test's name may itself hold " failed" ("… not counted as failed, …").
+ENDED = re.compile(r"^[✔✘] Test (?!run with )(.*?)(?: with \d+ test cases?)? (?:passed|failed) after ")
 
 
 def main() -> int:
