@@ -1,14 +1,20 @@
 extension LedgerOperations {
-    /// The columns an outbox entry is read from, in ``entry(_:)``'s order.
-    private static var outboxColumns: String {
-        """
-        target, notification_uuid, environment, bundle_id, original_transaction_id, notification_type, subtype, \
-        signed_ms, created_ms, body, state, attempts, next_attempt_ms, deadline_ms, last_error
-        """
+    /// The columns an outbox entry is read from, in ``entry(_:)``'s order, from `receiptkit_notification_outbox`
+    /// (not aliased): the last, the notification's signed payload when the body is stored around it (``OutboxBody``).
+    private static func outboxColumns(_ dialect: SQLDialect) -> String {
+        let mark = dialect == .postgres ? "'\\x00524b01'::bytea" : "X'00524B01'"
+        return """
+            target, notification_uuid, environment, bundle_id, original_transaction_id, notification_type, subtype, \
+            signed_ms, created_ms, body, state, attempts, next_attempt_ms, deadline_ms, last_error,
+            CASE WHEN substr(body, 1, 4) = \(mark) THEN (
+                SELECT n.signed_payload FROM receiptkit_notifications n
+                WHERE n.notification_uuid = receiptkit_notification_outbox.notification_uuid) END
+            """
     }
 
     /// The outbox entries of a new notification, one per target (nothing for a notification without forwarding):
-    /// run in the transaction that records it, right after its UUID proved new.
+    /// run in the transaction that records it, right after its UUID proved new. The body is stored around the
+    /// notification's signed payload when it holds it (``OutboxBody``): the JWS is written once, in the notification.
     static func insertOutbox(_ notification: LedgerNotification, dialect: SQLDialect) -> SQLStatement? {
         guard let forwarding = notification.forwarding, !forwarding.targets.isEmpty else { return nil }
         let p = dialect.placeholder
@@ -33,7 +39,8 @@ extension LedgerOperations {
                 .text(notification.bundleIdentifier), .text(original ?? "uuid:" + notification.notificationUUID),
                 original.map(SQLValue.text) ?? .null, .text(notification.notificationType),
                 notification.subtype.map(SQLValue.text) ?? .null, .integer(notification.signedMilliseconds),
-                .integer(notification.receivedMilliseconds), .blob(forwarding.body),
+                .integer(notification.receivedMilliseconds),
+                .blob(OutboxBody.stored(forwarding.body, signedPayload: notification.signedPayload)),
                 .integer(forwarding.deadlineMilliseconds),
             ] + targets.map { .text($0) })
     }
@@ -66,7 +73,7 @@ extension LedgerOperations {
                     ORDER BY c.next_attempt_ms
                     LIMIT \(claim.limit)
                     \(locking))
-                RETURNING \(Self.outboxColumns)
+                RETURNING \(Self.outboxColumns(dialect))
                 """,
             binds: [
                 .text(claim.holder), .integer(until.overflow ? .max : until.partialValue), .integer(claim.atMilliseconds),
@@ -76,7 +83,39 @@ extension LedgerOperations {
         let rows = try await self.guarded {
             try await self.writes.write { session in try await session.run(statement) }
         }
-        return try rows.map(Self.entry).sorted { ($0.signedMilliseconds, $0.notificationUUID) < ($1.signedMilliseconds, $1.notificationUUID) }
+        var entries: [LedgerOutboxEntry] = []
+        var unsendable: [LedgerOutboxEntry] = []
+        for row in rows {
+            let (entry, complete) = try Self.entry(row)
+            if complete { entries.append(entry) } else { unsendable.append(entry) }
+        }
+        if !unsendable.isEmpty { try await self.park(unsendable, holder: claim.holder) }
+        return entries.sorted { ($0.signedMilliseconds, $0.notificationUUID) < ($1.signedMilliseconds, $1.notificationUUID) }
+    }
+
+    /// Parks claimed entries whose body cannot be put together again: it refers to its notification's signed
+    /// payload, and that notification is no longer in the ledger (removed by hand). Sending them could never succeed;
+    /// parked, they stop holding back their original transaction's later entries and are listed with the reason.
+    private func park(_ entries: [LedgerOutboxEntry], holder: String) async throws(LedgerError) {
+        let p = self.backend.dialect.placeholder
+        let statements = entries.map { entry in
+            SQLStatement(
+                sql: """
+                    UPDATE receiptkit_notification_outbox
+                    SET state = 'parked', last_error = \(p(4)), holder = NULL, lease_until_ms = 0
+                    WHERE target = \(p(1)) AND notification_uuid = \(p(2)) AND holder = \(p(3))
+                    RETURNING notification_uuid
+                    """,
+                binds: [
+                    .text(entry.target), .text(entry.notificationUUID), .text(holder),
+                    .text(OutboxBody.missingPayloadError),
+                ])
+        }
+        _ = try await self.guarded {
+            try await self.writes.write { session in
+                for statement in statements { _ = try await session.run(statement) }
+            }
+        }
     }
 
     func settleOutbox(_ settlements: [LedgerOutboxSettlement]) async throws(LedgerError) -> Int {
@@ -137,13 +176,14 @@ extension LedgerOperations {
     }
 
     func outboxEntries(_ filter: LedgerOutboxFilter) async throws(LedgerError) -> [LedgerOutboxEntry] {
-        var statement = self.filtered("SELECT \(Self.outboxColumns) FROM receiptkit_notification_outbox", filter)
+        var statement = self.filtered(
+            "SELECT \(Self.outboxColumns(self.backend.dialect)) FROM receiptkit_notification_outbox", filter)
         statement.sql += "\nORDER BY created_ms, signed_ms, notification_uuid, target LIMIT \(max(0, filter.limit))"
         let selected = statement
         let rows = try await self.guarded {
             try await self.backend.read { session in try await session.run(selected) }
         }
-        return try rows.map(Self.entry)
+        return try rows.map { row throws(LedgerError) in try Self.entry(row).entry }
     }
 
     func retryOutbox(
@@ -212,22 +252,25 @@ extension LedgerOperations {
         return SQLStatement(sql: sql, binds: values)
     }
 
-    /// An entry from a row of ``outboxColumns``.
-    private static func entry(_ row: [SQLValue]) throws(LedgerError) -> LedgerOutboxEntry {
-        guard row.count == 15, case .blob(let body) = row[9] else {
+    /// An entry from a row of ``outboxColumns(_:)``, and whether its body is whole: `false` when the body refers to
+    /// its notification's signed payload and the notification is gone (the entry's body is then empty).
+    private static func entry(_ row: [SQLValue]) throws(LedgerError) -> (entry: LedgerOutboxEntry, complete: Bool) {
+        guard row.count == 16, case .blob(let stored) = row[9] else {
             throw LedgerError(.incompatibleSchema, "an outbox entry is not as selected")
         }
+        let restored = OutboxBody.restored(stored, signedPayload: try row[15].optionalText())
         guard let state = LedgerOutboxEntry.State(rawValue: try row[10].text()) else {
             throw LedgerError(.incompatibleSchema, "an outbox entry's state is neither pending nor parked")
         }
-        return LedgerOutboxEntry(
+        let entry = LedgerOutboxEntry(
             target: try row[0].text(), notificationUUID: try row[1].text(),
             environment: AppStoreEnvironment(rawValue: try row[2].text()), bundleIdentifier: try row[3].text(),
             originalTransactionIdentifier: try row[4].optionalText(), notificationType: try row[5].text(),
             subtype: try row[6].optionalText(), signedMilliseconds: try row[7].integer(),
-            createdMilliseconds: try row[8].integer(), body: body, state: state, attempts: try row[11].integer(),
+            createdMilliseconds: try row[8].integer(), body: restored ?? [], state: state, attempts: try row[11].integer(),
             nextAttemptMilliseconds: try row[12].integer(), deadlineMilliseconds: try row[13].integer(),
-            lastError: try row[14].optionalText())
+            lastError: restored == nil ? OutboxBody.missingPayloadError : try row[14].optionalText())
+        return (entry, restored != nil)
     }
 
     /// Refuses a settlement whose text holds U+0000 (PostgreSQL cannot store it; the forwarder keeps failures to

@@ -26,7 +26,9 @@ public struct LedgerOutboxEntry: Sendable, Hashable {
     public var signedMilliseconds: Int64
     /// When the entry was written (the notification recorded), in milliseconds.
     public var createdMilliseconds: Int64
-    /// The body to send.
+    /// The body to send, byte for byte as recorded (stored around the notification's signed payload, and put
+    /// together again when read). Empty when it refers to a notification no longer in the ledger (removed by hand):
+    /// such an entry is parked by the claim that finds it, ``lastError`` saying why.
     public var body: [UInt8]
     public var state: State
     /// Attempts begun so far (an attempt is counted when it is claimed, so one a crash cut short counts).
