@@ -44,6 +44,28 @@ struct LedgerOutboxBodyTests {
         }
     }
 
+    @Test("the byte search agrees with a plain one: first occurrence, overlaps, ends, absent, empty and longer needles")
+    func byteSearchAgrees() {
+        func plain(_ needle: [UInt8], _ haystack: [UInt8]) -> Int? {
+            guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
+            return (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
+        }
+        let cases: [(String, String)] = [
+            ("abc", "xxabcxxabc"), ("aab", "aaab"), ("abab", "abababab"), ("c", "abc"), ("a", "abc"), ("abc", "abc"),
+            ("abd", "abcabc"), ("", "abc"), ("abcd", "abc"), ("b", ""), ("xyz", "xyxyxyz"),
+        ]
+        for (needle, haystack) in cases {
+            #expect(ByteSearch.firstOffset(of: Array(needle.utf8), in: Array(haystack.utf8)) == plain(Array(needle.utf8), Array(haystack.utf8)), "\(needle) in \(haystack)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let haystack = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...2, using: &generator) }
+            let needle = (0..<Int.random(in: 0...4, using: &generator)).map { _ in UInt8.random(in: 0...2, using: &generator) }
+            #expect(ByteSearch.firstOffset(of: needle, in: haystack) == plain(needle, haystack), "\(needle) in \(haystack)")
+        }
+        #expect(ByteSearch.containsNUL("a\u{0}b") && ByteSearch.containsNUL("\u{0}") && !ByteSearch.containsNUL("") && !ByteSearch.containsNUL("é✓"))
+    }
+
     @Test("a body that does not hold the payload as signed is kept whole; one starting with NUL is marked, not misread")
     func literalBodies() throws {
         let payload = Self.payload("eyJh", length: 64)

@@ -276,7 +276,7 @@ extension LedgerOperations {
     /// Refuses a settlement whose text holds U+0000 (PostgreSQL cannot store it; the forwarder keeps failures to
     /// printable ASCII, so none reaches here).
     private static func refuseNULInOutbox(_ statement: SQLStatement) throws(LedgerError) {
-        for case .text(let text) in statement.binds where text.utf8.contains(0) {
+        for case .text(let text) in statement.binds where ByteSearch.containsNUL(text) {
             throw LedgerError(.stringContainsNUL, "a string to be stored holds U+0000")
         }
     }

@@ -409,7 +409,7 @@ struct LedgerOperations<Backend: SQLBackend>: Sendable {
                 case .texts(let list): texts = list
                 case .integer, .blob, .null: continue
                 }
-                if texts.contains(where: { $0.utf8.contains(0) }) {
+                if texts.contains(where: ByteSearch.containsNUL) {
                     throw LedgerError(.stringContainsNUL, "a string to be stored holds U+0000")
                 }
             }

@@ -21,14 +21,13 @@ enum OutboxBody {
 
     /// What to store for `body`, whose notification's row holds `signedPayload`.
     static func stored(_ body: [UInt8], signedPayload: String?) -> [UInt8] {
-        if let signedPayload, !signedPayload.isEmpty, let range = body.firstRange(of: Array(signedPayload.utf8)),
-            let length = UInt32(exactly: range.lowerBound)
-        {
+        let payload = signedPayload.map { Array($0.utf8) } ?? []
+        if let start = ByteSearch.firstOffset(of: payload, in: body), let length = UInt32(exactly: start) {
             var stored = Self.referenceMark
-            stored.reserveCapacity(8 + body.count - range.count)
+            stored.reserveCapacity(8 + body.count - payload.count)
             stored.append(contentsOf: [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
-            stored.append(contentsOf: body[..<range.lowerBound])
-            stored.append(contentsOf: body[range.upperBound...])
+            stored.append(contentsOf: body[..<start])
+            stored.append(contentsOf: body[(start + payload.count)...])
             return stored
         }
         return body.first == 0x00 ? Self.literalMark + body : body

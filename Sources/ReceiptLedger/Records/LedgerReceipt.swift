@@ -104,7 +104,7 @@ public struct LedgerReceipt: Sendable {
     /// Whether a string the ledger stores as text for it — its app, its purchases' ids and products — holds U+0000,
     /// which PostgreSQL's `text` cannot store (the rows' JSON escapes it).
     var storesNUL: Bool {
-        func nul(_ string: String) -> Bool { string.utf8.contains(0) }
+        func nul(_ string: String) -> Bool { ByteSearch.containsNUL(string) }
         if nul(self.bundleIdentifier) { return true }
         return self.receipt.inAppPurchases.contains { purchase in
             guard let transaction = purchase.transactionIdentifier, !transaction.isEmpty else { return false }
