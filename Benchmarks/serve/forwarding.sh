@@ -24,6 +24,14 @@ python3 -c "import jwt" 2>/dev/null || pip install -q PyJWT cryptography --break
 # shellcheck source=serving.sh
 source "$(dirname "$0")/serving.sh"
 receiver=""
+# The CPU ticks of every PostgreSQL process on this machine (its backends serve the server's connections).
+database_ticks() {
+  local total=0 pid
+  for pid in $(pgrep -x postgres || true); do
+    total=$(( total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+  done
+  echo "$total"
+}
 cleanup() { [ -n "$receiver" ] && kill "$receiver" 2>/dev/null || true; serving_cleanup; }
 trap cleanup EXIT
 
@@ -104,7 +112,7 @@ kinds=(sqlite)
 [ -n "$pg_url" ] && kinds+=(postgres)
 
 echo "== $count notifications, $connections connections, ${seconds}s per run, $rounds rounds"
-printf '%-22s %10s %9s %9s %8s %12s %s\n' path "req/s" p50 p99 non-2xx "server µs/req" "forwarded (pending)"
+printf '%-22s %10s %9s %9s %8s %12s %10s %s\n' path "req/s" p50 p99 non-2xx "server µs/req" "db µs/req" "forwarded (pending)"
 for round in $(seq 1 "$rounds"); do
   for kind in "${kinds[@]}"; do
     for path in no-targets forwarding; do
@@ -114,6 +122,7 @@ for round in $(seq 1 "$rounds"); do
       start_server "$database" --anchor "$work/jws-ca/root.cer" --config "$settings"
       kill -USR1 "$receiver"; sleep 0.2; before_received=$(cat "$work/received" 2>/dev/null || echo 0)
       receiver_before=$(awk '{print $14 + $15}' "/proc/$receiver/stat")
+      database_before=$(database_ticks)
       before=$(cpu_ticks)
       # FORWARDING_PERF=PREFIX: the server profiled during each run (perf record -g; PREFIX.KIND-PATH.ROUND).
       profiler=""
@@ -124,8 +133,14 @@ for round in $(seq 1 "$rounds"); do
       wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/notifications/v2" \
         -- "$work/notifications.lines" 2 >"$work/wrk.txt"
       after=$(cpu_ticks)
+      database_after=$(database_ticks)
       [ -n "$profiler" ] && wait "$profiler"
       wrk_figures "$work/wrk.txt" "$before" "$after"
+      # PostgreSQL's own processes share the cores too: their CPU per request during the run.
+      database="-"
+      if [ "$kind" = postgres ] && [ "${requests:-0}" -gt 0 ]; then
+        database=$(( (database_after - database_before) * 1000000 / $(getconf CLK_TCK) / requests ))
+      fi
       forwarded="-"
       if [ "$path" = forwarding ]; then
         kill -USR1 "$receiver"; sleep 0.2
@@ -137,7 +152,7 @@ for round in $(seq 1 "$rounds"); do
         forwarded="$forwarded (${pending:-?}); receiver ${receiver_share}% of a core"
       fi
       grep -q exhausted "$work/wrk.txt" && echo "   (the run posted every notification: some were duplicates; raise COUNT)"
-      printf '%-22s %10s %9s %9s %8s %12s %s\n' "$kind-$path" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$forwarded"
+      printf '%-22s %10s %9s %9s %8s %12s %10s %s\n' "$kind-$path" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$database" "$forwarded"
       echo "$rps" >>"$work/rate.$kind-$path"
       echo "$p99" >>"$work/p99.$kind-$path"
       stop_server
