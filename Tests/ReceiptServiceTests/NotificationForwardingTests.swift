@@ -355,6 +355,39 @@ struct NotificationForwardingTests {
         }
     }
 
+    @Test("a round's attempts are all in flight at once, not queued behind the HTTP client's 8 connections to a host")
+    func aRoundIsSentAtOnce() async throws {
+        let clock = Clock()
+        let receiver = RecordingHTTPHandler { _, _, _ in nil }  // reads every request, answers none
+        try await LedgerBackend.sqliteMemory.withLedger { ledger in
+            // 16 customers, so that no entry waits for another's; attempts far longer than the wait below, so that
+            // a request queued behind the first 8 could only go once one of those had timed out.
+            try await Self.withForwarding(
+                ledger, clock: clock, receiver: receiver,
+                adjust: { forwarding in
+                    forwarding.targets = [forwarding.targets[1]]
+                    forwarding.attemptTimeout = .seconds(120)
+                    forwarding.maximumInFlight = 16
+                },
+                // Recorded before the forwarder starts, so that its first round claims all 16.
+                before: { components in
+                    for index in 0..<16 {
+                        let original = String(3_000_000_000_000_000 + index)
+                        let transaction = N.transaction(String(3_100_000_000_000_000 + index)) { fields in
+                            fields["originalTransactionId"] = .string(original)
+                        }
+                        let uuid = String(format: "f0000000-0000-4000-8000-%012d", 100 + index)
+                        let body = try N.body(uuid: uuid, transaction: transaction)
+                        #expect(await components.verifier.answerNotification(body: body).outcome == .recorded)
+                    }
+                }
+            ) { components in
+                try await Self.eventually("16 requests read while none is answered") { receiver.received.count == 16 }
+                #expect(Set(receiver.received.compactMap { $0.header("X-ReceiptKit-Original-Transaction-Id") }).count == 16)
+            }
+        }
+    }
+
     @Test("a 2xx whose body is longer than what is read still acknowledges the notification")
     func aLongAcknowledgementIsDelivered() async throws {
         let clock = Clock()

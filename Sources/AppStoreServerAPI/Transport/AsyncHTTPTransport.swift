@@ -18,6 +18,14 @@ public struct AsyncHTTPTransport: HTTPTransport {
         self.client = client
     }
 
+    /// A transport for many requests at once to one host (notifications sent on to a target, up to its
+    /// `max_in_flight`), on a second process-wide client whose pool opens a connection for each request waiting for
+    /// one, up to 1,024 a host. AsyncHTTPClient's default opens 8 and queues the rest, so with a slow host the queued
+    /// requests' time limits ran out before they were sent.
+    public static var forManyRequestsToOneHost: AsyncHTTPTransport {
+        AsyncHTTPTransport(client: wideClient)
+    }
+
     /// Sends `request`; `timeout` bounds the whole exchange — connection, head and body — not only the head.
     public func send(
         _ request: HTTPTransportRequest,
@@ -89,10 +97,19 @@ public struct AsyncHTTPTransport: HTTPTransport {
     }
 }
 
-/// One client for every App Store Server API exchange of the process that does not bring its own.
-private let sharedClient: HTTPClient = {
+/// The configuration of the process-wide clients: redirects not followed, a refused connection failing at once.
+private func clientConfiguration(connectionsPerHost: Int) -> HTTPClient.Configuration {
     var configuration = HTTPClient.Configuration.singletonConfiguration
     configuration.connectionPool.retryConnectionEstablishment = false
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
     configuration.redirectConfiguration = .disallow
-    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-}()
+    return configuration
+}
+
+/// One client for every App Store Server API exchange of the process that does not bring its own.
+private let sharedClient = HTTPClient(
+    eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration(connectionsPerHost: 8))
+
+/// One client for ``AsyncHTTPTransport/forManyRequestsToOneHost``.
+private let wideClient = HTTPClient(
+    eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration(connectionsPerHost: 1_024))

@@ -50,7 +50,8 @@ public struct ServiceComponents: Sendable {
     ///   - ledger: The transaction ledger (migrated before requests arrive).
     ///   - metrics: Where to count; a fresh registry by default.
     ///   - apiTransport: How the App Store Server API clients send requests; AsyncHTTPClient by default.
-    ///   - forwardingTransport: How notifications are sent on to their targets; AsyncHTTPClient by default.
+    ///   - forwardingTransport: How notifications are sent on to their targets; by default AsyncHTTPClient with a
+    ///     connection for each attempt in flight (`AsyncHTTPTransport.forManyRequestsToOneHost`).
     ///   - logger: Where the App Store Server API refresh says an app's key was refused, it was rate limited or Apple
     ///     was unavailable, and when it answers again.
     ///   - now: The service's clock: `request_date`, VPP expiry, notification ages, ledger and refresh times, bearer
@@ -63,7 +64,7 @@ public struct ServiceComponents: Sendable {
         ledger: any Ledger,
         metrics: ServiceMetrics = ServiceMetrics(),
         apiTransport: any HTTPTransport = AsyncHTTPTransport(),
-        forwardingTransport: any HTTPTransport = AsyncHTTPTransport(),
+        forwardingTransport: any HTTPTransport = AsyncHTTPTransport.forManyRequestsToOneHost,
         logger: Logger = Logger(label: "receiptkit.service"),
         now: @escaping @Sendable () -> Date
     ) throws(ServiceStartupError) {
@@ -85,7 +86,7 @@ public struct ServiceComponents: Sendable {
         ledger: any Ledger,
         metrics: ServiceMetrics,
         apiClients: [AppStoreEnvironment: [String: AppStoreServerAPIClient]],
-        forwardingTransport: any HTTPTransport = AsyncHTTPTransport(),
+        forwardingTransport: any HTTPTransport = AsyncHTTPTransport.forManyRequestsToOneHost,
         logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
