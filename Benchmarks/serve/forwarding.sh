@@ -9,7 +9,8 @@
 #   Benchmarks/serve/forwarding.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS] [COUNT]
 #
 # Defaults: a release build made here, 5 s per run, 64 connections, 3 rounds, 40,000 notifications (more than a run
-# posts: every request records a new one). PostgreSQL: RECEIPTKIT_TEST_POSTGRES_URL, else a server .ci/postgres.sh
+# posts: every request records a new one). A third path, outbox-only, has a target that never answers: the outbox's
+# writes without the sending. PostgreSQL: RECEIPTKIT_TEST_POSTGRES_URL, else a server .ci/postgres.sh
 # starts (and stops) on port 54334. FORWARDING_PERF=PREFIX records the server's profile during each run.
 set -euo pipefail
 # shellcheck source=../setup.sh
@@ -32,7 +33,12 @@ database_ticks() {
   done
   echo "$total"
 }
-cleanup() { [ -n "$receiver" ] && kill "$receiver" 2>/dev/null || true; serving_cleanup; }
+stalled=""
+cleanup() {
+  [ -n "$receiver" ] && kill "$receiver" 2>/dev/null || true
+  [ -n "$stalled" ] && kill "$stalled" 2>/dev/null || true
+  serving_cleanup
+}
 trap cleanup EXIT
 
 echo "== minting $count notifications"
@@ -104,6 +110,22 @@ cat >"$work/targets.json" <<JSON
   "hmac_secret": "a-benchmark-secret-0123456789", "name": "backend"}]}
 JSON
 echo '{}' >"$work/none.json"
+# The outbox alone: a target that never answers (a socket listening, never accepting) with a 300 s attempt timeout,
+# so that every notification writes its entry while the first round's attempts wait and nothing is sent. The
+# difference between this path and "forwarding" is the sending; that server is stopped with SIGKILL (a graceful
+# stop would wait out the attempts), its entries left to their leases in a ledger made afresh for every run.
+python3 -c '
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4096)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+time.sleep(1e9)' "$work/stalled.port" &
+stalled=$!
+for _ in $(seq 1 50); do [ -s "$work/stalled.port" ] && break; sleep 0.1; done
+cat >"$work/stalled.json" <<JSON
+{"notification_targets": [{"bundle_id": "com.example.app", "url": "http://127.0.0.1:$(cat "$work/stalled.port")/apple",
+  "hmac_secret": "a-benchmark-secret-0123456789", "name": "backend"}],
+ "notification_forwarding": {"attempt_timeout_seconds": 300}}
+JSON
 
 pg_url="$(postgres_url forwarding 54334)"
 [ -z "${RECEIPTKIT_TEST_POSTGRES_URL:-}" ] && [ -n "$pg_url" ] && started_pg=forwarding
@@ -115,10 +137,11 @@ echo "== $count notifications, $connections connections, ${seconds}s per run, $r
 printf '%-22s %10s %9s %9s %8s %12s %10s %s\n' path "req/s" p50 p99 non-2xx "server µs/req" "db µs/req" "forwarded (pending)"
 for round in $(seq 1 "$rounds"); do
   for kind in "${kinds[@]}"; do
-    for path in no-targets forwarding; do
+    for path in no-targets outbox-only forwarding; do
       database=$(fresh_database "$kind")
       settings="$work/none.json"
       [ "$path" = forwarding ] && settings="$work/targets.json"
+      [ "$path" = outbox-only ] && settings="$work/stalled.json"
       start_server "$database" --anchor "$work/jws-ca/root.cer" --config "$settings"
       kill -USR1 "$receiver"; sleep 0.2; before_received=$(cat "$work/received" 2>/dev/null || echo 0)
       receiver_before=$(awk '{print $14 + $15}' "/proc/$receiver/stat")
@@ -142,6 +165,10 @@ for round in $(seq 1 "$rounds"); do
         database=$(( (database_after - database_before) * 1000000 / $(getconf CLK_TCK) / requests ))
       fi
       forwarded="-"
+      if [ "$path" = outbox-only ]; then
+        pending=$(curl -fs "http://127.0.0.1:$port/metrics" | awk '/^receiptkit_notification_outbox_pending_entries\{/ {print $2}')
+        forwarded="0 (${pending:-?})"
+      fi
       if [ "$path" = forwarding ]; then
         kill -USR1 "$receiver"; sleep 0.2
         forwarded=$(( $(cat "$work/received") - before_received ))
@@ -155,10 +182,18 @@ for round in $(seq 1 "$rounds"); do
       printf '%-22s %10s %9s %9s %8s %12s %10s %s\n' "$kind-$path" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$database" "$forwarded"
       echo "$rps" >>"$work/rate.$kind-$path"
       echo "$p99" >>"$work/p99.$kind-$path"
-      stop_server
+      if [ "$path" = outbox-only ]; then
+        kill -KILL "$server"; wait "$server" 2>/dev/null || true; server=""
+      else
+        stop_server
+      fi
     done
   done
 done
 
-echo "-- medians (rounds' spread), and forwarding's rate as a share of the same database's without targets (target >= 0.90)"
-for kind in "${kinds[@]}"; do print_ratios "$kind" no-targets forwarding; done
+echo "-- medians (rounds' spread), and each path's rate as a share of the same database's without targets (target >= 0.90)"
+echo "   outbox-only: the entries written, nothing sent; forwarding: written and sent on while the run lasts"
+for kind in "${kinds[@]}"; do
+  print_ratios "$kind" no-targets outbox-only | tail -n 1
+  print_ratios "$kind" no-targets forwarding
+done
