@@ -3,6 +3,7 @@ import ReceiptKit
 import ReceiptKitTesting
 import SwiftASN1
 import ReceiptTestSupport
+import _ReceiptKitShared
 import Testing
 import X509
 

@@ -2,6 +2,7 @@ import Foundation
 import ReceiptKit
 import ReceiptKitTesting
 import ReceiptTestSupport
+import _ReceiptKitShared
 import Testing
 
 /// Malformed and hostile input: each case throws its exact error code, in bounded time, and never crashes.

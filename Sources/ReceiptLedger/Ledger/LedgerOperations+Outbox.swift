@@ -1,8 +1,11 @@
+import _ReceiptKitShared
+
 extension LedgerOperations {
     /// The columns an outbox entry is read from, in ``entry(_:)``'s order, from `receiptkit_notification_outbox`
     /// (not aliased): the last, the notification's signed payload when the body is stored around it (``OutboxBody``).
     private static func outboxColumns(_ dialect: SQLDialect) -> String {
-        let mark = dialect == .postgres ? "'\\x00524b01'::bytea" : "X'00524B01'"
+        let hex = HexDigits.string(OutboxBody.referenceMark)
+        let mark = dialect == .postgres ? "'\\x\(hex)'::bytea" : "X'\(hex)'"
         return """
             target, notification_uuid, environment, bundle_id, original_transaction_id, notification_type, subtype, \
             signed_ms, created_ms, body, state, attempts, next_attempt_ms, deadline_ms, last_error,

@@ -385,9 +385,7 @@ struct ScenarioExport {
     /// The payload of a transaction's JWS, when the ledger stored one (its signature was checked when it was
     /// recorded).
     static func payload(_ jws: String?) -> Fields? {
-        guard let jws else { return nil }
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let bytes = Base64URL.decode(ArraySlice(Array(parts[1].utf8))) else { return nil }
-        return Self.object(bytes)
+        guard let jws, let members = try? CompactJWS.payload(of: jws.utf8) else { return nil }
+        return Fields(members)
     }
 }

@@ -1,6 +1,7 @@
-/// A seeded random number generator (SplitMix64): the same sequence on every run, so a failing generated input can
-/// be reproduced.
-package struct SplitMix64: RandomNumberGenerator {
+/// SplitMix64: a small, fast generator whose whole sequence follows from its state, so that a run with the same seed
+/// is the same run — a failing generated test input reproduced, a simulated scenario's drops, duplicates and UUIDs
+/// repeated. Not for secrets.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     package var state: UInt64
 
     package init(state: UInt64) {
