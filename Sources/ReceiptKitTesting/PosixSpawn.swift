@@ -118,13 +118,26 @@ enum PosixSpawn {
         }
     }
 
-    /// Writes all of `data` to `fd`, or as much as the reader takes before it goes away (SIGPIPE is blocked on the
-    /// calling thread: a write then fails with EPIPE, and this process is not ended).
+    /// Writes all of `data` to `fd`, or as much as the reader takes before it goes away. SIGPIPE is blocked on the
+    /// calling thread meanwhile (a write then fails with EPIPE, and this process is not ended); a SIGPIPE the write
+    /// raised is taken before the thread's mask is put back as it was, so that any thread may call this.
     static func write(_ data: Data, to fd: Int32) {
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        var pendingBefore = sigset_t()
+        sigpending(&pendingBefore)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 && sigismember(&pendingBefore, SIGPIPE) == 0 {
+                var zero = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &zero)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count, let base = bytes.baseAddress {

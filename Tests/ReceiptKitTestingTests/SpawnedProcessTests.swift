@@ -1,5 +1,5 @@
 import Foundation
-import ReceiptKitTesting
+@testable import ReceiptKitTesting
 import Testing
 
 /// A child the tests talk to while it runs (`receiptkit serve`, a browser), started without Foundation's `Process`.
@@ -61,8 +61,26 @@ struct SpawnedProcessTests {
 
     @Test("a program that cannot be started is an error that names it")
     func aMissingProgram() throws {
-        #expect(throws: ChildProcess.SpawnFailure.self) {
+        let failure = #expect(throws: ChildProcess.SpawnFailure.self) {
             _ = try SpawnedProcess(URL(fileURLWithPath: "/nonexistent/receiptkit-\(UUID())"), [])
         }
+        #expect(failure?.errno == ENOENT)
+    }
+
+    @Test("a write to a pipe nobody reads fails quietly and leaves the calling thread's signal mask as it was")
+    func aWriteToAClosedPipeRestoresTheMask() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        close(fds[0])
+        defer { close(fds[1]) }
+        var before = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &before)
+        PosixSpawn.write(Data(repeating: 0x61, count: 100_000), to: fds[1])
+        var after = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &after)
+        #expect(sigismember(&after, SIGPIPE) == sigismember(&before, SIGPIPE))
+        var pending = sigset_t()
+        sigpending(&pending)
+        #expect(sigismember(&pending, SIGPIPE) == 0, "the SIGPIPE the write raised was taken")
     }
 }
