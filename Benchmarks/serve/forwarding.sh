@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What forwarding costs the notification path (issue 47, "the outbox adds <= 10 % to the notification path's rate"):
 # COUNT distinct signed notifications (SUBSCRIBED, one customer each, signed now by a test authority) POSTed to
-# /notifications/v2 of a fresh server and ledger, without notification_targets and with one target — a receiver on
-# loopback answering 200, so that every recorded notification also writes an outbox entry and is sent on while the
-# run lasts. On SQLite and PostgreSQL, ROUNDS rounds, the two alternated; medians, spread, p99, the ratio, and what
-# the receiver got.
+# /notifications/v2 of a fresh server and ledger on three paths: no-targets; outbox-only (one target that never
+# answers: entries written, nothing sent); forwarding (one target, a receiver on loopback answering 200, so that every
+# recorded notification also writes an outbox entry and is sent on while the run lasts). On SQLite and PostgreSQL,
+# ROUNDS rounds, the paths alternated; medians, spread, p99, the ratios, the server's and PostgreSQL's CPU per
+# request, and what the receiver got.
 #
 #   Benchmarks/serve/forwarding.sh [RECEIPTKIT_BINARY] [SECONDS] [CONNECTIONS] [ROUNDS] [COUNT]
 #
@@ -25,7 +26,8 @@ python3 -c "import jwt" 2>/dev/null || pip install -q PyJWT cryptography --break
 # shellcheck source=serving.sh
 source "$(dirname "$0")/serving.sh"
 receiver=""
-# The CPU ticks of every PostgreSQL process on this machine (its backends serve the server's connections).
+# The CPU ticks of every PostgreSQL process on this machine (its backends serve the server's connections; another
+# cluster running here would count too).
 database_ticks() {
   local total=0 pid
   for pid in $(pgrep -x postgres || true); do
@@ -160,9 +162,9 @@ for round in $(seq 1 "$rounds"); do
       [ -n "$profiler" ] && wait "$profiler"
       wrk_figures "$work/wrk.txt" "$before" "$after"
       # PostgreSQL's own processes share the cores too: their CPU per request during the run.
-      database="-"
+      db_cpu="-"
       if [ "$kind" = postgres ] && [ "${requests:-0}" -gt 0 ]; then
-        database=$(( (database_after - database_before) * 1000000 / $(getconf CLK_TCK) / requests ))
+        db_cpu=$(( (database_after - database_before) * 1000000 / $(getconf CLK_TCK) / requests ))
       fi
       forwarded="-"
       if [ "$path" = outbox-only ]; then
@@ -179,7 +181,7 @@ for round in $(seq 1 "$rounds"); do
         forwarded="$forwarded (${pending:-?}); receiver ${receiver_share}% of a core"
       fi
       grep -q exhausted "$work/wrk.txt" && echo "   (the run posted every notification: some were duplicates; raise COUNT)"
-      printf '%-22s %10s %9s %9s %8s %12s %10s %s\n' "$kind-$path" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$database" "$forwarded"
+      printf '%-22s %10s %9s %9s %8s %12s %10s %s\n' "$kind-$path" "$rps" "$p50" "$p99" "${non2xx:-0}" "$cpu" "$db_cpu" "$forwarded"
       echo "$rps" >>"$work/rate.$kind-$path"
       echo "$p99" >>"$work/p99.$kind-$path"
       if [ "$path" = outbox-only ]; then

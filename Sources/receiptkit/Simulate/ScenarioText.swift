@@ -13,7 +13,7 @@ enum ScenarioText {
         ].joined(separator: " ")
     }
 
-    /// `[3/12] DID_RENEW alice: SUCCESS (200)`, `[4/12] EXPIRED/VOLUNTARY bob: dropped`
+    /// `[3/12] DID_RENEW alice: SUCCESS (200)`, `[4/12] EXPIRED/VOLUNTARY bob: dropped (history: …)`
     static func line(_ send: ScenarioSend) -> String {
         let notification = send.notification
         let type = notification.subtype.map { "\(notification.type)/\($0)" } ?? notification.type
@@ -26,7 +26,7 @@ enum ScenarioText {
         return "[\(send.position)/\(send.total)] \(type) \(notification.customer): \(what)"
     }
 
-    /// `12 events, 15 notifications from 2026-10-01T… to 2026-12-01T… (61 days); 3 customers at the end:`
+    /// `12 events, 15 notifications from 2026-10-01T… to 2026-12-01T… (61 days); 3 products at the end:`
     static func summary(_ timeline: ScenarioTimeline) -> String {
         let first = timeline.steps.first?.date ?? timeline.start
         return "\(timeline.steps.count) events, \(timeline.notifications.count) notifications from "
