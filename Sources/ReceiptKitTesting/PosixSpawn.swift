@@ -133,8 +133,9 @@ enum PosixSpawn {
             var pending = sigset_t()
             sigpending(&pending)
             if sigismember(&pending, SIGPIPE) == 1 && sigismember(&pendingBefore, SIGPIPE) == 0 {
-                var zero = timespec(tv_sec: 0, tv_nsec: 0)
-                _ = sigtimedwait(&pipeSignal, nil, &zero)
+                // Pending, so taken at once.
+                var taken: Int32 = 0
+                _ = sigwait(&pipeSignal, &taken)
             }
             pthread_sigmask(SIG_SETMASK, &previous, nil)
         }
